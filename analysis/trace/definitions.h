@@ -1,0 +1,103 @@
+#pragma once
+// Global definitions of a trace: what the events refer to. Identifiers are the
+// trace's own global ids where OTF2 has them, made dense by the reader.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ids.h"
+
+namespace waitscope::trace {
+
+struct ClockProperties {
+  std::uint64_t ticksPerSecond = 1;
+  std::uint64_t globalOffset = 0;
+  std::uint64_t traceLength = 0;
+
+  double seconds(std::uint64_t ticks) const {
+    return static_cast<double>(static_cast<std::int64_t>(ticks - globalOffset)) /
+           static_cast<double>(ticksPerSecond);
+  }
+  std::uint64_t ticks(double seconds) const {
+    return globalOffset + static_cast<std::uint64_t>(seconds * static_cast<double>(ticksPerSecond) + 0.5);
+  }
+};
+
+struct Region {
+  std::string name;
+  std::string canonicalName;
+  RegionRole role = RegionRole::Unknown;
+  Paradigm paradigm = Paradigm::Unknown;
+  std::string file;          // empty when unknown
+  std::uint32_t beginLine = 0;
+  std::uint32_t endLine = 0;
+};
+
+struct SourceLocation {
+  std::string file;
+  std::uint32_t line = 0;
+};
+
+struct SystemTreeNode {
+  std::string name;
+  std::string className;     // "machine", "node", ...
+  std::uint32_t parent = kNone;
+};
+
+struct LocationGroup {
+  std::string name;          // "MPI Rank 3"
+  bool isProcess = true;
+  std::uint32_t systemTreeParent = kNone;
+};
+
+struct Location {
+  std::string name;
+  LocationType type = LocationType::CpuThread;
+  std::uint32_t group = kNone;       // index into locationGroups
+  std::uint64_t eventCount = 0;      // as announced by the definition
+  std::uint64_t otf2Id = 0;          // the archive's location id (names the .evt file)
+};
+
+// A group of MPI ranks or locations. For CommGroup, members are ranks of
+// MPI_COMM_WORLD; for CommLocations, members are location indices by world rank.
+struct Group {
+  std::string name;
+  GroupType type = GroupType::Unknown;
+  Paradigm paradigm = Paradigm::Unknown;
+  std::vector<std::uint32_t> members;
+};
+
+struct Communicator {
+  std::string name;
+  GroupId group = kNone;     // a CommGroup (world ranks) or CommSelf group
+  CommId parent = kNone;
+};
+
+struct RmaWindow {
+  std::string name;
+  CommId comm = kNone;
+};
+
+struct Definitions {
+  ClockProperties clock;
+  std::vector<Region> regions;
+  std::vector<SourceLocation> sourceLocations;
+  std::vector<SystemTreeNode> systemTree;
+  std::vector<LocationGroup> locationGroups;
+  std::vector<Location> locations;
+  std::vector<Group> groups;
+  std::vector<Communicator> comms;
+  std::vector<RmaWindow> windows;
+  // The MPI locations by MPI_COMM_WORLD rank (from the MPI CommLocations group,
+  // or, when absent, the CPU-thread locations of process groups in order).
+  std::vector<LocationId> worldLocations;
+
+  // Rank in MPI_COMM_WORLD of `rank` in communicator `comm`; kNone if out of range.
+  Rank worldRank(CommId comm, Rank rank) const;
+  // Size of a communicator (1 for MPI_COMM_SELF-like communicators).
+  std::size_t commSize(CommId comm) const;
+  // The world rank of a location, or kNone if it is no MPI location.
+  Rank worldRankOfLocation(LocationId location) const;
+};
+
+}  // namespace waitscope::trace

@@ -1,0 +1,29 @@
+#pragma once
+// A loaded trace: definitions, call tree and the events of the locations this
+// process loaded (all MPI locations in serial mode, its own in parallel mode).
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "call_tree.h"
+#include "definitions.h"
+#include "events.h"
+
+namespace waitscope::trace {
+
+struct Trace {
+  std::string anchorPath;
+  Definitions defs;
+  CallTree callTree;
+  std::vector<LocationEvents> locations;  // loaded locations, in world-rank order
+  std::uint64_t ignoredEvents = 0;        // records of kinds the model does not keep (metrics, OpenMP, ...)
+  std::vector<std::string> warnings;      // one line each, already shown to the user
+
+  // Events per kind, summed over the loaded locations.
+  std::array<std::uint64_t, kEventKindCount> countByKind() const;
+  std::uint64_t eventCount() const;
+  std::size_t memoryBytes() const;
+};
+
+}  // namespace waitscope::trace

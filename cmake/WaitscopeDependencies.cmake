@@ -1,0 +1,20 @@
+# Backend dependencies: MPI, OTF2 (pkg-config: OTF2 3 ships no CMake package), SQLite.
+find_package(MPI REQUIRED COMPONENTS C CXX)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(OTF2 REQUIRED IMPORTED_TARGET otf2>=3.0)
+find_package(SQLite3 REQUIRED)
+find_package(Threads REQUIRED)
+
+if(WAITSCOPE_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+
+if(WAITSCOPE_GUI)
+  find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Charts Svg Sql Concurrent Test)
+  set(CMAKE_AUTOMOC ON)
+  set(CMAKE_AUTORCC ON)
+  set(CMAKE_AUTOUIC ON)
+endif()
+
+find_program(MPIEXEC_PROGRAM NAMES mpiexec mpirun REQUIRED)
+find_program(OTF2_PRINT_PROGRAM NAMES otf2-print)

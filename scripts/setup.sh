@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package Waitscope needs to build, test and run.
+# Idempotent: packages already present are skipped; works as root or as a user with sudo.
+set -euo pipefail
+
+packages=(
+  # build tools
+  build-essential cmake ninja-build pkg-config git
+  # backend: MPI, OTF2, SQLite
+  openmpi-bin libopenmpi-dev libotf2-trace-dev otf2-tools libsqlite3-dev sqlite3
+  # debug info for call-site resolution of the recorder
+  binutils-dev libdw-dev elfutils
+  # desktop app: Qt 6
+  qt6-base-dev qt6-base-dev-tools libqt6charts6-dev libqt6svg6-dev libqt6sql6-sqlite libgl-dev
+  qt6-qpa-plugins
+  # headless GUI tests and screenshots
+  xvfb xauth fonts-dejavu-core
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "setup: need root or sudo to install: ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -q
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
