@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # build tools
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git libgtest-dev
   # backend: MPI, OTF2, SQLite
   openmpi-bin libopenmpi-dev libotf2-trace-dev otf2-tools libsqlite3-dev sqlite3
   # debug info for call-site resolution of the recorder

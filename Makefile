@@ -1,0 +1,42 @@
+# Entry points for a fresh Debian 12 machine. Each target installs what it needs
+# (scripts/setup.sh is idempotent), configures, builds and runs.
+BUILD      ?= build
+SAN_BUILD  ?= build-sanitize
+GENERATOR  := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
+JOBS       ?= $(shell nproc)
+# CI treats warnings as errors.
+WERROR     ?= $(if $(filter true,$(CI)),ON,OFF)
+
+.PHONY: all setup configure build demo test test-sanitize bench clean
+
+all: build
+
+setup:
+	bash scripts/setup.sh
+
+configure: setup
+	cmake -S . -B $(BUILD) -G "$(GENERATOR)" -DWAITSCOPE_WERROR=$(WERROR)
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The main job: for now, the statistics of a bundled Score-P RMA trace.
+demo: build
+	bash scripts/demo.sh $(BUILD)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 600
+
+# The backend (no Qt) with AddressSanitizer and UBSan, and its tests.
+test-sanitize: setup
+	cmake -S . -B $(SAN_BUILD) -G "$(GENERATOR)" -DWAITSCOPE_GUI=OFF -DWAITSCOPE_SANITIZE=ON \
+	  -DWAITSCOPE_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug -DWAITSCOPE_WERROR=$(WERROR)
+	cmake --build $(SAN_BUILD) -j $(JOBS)
+	cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS) -L backend --timeout 900
+
+bench: build
+	bash scripts/bench.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD)
