@@ -39,9 +39,9 @@ enum class RmaSyncType : std::uint8_t { Memory = 0, NotifyIn, NotifyOut };
 
 // OTF2 region roles and paradigms, as far as the analysis distinguishes them.
 enum class RegionRole : std::uint8_t {
-  Unknown = 0, Function = 1, Wrapper = 2, Loop = 3, Code = 4, Barrier = 15, ImplicitBarrier = 16,
+  Unknown = 0, Function = 1, Wrapper = 2, Loop = 3, Code = 4, Atomic = 14, Barrier = 15, ImplicitBarrier = 16,
   CollOne2All = 23, CollAll2One = 24, CollAll2All = 25, CollOther = 26, FileIo = 27, Point2Point = 28,
-  Rma = 29, DataTransfer = 30, Artificial = 31,
+  Rma = 29, DataTransfer = 30, Artificial = 31, Allocate = 35, Deallocate = 36, FileIoMetadata = 38,
 };
 
 enum class Paradigm : std::uint8_t {
