@@ -11,8 +11,8 @@ packages=(
   # debug info for call-site resolution of the recorder
   binutils-dev libdw-dev elfutils
   # desktop app: Qt 6
-  qt6-base-dev qt6-base-dev-tools libqt6charts6-dev libqt6svg6-dev libqt6sql6-sqlite libgl-dev
-  qt6-qpa-plugins
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libqt6sql6-sqlite libgl-dev
+  qt6-qpa-plugins libxkbcommon-dev
   # headless GUI tests and screenshots
   xvfb xauth fonts-dejavu-core
 )
