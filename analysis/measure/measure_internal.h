@@ -1,0 +1,147 @@
+#pragma once
+// Internal state of libwaitscope-measure: the per-rank OTF2 event writer, the local definition
+// tables (unified into global definitions at MPI_Finalize), and the record helpers the MPI
+// wrappers use. One recorded thread per process: the one that called MPI_Init.
+#include <mpi.h>
+#include <otf2/otf2.h>
+
+#include <cstdint>
+#include <ctime>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace waitscope::measure {
+
+enum class Fn : std::uint32_t {
+#define WS_MPI(category, role, name, params, args) name,
+#include "mpi_functions.def"
+#undef WS_MPI
+  kCount
+};
+constexpr std::uint32_t kNumMpi = static_cast<std::uint32_t>(Fn::kCount);
+constexpr OTF2_RegionRef kFlushRegion = kNumMpi;       // "TRACE BUFFER FLUSH"
+constexpr OTF2_RegionRef kFirstUserRegion = kNumMpi + 1;
+constexpr OTF2_RegionRef kFilteredRegion = OTF2_UNDEFINED_REGION;
+constexpr OTF2_CommRef kWorldComm = 0;
+constexpr OTF2_CommRef kSelfComm = 1;
+
+inline std::uint64_t now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+struct CommDef {
+  std::uint64_t key = 0;          // (world rank of its rank 0) << 32 | that rank's counter
+  std::string creator;            // e.g. "MPI_Comm_split"
+  OTF2_CommRef parent = OTF2_UNDEFINED_COMM;
+  std::vector<std::uint64_t> members;  // world ranks, in communicator rank order
+};
+
+struct PendingRmaOp {
+  std::uint64_t id;
+  int target;
+  bool isGet;
+  bool localDone;
+};
+
+struct WinInfo {
+  OTF2_RmaWinRef id = 0;
+  OTF2_GroupRef accessGroup = OTF2_UNDEFINED_GROUP;    // from MPI_Win_start
+  OTF2_GroupRef exposureGroup = OTF2_UNDEFINED_GROUP;  // from MPI_Win_post
+  bool allocated = false;
+  std::vector<PendingRmaOp> pending;
+};
+
+struct WinDef {
+  std::uint64_t key = 0;
+  OTF2_CommRef comm = 0;
+  std::string name;
+};
+
+enum class ReqKind : std::uint8_t { Isend, Irecv, Rma };
+struct ReqInfo {
+  ReqKind kind;
+  bool persistent = false;
+  bool active = true;
+  std::uint64_t id = 0;           // OTF2 request id, or RMA matching id
+  // p2p (persistent requests re-issue these at MPI_Start)
+  int peer = 0;
+  OTF2_CommRef comm = 0;
+  int tag = 0;
+  std::uint64_t bytes = 0;
+  MPI_Win win = MPI_WIN_NULL;     // RMA
+};
+
+struct UserRegionDef {
+  std::string name;
+  std::string file;
+  std::uint32_t line = 0;
+  bool compiler = true;  // -finstrument-functions (COMPILER) or waitscope_region_begin (USER)
+};
+
+struct State {
+  bool recording = false;
+  bool incomplete = false;
+  int worldRank = 0;
+  int worldSize = 1;
+  std::string dir;
+  std::uint64_t startTime = 0;
+  std::uint64_t lastTime = 0;
+  OTF2_Archive* archive = nullptr;
+  OTF2_EvtWriter* evt = nullptr;
+  OTF2_AttributeList* attrs = nullptr;
+  bool flushPending = false;
+  std::uint64_t flushStart = 0, flushEnd = 0;
+  std::uint64_t nextRequestId = 1;
+  std::uint64_t nextMatchingId = 1;
+  std::uint32_t keyCounter = 0;
+  bool mpiFiltered[kNumMpi] = {};
+  std::vector<std::string> filters;
+
+  // definitions, local ids = indices
+  std::vector<UserRegionDef> userRegions;
+  std::vector<std::pair<std::string, std::uint32_t>> sourceLocations;
+  std::vector<CommDef> comms;
+  std::vector<WinDef> wins;
+  std::vector<std::vector<std::uint64_t>> groups;
+  std::map<std::vector<std::uint64_t>, OTF2_GroupRef> groupIds;
+
+  // handle tables
+  std::unordered_map<MPI_Comm, OTF2_CommRef> commIds;
+  std::unordered_map<MPI_Win, WinInfo> winInfo;
+  std::unordered_map<MPI_Request, ReqInfo> requests;
+  std::unordered_map<std::uintptr_t, OTF2_SourceCodeLocationRef> callSites;
+};
+
+extern State g;
+extern thread_local bool tMainThread;
+
+inline bool active() { return g.recording && tMainThread; }
+
+// Writes the "TRACE BUFFER FLUSH" region of a flush that happened since the last region boundary.
+void writeFlushRegion();
+inline void boundary() {
+  if (g.flushPending) [[unlikely]] writeFlushRegion();
+}
+inline std::uint64_t stamp() { return g.lastTime = now(); }
+
+OTF2_SourceCodeLocationRef callSite(void* returnAddress);
+void enterRegion(OTF2_RegionRef region, std::uint64_t time, OTF2_SourceCodeLocationRef site);
+void leaveRegion(OTF2_RegionRef region, std::uint64_t time);
+
+// Definitions
+OTF2_CommRef commId(MPI_Comm comm);                   // OTF2_UNDEFINED_COMM if unknown
+void registerComm(MPI_Comm comm, const char* creator, MPI_Comm parent);
+void forgetComm(MPI_Comm comm);
+OTF2_GroupRef groupId(MPI_Group group);               // COMM_GROUP of world ranks
+std::uint64_t agreeKey(MPI_Comm comm);                // collective over comm
+
+// Measurement life cycle
+void startMeasurement(std::uint64_t initEnter);
+void finishMeasurement();
+void abortMeasurement(const char* why);
+
+}  // namespace waitscope::measure

@@ -1,0 +1,993 @@
+// The MPI wrappers, generated from mpi_functions.def: each records ENTER (with the call site),
+// calls Hook<F>::call (by default just the PMPI function) and records LEAVE. Functions that need
+// more records specialise Hook<F>; the encoding follows Score-P 7.1 (see docs/recording.md).
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "measure_internal.h"
+
+namespace waitscope::measure {
+namespace {
+
+constexpr std::uint32_t idx(Fn f) { return static_cast<std::uint32_t>(f); }
+
+struct Call {
+  Fn fn;
+  std::uint64_t enter;
+};
+
+inline void enterMpi(Call& c, void* returnAddress) {
+  const OTF2_SourceCodeLocationRef site = callSite(returnAddress);
+  boundary();
+  c.enter = stamp();
+  enterRegion(idx(c.fn), c.enter, site);
+}
+
+inline void leaveMpi(Call& c) {
+  boundary();
+  leaveRegion(idx(c.fn), stamp());
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+template <Fn F>
+struct Pmpi;
+#define WS_MPI(category, role, name, params, args) \
+  template <>                                      \
+  struct Pmpi<Fn::name> {                          \
+    static constexpr auto fn = &P##name;           \
+  };
+#include "mpi_functions.def"
+#undef WS_MPI
+#pragma GCC diagnostic pop
+
+// The default: just the region.
+template <Fn F>
+struct DefaultHook {
+  static constexpr bool kCustom = false;
+  static constexpr bool kWhole = false;
+  template <class... A>
+  static int call(Call&, A... a) {
+    return Pmpi<F>::fn(a...);
+  }
+  template <class... A>
+  static int whole(void*, A...) {
+    return MPI_ERR_INTERN;  // never called
+  }
+};
+
+template <Fn F>
+struct Hook : DefaultHook<F> {};
+template <Fn F>
+struct Custom : DefaultHook<F> {
+  static constexpr bool kCustom = true;
+};
+template <Fn F>
+struct Whole : DefaultHook<F> {
+  static constexpr bool kCustom = true;
+  static constexpr bool kWhole = true;
+};
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+std::uint64_t bytesOf(long count, MPI_Datatype type) {
+  if (type == MPI_DATATYPE_NULL || count <= 0) return 0;
+  int size = 0;
+  PMPI_Type_size(type, &size);
+  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+}
+std::uint64_t sumBytes(const int counts[], MPI_Datatype type, int n) {
+  long total = 0;
+  for (int i = 0; i < n; ++i) total += counts[i];
+  return bytesOf(total, type);
+}
+int commSize(MPI_Comm comm) {
+  int n = 1;
+  PMPI_Comm_size(comm, &n);
+  return n;
+}
+int commRank(MPI_Comm comm) {
+  int r = 0;
+  PMPI_Comm_rank(comm, &r);
+  return r;
+}
+std::uint64_t statusBytes(const MPI_Status& st) {
+  int count = 0;
+  PMPI_Get_count(&st, MPI_BYTE, &count);
+  return count == MPI_UNDEFINED ? 0 : static_cast<std::uint64_t>(count);
+}
+
+// Thread-local scratch buffers: wait/test families copy the request handles before PMPI frees them.
+thread_local std::vector<MPI_Request> tRequests;
+thread_local std::vector<MPI_Status> tStatuses;
+MPI_Request* saveRequests(int n, const MPI_Request* reqs) {
+  tRequests.assign(reqs, reqs + std::max(n, 0));
+  return tRequests.data();
+}
+MPI_Status* statusArray(int n, MPI_Status* user) {
+  if (user != MPI_STATUSES_IGNORE) return user;
+  if (tStatuses.size() < static_cast<std::size_t>(std::max(n, 1))) tStatuses.resize(static_cast<std::size_t>(std::max(n, 1)));
+  return tStatuses.data();
+}
+
+// --- point-to-point ---------------------------------------------------------------------------
+void recordSend(int dest, int count, MPI_Datatype type, int tag, MPI_Comm comm) {
+  if (dest == MPI_PROC_NULL) return;
+  OTF2_EvtWriter_MpiSend(g.evt, nullptr, stamp(), static_cast<std::uint32_t>(dest), commId(comm),
+                         static_cast<std::uint32_t>(tag), bytesOf(count, type));
+}
+void recordRecv(const MPI_Status& st, MPI_Comm comm) {
+  if (st.MPI_SOURCE == MPI_PROC_NULL || st.MPI_SOURCE < 0) return;
+  OTF2_EvtWriter_MpiRecv(g.evt, nullptr, stamp(), static_cast<std::uint32_t>(st.MPI_SOURCE), commId(comm),
+                         static_cast<std::uint32_t>(st.MPI_TAG), statusBytes(st));
+}
+void issueRequest(ReqInfo& r) {
+  r.active = true;
+  r.id = g.nextRequestId++;
+  if (r.kind == ReqKind::Isend)
+    OTF2_EvtWriter_MpiIsend(g.evt, nullptr, stamp(), static_cast<std::uint32_t>(r.peer), r.comm,
+                            static_cast<std::uint32_t>(r.tag), r.bytes, r.id);
+  else
+    OTF2_EvtWriter_MpiIrecvRequest(g.evt, nullptr, stamp(), r.id);
+}
+void trackP2p(MPI_Request req, ReqKind kind, bool persistent, int peer, int count, MPI_Datatype type, int tag,
+              MPI_Comm comm) {
+  if (peer == MPI_PROC_NULL || req == MPI_REQUEST_NULL) return;
+  ReqInfo r{kind};
+  r.persistent = persistent;
+  r.peer = peer;
+  r.comm = commId(comm);
+  r.tag = tag;
+  r.bytes = bytesOf(count, type);
+  r.active = false;
+  if (!persistent) issueRequest(r);
+  g.requests[req] = r;
+}
+
+// --- RMA ----------------------------------------------------------------------------------------
+enum class Completion { Local, LocalKeep, Remote };
+
+// Writes the completion records of the pending operations on `w` to `target` (-1: all).
+std::uint64_t completeOps(WinInfo& w, int target, Completion mode) {
+  std::uint64_t last = 0;
+  auto& ops = w.pending;
+  std::size_t keep = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    PendingRmaOp& op = ops[i];
+    if (target >= 0 && op.target != target) {
+      ops[keep++] = op;
+      continue;
+    }
+    if (!op.localDone) OTF2_EvtWriter_RmaOpCompleteNonBlocking(g.evt, nullptr, last = stamp(), w.id, op.id);
+    const bool remote = op.isGet || mode == Completion::Remote;
+    if (remote) OTF2_EvtWriter_RmaOpCompleteRemote(g.evt, nullptr, last = stamp(), w.id, op.id);
+    if (mode == Completion::LocalKeep && !remote) {
+      op.localDone = true;
+      ops[keep++] = op;
+    }
+  }
+  ops.resize(keep);
+  return last;
+}
+
+WinInfo* winOf(MPI_Win win) {
+  auto it = g.winInfo.find(win);
+  return it == g.winInfo.end() ? nullptr : &it->second;
+}
+
+std::uint64_t addOp(WinInfo& w, int target, bool isGet) {
+  const std::uint64_t id = g.nextMatchingId++;
+  w.pending.push_back({id, target, isGet, false});
+  return id;
+}
+
+void completeRmaRequest(const ReqInfo& r) {
+  WinInfo* w = winOf(r.win);
+  if (!w) return;
+  for (std::size_t i = 0; i < w->pending.size(); ++i) {
+    PendingRmaOp& op = w->pending[i];
+    if (op.id != r.id) continue;
+    if (!op.localDone) OTF2_EvtWriter_RmaOpCompleteNonBlocking(g.evt, nullptr, stamp(), w->id, op.id);
+    if (op.isGet) {
+      OTF2_EvtWriter_RmaOpCompleteRemote(g.evt, nullptr, stamp(), w->id, op.id);
+      w->pending.erase(w->pending.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      op.localDone = true;
+    }
+    return;
+  }
+}
+
+// The completion of one request in a wait/test call (saved = the handle before PMPI).
+void completed(MPI_Request saved, const MPI_Status& st) {
+  auto it = g.requests.find(saved);
+  if (it == g.requests.end()) return;
+  ReqInfo& r = it->second;
+  if (r.active) {
+    int cancelled = 0;
+    if (r.kind != ReqKind::Rma) PMPI_Test_cancelled(&st, &cancelled);
+    if (cancelled) {
+      OTF2_EvtWriter_MpiRequestCancelled(g.evt, nullptr, stamp(), r.id);
+    } else if (r.kind == ReqKind::Isend) {
+      OTF2_EvtWriter_MpiIsendComplete(g.evt, nullptr, stamp(), r.id);
+    } else if (r.kind == ReqKind::Irecv) {
+      if (st.MPI_SOURCE != MPI_PROC_NULL && st.MPI_SOURCE >= 0)
+        OTF2_EvtWriter_MpiIrecv(g.evt, nullptr, stamp(), static_cast<std::uint32_t>(st.MPI_SOURCE), r.comm,
+                                static_cast<std::uint32_t>(st.MPI_TAG), statusBytes(st), r.id);
+    } else {
+      completeRmaRequest(r);
+    }
+    r.active = false;
+  }
+  if (!r.persistent) g.requests.erase(it);
+}
+
+// ================================================================================================
+// Hooks. Environment.
+template <>
+struct Hook<Fn::MPI_Init> : Whole<Fn::MPI_Init> {
+  static int whole(void* ra, int* argc, char*** argv) {
+    const std::uint64_t t0 = now();
+    const int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) started(ra, t0, Fn::MPI_Init);
+    return rc;
+  }
+  static void started(void* ra, std::uint64_t t0, Fn f) {
+    startMeasurement(t0);
+    if (!g.recording) return;
+    enterRegion(idx(f), t0, callSite(ra));
+    leaveRegion(idx(f), stamp());
+  }
+};
+template <>
+struct Hook<Fn::MPI_Init_thread> : Whole<Fn::MPI_Init_thread> {
+  static int whole(void* ra, int* argc, char*** argv, int required, int* provided) {
+    const std::uint64_t t0 = now();
+    const int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) Hook<Fn::MPI_Init>::started(ra, t0, Fn::MPI_Init_thread);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Finalize> : Whole<Fn::MPI_Finalize> {
+  static int whole(void* ra) {
+    if (active()) {
+      Call c{Fn::MPI_Finalize, 0};
+      enterMpi(c, ra);
+      PMPI_Barrier(MPI_COMM_WORLD);  // MPI_Finalize is collective: its wait shows here
+      leaveMpi(c);
+      finishMeasurement();
+    }
+    return PMPI_Finalize();
+  }
+};
+template <>
+struct Hook<Fn::MPI_Abort> : Whole<Fn::MPI_Abort> {
+  static int whole(void* ra, MPI_Comm comm, int code) {
+    if (active()) {
+      Call c{Fn::MPI_Abort, 0};
+      enterMpi(c, ra);
+      abortMeasurement("called MPI_Abort");
+    }
+    return PMPI_Abort(comm, code);
+  }
+};
+
+// --- point-to-point -----------------------------------------------------------------------------
+#define WS_SEND_HOOK(NAME)                                                                                  \
+  template <>                                                                                               \
+  struct Hook<Fn::NAME> : Custom<Fn::NAME> {                                                                \
+    static int call(Call&, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) { \
+      recordSend(dest, count, type, tag, comm);                                                             \
+      return P##NAME(buf, count, type, dest, tag, comm);                                                    \
+    }                                                                                                       \
+  };
+WS_SEND_HOOK(MPI_Send)
+WS_SEND_HOOK(MPI_Bsend)
+WS_SEND_HOOK(MPI_Ssend)
+WS_SEND_HOOK(MPI_Rsend)
+
+#define WS_ISEND_HOOK(NAME, KIND, PERSISTENT)                                                              \
+  template <>                                                                                              \
+  struct Hook<Fn::NAME> : Custom<Fn::NAME> {                                                               \
+    static int call(Call&, auto buf, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,        \
+                    MPI_Request* req) {                                                                    \
+      const int rc = P##NAME(buf, count, type, peer, tag, comm, req);                                      \
+      if (rc == MPI_SUCCESS) trackP2p(*req, ReqKind::KIND, PERSISTENT, peer, count, type, tag, comm);      \
+      return rc;                                                                                           \
+    }                                                                                                      \
+  };
+WS_ISEND_HOOK(MPI_Isend, Isend, false)
+WS_ISEND_HOOK(MPI_Ibsend, Isend, false)
+WS_ISEND_HOOK(MPI_Issend, Isend, false)
+WS_ISEND_HOOK(MPI_Irsend, Isend, false)
+WS_ISEND_HOOK(MPI_Irecv, Irecv, false)
+WS_ISEND_HOOK(MPI_Send_init, Isend, true)
+WS_ISEND_HOOK(MPI_Bsend_init, Isend, true)
+WS_ISEND_HOOK(MPI_Ssend_init, Isend, true)
+WS_ISEND_HOOK(MPI_Rsend_init, Isend, true)
+WS_ISEND_HOOK(MPI_Recv_init, Irecv, true)
+
+template <>
+struct Hook<Fn::MPI_Recv> : Custom<Fn::MPI_Recv> {
+  static int call(Call&, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  MPI_Status* status) {
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
+    if (rc == MPI_SUCCESS) recordRecv(*st, comm);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Sendrecv> : Custom<Fn::MPI_Sendrecv> {
+  static int call(Call&, const void* sbuf, int scount, MPI_Datatype stype, int dest, int stag, void* rbuf,
+                  int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm, MPI_Status* status) {
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    recordSend(dest, scount, stype, stag, comm);
+    const int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st);
+    if (rc == MPI_SUCCESS) recordRecv(*st, comm);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Sendrecv_replace> : Custom<Fn::MPI_Sendrecv_replace> {
+  static int call(Call&, void* buf, int count, MPI_Datatype type, int dest, int stag, int source, int rtag,
+                  MPI_Comm comm, MPI_Status* status) {
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    recordSend(dest, count, type, stag, comm);
+    const int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, st);
+    if (rc == MPI_SUCCESS) recordRecv(*st, comm);
+    return rc;
+  }
+};
+void startRequest(MPI_Request req) {
+  auto it = g.requests.find(req);
+  if (it != g.requests.end()) issueRequest(it->second);
+}
+template <>
+struct Hook<Fn::MPI_Start> : Custom<Fn::MPI_Start> {
+  static int call(Call&, MPI_Request* req) {
+    startRequest(*req);
+    return PMPI_Start(req);
+  }
+};
+template <>
+struct Hook<Fn::MPI_Startall> : Custom<Fn::MPI_Startall> {
+  static int call(Call&, int n, MPI_Request reqs[]) {
+    for (int i = 0; i < n; ++i) startRequest(reqs[i]);
+    return PMPI_Startall(n, reqs);
+  }
+};
+template <>
+struct Hook<Fn::MPI_Request_free> : Custom<Fn::MPI_Request_free> {
+  static int call(Call&, MPI_Request* req) {
+    g.requests.erase(*req);
+    return PMPI_Request_free(req);
+  }
+};
+template <>
+struct Hook<Fn::MPI_Wait> : Custom<Fn::MPI_Wait> {
+  static int call(Call&, MPI_Request* req, MPI_Status* status) {
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const MPI_Request saved = *req;
+    const int rc = PMPI_Wait(req, st);
+    if (rc == MPI_SUCCESS) completed(saved, *st);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Test> : Custom<Fn::MPI_Test> {
+  static int call(Call&, MPI_Request* req, int* flag, MPI_Status* status) {
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const MPI_Request saved = *req;
+    const int rc = PMPI_Test(req, flag, st);
+    if (rc == MPI_SUCCESS && *flag) completed(saved, *st);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Waitall> : Custom<Fn::MPI_Waitall> {
+  static int call(Call&, int n, MPI_Request reqs[], MPI_Status statuses[]) {
+    MPI_Request* saved = saveRequests(n, reqs);
+    MPI_Status* st = statusArray(n, statuses);
+    const int rc = PMPI_Waitall(n, reqs, st);
+    if (rc == MPI_SUCCESS)
+      for (int i = 0; i < n; ++i) completed(saved[i], st[i]);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Testall> : Custom<Fn::MPI_Testall> {
+  static int call(Call&, int n, MPI_Request reqs[], int* flag, MPI_Status statuses[]) {
+    MPI_Request* saved = saveRequests(n, reqs);
+    MPI_Status* st = statusArray(n, statuses);
+    const int rc = PMPI_Testall(n, reqs, flag, st);
+    if (rc == MPI_SUCCESS && *flag)
+      for (int i = 0; i < n; ++i) completed(saved[i], st[i]);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Waitany> : Custom<Fn::MPI_Waitany> {
+  static int call(Call&, int n, MPI_Request reqs[], int* index, MPI_Status* status) {
+    MPI_Request* saved = saveRequests(n, reqs);
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = PMPI_Waitany(n, reqs, index, st);
+    if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED) completed(saved[*index], *st);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Testany> : Custom<Fn::MPI_Testany> {
+  static int call(Call&, int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status) {
+    MPI_Request* saved = saveRequests(n, reqs);
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = PMPI_Testany(n, reqs, index, flag, st);
+    if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED) completed(saved[*index], *st);
+    return rc;
+  }
+};
+#define WS_SOME_HOOK(NAME)                                                                          \
+  template <>                                                                                       \
+  struct Hook<Fn::NAME> : Custom<Fn::NAME> {                                                        \
+    static int call(Call&, int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) { \
+      MPI_Request* saved = saveRequests(n, reqs);                                                   \
+      MPI_Status* st = statusArray(n, statuses);                                                    \
+      const int rc = P##NAME(n, reqs, outcount, indices, st);                                       \
+      if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)                                          \
+        for (int i = 0; i < *outcount; ++i) completed(saved[indices[i]], st[i]);                    \
+      return rc;                                                                                    \
+    }                                                                                               \
+  };
+WS_SOME_HOOK(MPI_Waitsome)
+WS_SOME_HOOK(MPI_Testsome)
+
+// --- collectives ----------------------------------------------------------------------------------
+void collBegin() { OTF2_EvtWriter_MpiCollectiveBegin(g.evt, nullptr, stamp()); }
+void collEnd(OTF2_CollectiveOp op, MPI_Comm comm, int root, std::uint64_t sent, std::uint64_t received) {
+  OTF2_EvtWriter_MpiCollectiveEnd(g.evt, nullptr, stamp(), op, commId(comm),
+                                  root < 0 ? OTF2_UNDEFINED_UINT32 : static_cast<std::uint32_t>(root), sent, received);
+}
+// Bytes (a convention shared with Score-P): "sent" is what this rank sends to all ranks, itself
+// included; "received" what it receives from all.
+template <>
+struct Hook<Fn::MPI_Barrier> : Custom<Fn::MPI_Barrier> {
+  static int call(Call&, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Barrier(comm);
+    collEnd(OTF2_COLLECTIVE_OP_BARRIER, comm, -1, 0, 0);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Bcast> : Custom<Fn::MPI_Bcast> {
+  static int call(Call&, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Bcast(buf, count, type, root, comm);
+    const std::uint64_t b = bytesOf(count, type);
+    collEnd(OTF2_COLLECTIVE_OP_BCAST, comm, root, commRank(comm) == root ? b * static_cast<std::uint64_t>(commSize(comm)) : 0, b);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Gather> : Custom<Fn::MPI_Gather> {
+  static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt, int root,
+                  MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Gather(sb, sc, st, rb, rc_, rt, root, comm);
+    const bool isRoot = commRank(comm) == root;
+    const std::uint64_t sent = sb == MPI_IN_PLACE ? bytesOf(rc_, rt) : bytesOf(sc, st);
+    collEnd(OTF2_COLLECTIVE_OP_GATHER, comm, root, sent,
+            isRoot ? bytesOf(rc_, rt) * static_cast<std::uint64_t>(commSize(comm)) : 0);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Gatherv> : Custom<Fn::MPI_Gatherv> {
+  static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, const int rcs[], const int displs[],
+                  MPI_Datatype rt, int root, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Gatherv(sb, sc, st, rb, rcs, displs, rt, root, comm);
+    const bool isRoot = commRank(comm) == root;
+    const std::uint64_t sent = sb == MPI_IN_PLACE ? bytesOf(rcs[root], rt) : bytesOf(sc, st);
+    collEnd(OTF2_COLLECTIVE_OP_GATHERV, comm, root, sent, isRoot ? sumBytes(rcs, rt, commSize(comm)) : 0);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Scatter> : Custom<Fn::MPI_Scatter> {
+  static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt, int root,
+                  MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Scatter(sb, sc, st, rb, rc_, rt, root, comm);
+    const bool isRoot = commRank(comm) == root;
+    collEnd(OTF2_COLLECTIVE_OP_SCATTER, comm, root,
+            isRoot ? bytesOf(sc, st) * static_cast<std::uint64_t>(commSize(comm)) : 0,
+            rb == MPI_IN_PLACE ? bytesOf(sc, st) : bytesOf(rc_, rt));
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Scatterv> : Custom<Fn::MPI_Scatterv> {
+  static int call(Call&, const void* sb, const int scs[], const int displs[], MPI_Datatype st, void* rb, int rc_,
+                  MPI_Datatype rt, int root, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Scatterv(sb, scs, displs, st, rb, rc_, rt, root, comm);
+    const bool isRoot = commRank(comm) == root;
+    collEnd(OTF2_COLLECTIVE_OP_SCATTERV, comm, root, isRoot ? sumBytes(scs, st, commSize(comm)) : 0,
+            rb == MPI_IN_PLACE ? bytesOf(scs[root], st) : bytesOf(rc_, rt));
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Allgather> : Custom<Fn::MPI_Allgather> {
+  static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Allgather(sb, sc, st, rb, rc_, rt, comm);
+    const auto n = static_cast<std::uint64_t>(commSize(comm));
+    const std::uint64_t one = sb == MPI_IN_PLACE ? bytesOf(rc_, rt) : bytesOf(sc, st);
+    collEnd(OTF2_COLLECTIVE_OP_ALLGATHER, comm, -1, n * one, n * bytesOf(rc_, rt));
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Allgatherv> : Custom<Fn::MPI_Allgatherv> {
+  static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, const int rcs[], const int displs[],
+                  MPI_Datatype rt, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Allgatherv(sb, sc, st, rb, rcs, displs, rt, comm);
+    const int n = commSize(comm);
+    const std::uint64_t one = sb == MPI_IN_PLACE ? bytesOf(rcs[commRank(comm)], rt) : bytesOf(sc, st);
+    collEnd(OTF2_COLLECTIVE_OP_ALLGATHERV, comm, -1, static_cast<std::uint64_t>(n) * one, sumBytes(rcs, rt, n));
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Alltoall> : Custom<Fn::MPI_Alltoall> {
+  static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Alltoall(sb, sc, st, rb, rc_, rt, comm);
+    const auto n = static_cast<std::uint64_t>(commSize(comm));
+    const std::uint64_t one = sb == MPI_IN_PLACE ? bytesOf(rc_, rt) : bytesOf(sc, st);
+    collEnd(OTF2_COLLECTIVE_OP_ALLTOALL, comm, -1, n * one, n * bytesOf(rc_, rt));
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Alltoallv> : Custom<Fn::MPI_Alltoallv> {
+  static int call(Call&, const void* sb, const int scs[], const int sd[], MPI_Datatype st, void* rb, const int rcs[],
+                  const int rd[], MPI_Datatype rt, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm);
+    const int n = commSize(comm);
+    collEnd(OTF2_COLLECTIVE_OP_ALLTOALLV, comm, -1, sb == MPI_IN_PLACE ? sumBytes(rcs, rt, n) : sumBytes(scs, st, n),
+            sumBytes(rcs, rt, n));
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Alltoallw> : Custom<Fn::MPI_Alltoallw> {
+  static int call(Call&, const void* sb, const int scs[], const int sd[], const MPI_Datatype sts[], void* rb,
+                  const int rcs[], const int rd[], const MPI_Datatype rts[], MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Alltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm);
+    const int n = commSize(comm);
+    std::uint64_t sent = 0, received = 0;
+    for (int i = 0; i < n; ++i) {
+      received += bytesOf(rcs[i], rts[i]);
+      sent += sb == MPI_IN_PLACE ? bytesOf(rcs[i], rts[i]) : bytesOf(scs[i], sts[i]);
+    }
+    collEnd(OTF2_COLLECTIVE_OP_ALLTOALLW, comm, -1, sent, received);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Reduce> : Custom<Fn::MPI_Reduce> {
+  static int call(Call&, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Reduce(sb, rb, count, type, op, root, comm);
+    const std::uint64_t b = bytesOf(count, type);
+    collEnd(OTF2_COLLECTIVE_OP_REDUCE, comm, root, b,
+            commRank(comm) == root ? b * static_cast<std::uint64_t>(commSize(comm)) : 0);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Allreduce> : Custom<Fn::MPI_Allreduce> {
+  static int call(Call&, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Allreduce(sb, rb, count, type, op, comm);
+    const std::uint64_t b = bytesOf(count, type) * static_cast<std::uint64_t>(commSize(comm));
+    collEnd(OTF2_COLLECTIVE_OP_ALLREDUCE, comm, -1, b, b);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Reduce_scatter> : Custom<Fn::MPI_Reduce_scatter> {
+  static int call(Call&, const void* sb, void* rb, const int rcs[], MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Reduce_scatter(sb, rb, rcs, type, op, comm);
+    const int n = commSize(comm);
+    collEnd(OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, -1, sumBytes(rcs, type, n),
+            bytesOf(rcs[commRank(comm)], type) * static_cast<std::uint64_t>(n));
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Reduce_scatter_block> : Custom<Fn::MPI_Reduce_scatter_block> {
+  static int call(Call&, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Reduce_scatter_block(sb, rb, count, type, op, comm);
+    const std::uint64_t b = bytesOf(count, type) * static_cast<std::uint64_t>(commSize(comm));
+    collEnd(OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm, -1, b, b);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Scan> : Custom<Fn::MPI_Scan> {
+  static int call(Call&, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Scan(sb, rb, count, type, op, comm);
+    const std::uint64_t b = bytesOf(count, type);
+    const auto me = static_cast<std::uint64_t>(commRank(comm)), n = static_cast<std::uint64_t>(commSize(comm));
+    collEnd(OTF2_COLLECTIVE_OP_SCAN, comm, -1, (n - me) * b, (me + 1) * b);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Exscan> : Custom<Fn::MPI_Exscan> {
+  static int call(Call&, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    collBegin();
+    const int rc = PMPI_Exscan(sb, rb, count, type, op, comm);
+    const std::uint64_t b = bytesOf(count, type);
+    const auto me = static_cast<std::uint64_t>(commRank(comm)), n = static_cast<std::uint64_t>(commSize(comm));
+    collEnd(OTF2_COLLECTIVE_OP_EXSCAN, comm, -1, (n - me - 1) * b, me * b);
+    return rc;
+  }
+};
+
+// --- communicators --------------------------------------------------------------------------------
+// The new communicator's definition is agreed on inside the call (a PMPI_Bcast on it).
+#define WS_NEWCOMM_HOOK(NAME, PARENT_ARG, ...)                                  \
+  template <>                                                                   \
+  struct Hook<Fn::NAME> : Custom<Fn::NAME> {                                    \
+    template <class... A>                                                       \
+    static int call(Call&, A... a) {                                            \
+      const int rc = P##NAME(a...);                                             \
+      auto args = std::make_tuple(a...);                                        \
+      if (rc == MPI_SUCCESS)                                                    \
+        registerComm(*std::get<sizeof...(A) - 1>(args), #NAME, std::get<PARENT_ARG>(args)); \
+      return rc;                                                                \
+    }                                                                           \
+  };
+WS_NEWCOMM_HOOK(MPI_Comm_dup, 0)
+WS_NEWCOMM_HOOK(MPI_Comm_dup_with_info, 0)
+WS_NEWCOMM_HOOK(MPI_Comm_split, 0)
+WS_NEWCOMM_HOOK(MPI_Comm_split_type, 0)
+WS_NEWCOMM_HOOK(MPI_Comm_create, 0)
+WS_NEWCOMM_HOOK(MPI_Comm_create_group, 0)
+WS_NEWCOMM_HOOK(MPI_Cart_create, 0)
+WS_NEWCOMM_HOOK(MPI_Cart_sub, 0)
+WS_NEWCOMM_HOOK(MPI_Graph_create, 0)
+WS_NEWCOMM_HOOK(MPI_Dist_graph_create, 0)
+WS_NEWCOMM_HOOK(MPI_Dist_graph_create_adjacent, 0)
+template <>
+struct Hook<Fn::MPI_Comm_free> : Custom<Fn::MPI_Comm_free> {
+  static int call(Call&, MPI_Comm* comm) {
+    forgetComm(*comm);
+    return PMPI_Comm_free(comm);
+  }
+};
+
+// --- RMA windows ----------------------------------------------------------------------------------
+void rmaCollBegin() { OTF2_EvtWriter_RmaCollectiveBegin(g.evt, nullptr, stamp()); }
+void rmaCollEnd(OTF2_CollectiveOp op, OTF2_RmaSyncLevel level, OTF2_RmaWinRef win) {
+  OTF2_EvtWriter_RmaCollectiveEnd(g.evt, nullptr, stamp(), op, level, win, OTF2_UNDEFINED_UINT32, 0, 0);
+}
+void windowCreated(MPI_Win win, MPI_Comm comm, const char* name, bool allocated) {
+  WinDef def;
+  def.key = agreeKey(comm);
+  def.comm = commId(comm);
+  def.name = name;
+  g.wins.push_back(std::move(def));
+  WinInfo info;
+  info.id = static_cast<OTF2_RmaWinRef>(g.wins.size() - 1);
+  info.allocated = allocated;
+  g.winInfo[win] = std::move(info);
+  OTF2_EvtWriter_RmaWinCreate(g.evt, nullptr, stamp(), static_cast<OTF2_RmaWinRef>(g.wins.size() - 1));
+  rmaCollEnd(allocated ? OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE : OTF2_COLLECTIVE_OP_CREATE_HANDLE,
+             OTF2_RMA_SYNC_LEVEL_PROCESS, static_cast<OTF2_RmaWinRef>(g.wins.size() - 1));
+}
+#define WS_WINCREATE_HOOK(NAME, COMM_ARG, LABEL, ALLOCATED)                   \
+  template <>                                                                 \
+  struct Hook<Fn::NAME> : Custom<Fn::NAME> {                                  \
+    template <class... A>                                                     \
+    static int call(Call&, A... a) {                                          \
+      rmaCollBegin();                                                         \
+      const int rc = P##NAME(a...);                                           \
+      auto args = std::make_tuple(a...);                                      \
+      if (rc == MPI_SUCCESS)                                                  \
+        windowCreated(*std::get<sizeof...(A) - 1>(args), std::get<COMM_ARG>(args), LABEL, ALLOCATED); \
+      return rc;                                                              \
+    }                                                                         \
+  };
+WS_WINCREATE_HOOK(MPI_Win_create, 4, "MPI_Win_create window", false)
+WS_WINCREATE_HOOK(MPI_Win_allocate, 3, "MPI_Win_allocate window", true)
+WS_WINCREATE_HOOK(MPI_Win_allocate_shared, 3, "MPI_Win_allocate_shared window", true)
+WS_WINCREATE_HOOK(MPI_Win_create_dynamic, 1, "MPI_Win_create_dynamic window", false)
+
+template <>
+struct Hook<Fn::MPI_Win_free> : Custom<Fn::MPI_Win_free> {
+  static int call(Call&, MPI_Win* win) {
+    WinInfo* w = winOf(*win);
+    if (!w) return PMPI_Win_free(win);
+    const OTF2_RmaWinRef id = w->id;
+    const bool allocated = w->allocated;
+    g.winInfo.erase(*win);
+    rmaCollBegin();
+    OTF2_EvtWriter_RmaWinDestroy(g.evt, nullptr, stamp(), id);
+    const int rc = PMPI_Win_free(win);
+    rmaCollEnd(allocated ? OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE : OTF2_COLLECTIVE_OP_DESTROY_HANDLE,
+               OTF2_RMA_SYNC_LEVEL_PROCESS, id);
+    return rc;
+  }
+};
+
+// --- RMA synchronisation ---------------------------------------------------------------------------
+constexpr OTF2_RmaSyncLevel kProcessMemory = OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY;
+
+template <>
+struct Hook<Fn::MPI_Win_fence> : Custom<Fn::MPI_Win_fence> {
+  static int call(Call&, int assertion, MPI_Win win) {
+    WinInfo* w = winOf(win);
+    if (!w) return PMPI_Win_fence(assertion, win);
+    rmaCollBegin();
+    const int rc = PMPI_Win_fence(assertion, win);
+    w = winOf(win);
+    completeOps(*w, -1, Completion::Local);
+    rmaCollEnd(OTF2_COLLECTIVE_OP_BARRIER, kProcessMemory, w->id);
+    return rc;
+  }
+};
+#define WS_GROUP_EPOCH_HOOK(NAME, FIELD)                                                         \
+  template <>                                                                                    \
+  struct Hook<Fn::NAME> : Custom<Fn::NAME> {                                                     \
+    static int call(Call& c, MPI_Group group, int assertion, MPI_Win win) {                      \
+      const int rc = P##NAME(group, assertion, win);                                             \
+      WinInfo* w = winOf(win);                                                                   \
+      if (w && rc == MPI_SUCCESS) {                                                              \
+        w->FIELD = groupId(group);                                                               \
+        OTF2_EvtWriter_RmaGroupSync(g.evt, nullptr, c.enter, OTF2_RMA_SYNC_LEVEL_PROCESS, w->id, w->FIELD); \
+      }                                                                                          \
+      return rc;                                                                                 \
+    }                                                                                            \
+  };
+WS_GROUP_EPOCH_HOOK(MPI_Win_post, exposureGroup)
+WS_GROUP_EPOCH_HOOK(MPI_Win_start, accessGroup)
+
+template <>
+struct Hook<Fn::MPI_Win_complete> : Custom<Fn::MPI_Win_complete> {
+  static int call(Call& c, MPI_Win win) {
+    const int rc = PMPI_Win_complete(win);
+    if (WinInfo* w = winOf(win)) {
+      const std::uint64_t last = completeOps(*w, -1, Completion::Local);
+      OTF2_EvtWriter_RmaGroupSync(g.evt, nullptr, last ? last : c.enter, kProcessMemory, w->id, w->accessGroup);
+    }
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Win_wait> : Custom<Fn::MPI_Win_wait> {
+  static int call(Call& c, MPI_Win win) {
+    const int rc = PMPI_Win_wait(win);
+    if (WinInfo* w = winOf(win))
+      OTF2_EvtWriter_RmaGroupSync(g.evt, nullptr, c.enter, kProcessMemory, w->id, w->exposureGroup);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Win_test> : Custom<Fn::MPI_Win_test> {
+  static int call(Call& c, MPI_Win win, int* flag) {
+    const int rc = PMPI_Win_test(win, flag);
+    if (WinInfo* w = winOf(win))
+      OTF2_EvtWriter_RmaGroupSync(g.evt, nullptr, c.enter, *flag ? kProcessMemory : OTF2_RmaSyncLevel{OTF2_RMA_SYNC_LEVEL_NONE}, w->id,
+                                  w->exposureGroup);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Win_lock> : Custom<Fn::MPI_Win_lock> {
+  static int call(Call& c, int type, int rank, int assertion, MPI_Win win) {
+    if (WinInfo* w = winOf(win))
+      OTF2_EvtWriter_RmaRequestLock(g.evt, nullptr, c.enter, w->id, static_cast<std::uint32_t>(rank), 0,
+                                    type == MPI_LOCK_EXCLUSIVE ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED);
+    return PMPI_Win_lock(type, rank, assertion, win);
+  }
+};
+template <>
+struct Hook<Fn::MPI_Win_lock_all> : Custom<Fn::MPI_Win_lock_all> {
+  static int call(Call& c, int assertion, MPI_Win win) {
+    if (WinInfo* w = winOf(win))
+      OTF2_EvtWriter_RmaRequestLock(g.evt, nullptr, c.enter, w->id, OTF2_UNDEFINED_UINT32, 0, OTF2_LOCK_SHARED);
+    return PMPI_Win_lock_all(assertion, win);
+  }
+};
+template <>
+struct Hook<Fn::MPI_Win_unlock> : Custom<Fn::MPI_Win_unlock> {
+  static int call(Call&, int rank, MPI_Win win) {
+    const int rc = PMPI_Win_unlock(rank, win);
+    if (WinInfo* w = winOf(win)) {
+      completeOps(*w, rank, Completion::Remote);
+      OTF2_EvtWriter_RmaReleaseLock(g.evt, nullptr, g.lastTime, w->id, static_cast<std::uint32_t>(rank), 0);
+    }
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Win_unlock_all> : Custom<Fn::MPI_Win_unlock_all> {
+  static int call(Call&, MPI_Win win) {
+    const int rc = PMPI_Win_unlock_all(win);
+    if (WinInfo* w = winOf(win)) {
+      completeOps(*w, -1, Completion::Remote);
+      OTF2_EvtWriter_RmaReleaseLock(g.evt, nullptr, g.lastTime, w->id, OTF2_UNDEFINED_UINT32, 0);
+    }
+    return rc;
+  }
+};
+#define WS_FLUSH_HOOK(NAME, MODE)                             \
+  template <>                                                 \
+  struct Hook<Fn::NAME> : Custom<Fn::NAME> {                  \
+    static int call(Call&, int rank, MPI_Win win) {           \
+      const int rc = P##NAME(rank, win);                      \
+      if (WinInfo* w = winOf(win)) completeOps(*w, rank, MODE); \
+      return rc;                                              \
+    }                                                         \
+  };
+WS_FLUSH_HOOK(MPI_Win_flush, Completion::Remote)
+WS_FLUSH_HOOK(MPI_Win_flush_local, Completion::LocalKeep)
+#define WS_FLUSH_ALL_HOOK(NAME, MODE)                        \
+  template <>                                                \
+  struct Hook<Fn::NAME> : Custom<Fn::NAME> {                 \
+    static int call(Call&, MPI_Win win) {                    \
+      const int rc = P##NAME(win);                           \
+      if (WinInfo* w = winOf(win)) completeOps(*w, -1, MODE); \
+      return rc;                                             \
+    }                                                        \
+  };
+WS_FLUSH_ALL_HOOK(MPI_Win_flush_all, Completion::Remote)
+WS_FLUSH_ALL_HOOK(MPI_Win_flush_local_all, Completion::LocalKeep)
+
+// --- RMA communication -----------------------------------------------------------------------------
+void trackRmaRequest(MPI_Request req, MPI_Win win, std::uint64_t id) {
+  ReqInfo r{ReqKind::Rma};
+  r.id = id;
+  r.win = win;
+  g.requests[req] = r;
+}
+#define WS_PUTGET_HOOK(NAME, IS_GET, RECORD, HAS_REQ)                                                          \
+  template <>                                                                                                  \
+  struct Hook<Fn::NAME> : Custom<Fn::NAME> {                                                                   \
+    template <class... A>                                                                                      \
+    static int call(Call&, A... a) {                                                                           \
+      auto args = std::make_tuple(a...);                                                                       \
+      const int count = std::get<1>(args);                                                                     \
+      const MPI_Datatype type = std::get<2>(args);                                                             \
+      const int target = std::get<3>(args);                                                                    \
+      const MPI_Win win = std::get<7>(args);                                                                   \
+      WinInfo* w = winOf(win);                                                                                 \
+      std::uint64_t id = 0;                                                                                    \
+      if (w && target != MPI_PROC_NULL) {                                                                      \
+        id = addOp(*w, target, IS_GET);                                                                        \
+        RECORD(g.evt, nullptr, stamp(), w->id, static_cast<std::uint32_t>(target), bytesOf(count, type), id);  \
+      }                                                                                                        \
+      const int rc = P##NAME(a...);                                                                            \
+      if constexpr (HAS_REQ) {                                                                                 \
+        if (rc == MPI_SUCCESS && id) trackRmaRequest(*std::get<8>(args), win, id);                             \
+      }                                                                                                        \
+      return rc;                                                                                               \
+    }                                                                                                          \
+  };
+WS_PUTGET_HOOK(MPI_Put, false, OTF2_EvtWriter_RmaPut, false)
+WS_PUTGET_HOOK(MPI_Rput, false, OTF2_EvtWriter_RmaPut, true)
+WS_PUTGET_HOOK(MPI_Get, true, OTF2_EvtWriter_RmaGet, false)
+WS_PUTGET_HOOK(MPI_Rget, true, OTF2_EvtWriter_RmaGet, true)
+
+// Atomics: stamped with the ENTER time, like Score-P. Sent/received hold bytes (Score-P: elements).
+std::uint64_t atomic(Call& c, MPI_Win win, int target, OTF2_RmaAtomicType type, std::uint64_t sent,
+                     std::uint64_t received) {
+  WinInfo* w = winOf(win);
+  if (!w || target == MPI_PROC_NULL) return 0;
+  const std::uint64_t id = addOp(*w, target, false);
+  OTF2_EvtWriter_RmaAtomic(g.evt, nullptr, c.enter, w->id, static_cast<std::uint32_t>(target), type, sent, received, id);
+  return id;
+}
+template <>
+struct Hook<Fn::MPI_Accumulate> : Custom<Fn::MPI_Accumulate> {
+  static int call(Call& c, const void* oa, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
+                  MPI_Op op, MPI_Win win) {
+    atomic(c, win, target, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, bytesOf(oc, ot), 0);
+    return PMPI_Accumulate(oa, oc, ot, target, disp, tc, tt, op, win);
+  }
+};
+template <>
+struct Hook<Fn::MPI_Raccumulate> : Custom<Fn::MPI_Raccumulate> {
+  static int call(Call& c, const void* oa, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
+                  MPI_Op op, MPI_Win win, MPI_Request* req) {
+    const std::uint64_t id = atomic(c, win, target, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, bytesOf(oc, ot), 0);
+    const int rc = PMPI_Raccumulate(oa, oc, ot, target, disp, tc, tt, op, win, req);
+    if (rc == MPI_SUCCESS && id) trackRmaRequest(*req, win, id);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Get_accumulate> : Custom<Fn::MPI_Get_accumulate> {
+  static int call(Call& c, const void* oa, int oc, MPI_Datatype ot, void* ra, int rc_, MPI_Datatype rt, int target,
+                  MPI_Aint disp, int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win) {
+    atomic(c, win, target, OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, bytesOf(oc, ot), bytesOf(rc_, rt));
+    return PMPI_Get_accumulate(oa, oc, ot, ra, rc_, rt, target, disp, tc, tt, op, win);
+  }
+};
+template <>
+struct Hook<Fn::MPI_Rget_accumulate> : Custom<Fn::MPI_Rget_accumulate> {
+  static int call(Call& c, const void* oa, int oc, MPI_Datatype ot, void* ra, int rc_, MPI_Datatype rt, int target,
+                  MPI_Aint disp, int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win, MPI_Request* req) {
+    const std::uint64_t id =
+        atomic(c, win, target, OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, bytesOf(oc, ot), bytesOf(rc_, rt));
+    const int rc = PMPI_Rget_accumulate(oa, oc, ot, ra, rc_, rt, target, disp, tc, tt, op, win, req);
+    if (rc == MPI_SUCCESS && id) trackRmaRequest(*req, win, id);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Fetch_and_op> : Custom<Fn::MPI_Fetch_and_op> {
+  static int call(Call& c, const void* oa, void* ra, MPI_Datatype type, int target, MPI_Aint disp, MPI_Op op,
+                  MPI_Win win) {
+    atomic(c, win, target, OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, bytesOf(1, type), bytesOf(1, type));
+    return PMPI_Fetch_and_op(oa, ra, type, target, disp, op, win);
+  }
+};
+template <>
+struct Hook<Fn::MPI_Compare_and_swap> : Custom<Fn::MPI_Compare_and_swap> {
+  static int call(Call& c, const void* oa, const void* ca, void* ra, MPI_Datatype type, int target, MPI_Aint disp,
+                  MPI_Win win) {
+    atomic(c, win, target, OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP, bytesOf(2, type), bytesOf(1, type));
+    return PMPI_Compare_and_swap(oa, ca, ra, type, target, disp, win);
+  }
+};
+
+}  // namespace
+}  // namespace waitscope::measure
+
+// ================================================================================================
+// The wrappers themselves, one per line of the table.
+using namespace waitscope::measure;
+
+#define WS_ARGS(...) __VA_OPT__(, ) __VA_ARGS__
+#define WS_MPI(category, role, name, params, args)                                                \
+  extern "C" int name params {                                                                    \
+    using H = Hook<Fn::name>;                                                                     \
+    if constexpr (H::kWhole) {                                                                    \
+      return H::whole(__builtin_return_address(0) WS_ARGS args);                                  \
+    } else {                                                                                      \
+      if (!active() || (!H::kCustom && g.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])) [[unlikely]] \
+        return P##name args;                                                                      \
+      Call c{Fn::name, 0};                                                                        \
+      enterMpi(c, __builtin_return_address(0));                                                   \
+      const int rc = H::call(c WS_ARGS args);                                                     \
+      leaveMpi(c);                                                                                \
+      return rc;                                                                                  \
+    }                                                                                             \
+  }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#include "mpi_functions.def"
+#pragma GCC diagnostic pop
+#undef WS_MPI
