@@ -1,18 +1,30 @@
 #include "call_tree.h"
 
+#include <utility>
+
 namespace waitscope::trace {
 
-CallPathId CallTree::intern(CallPathId parent, RegionId region, SourceLocationId callSite) {
-  const std::uint64_t k = key(parent, region, callSite);
-  auto [first, last] = index_.equal_range(k);
-  for (auto it = first; it != last; ++it) {
-    const CallPath& p = paths_[it->second];
-    if (p.parent == parent && p.region == region && p.callSite == callSite) return it->second;
-  }
+CallPathId CallTree::add(CallPathId parent, RegionId region, SourceLocationId callSite) {
+  if (2 * (paths_.size() + 1) > slots_.size()) grow();
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t i = hash(parent, region, callSite) & mask;
+  while (slots_[i] != kNone) i = (i + 1) & mask;
   const auto id = static_cast<CallPathId>(paths_.size());
   paths_.push_back({parent, region, callSite});
-  index_.emplace(k, id);
+  slots_[i] = id;
   return id;
+}
+
+void CallTree::grow() {
+  std::vector<CallPathId> slots(slots_.empty() ? 64 : 2 * slots_.size(), kNone);
+  const std::size_t mask = slots.size() - 1;
+  for (CallPathId id = 0; id < paths_.size(); ++id) {
+    const CallPath& p = paths_[id];
+    std::size_t i = hash(p.parent, p.region, p.callSite) & mask;
+    while (slots[i] != kNone) i = (i + 1) & mask;
+    slots[i] = id;
+  }
+  slots_ = std::move(slots);
 }
 
 std::uint32_t CallTree::depth(CallPathId id) const {

@@ -284,13 +284,22 @@ struct LocationContext {
   }
   // Converts and checks a timestamp; false (with error set) if it goes backwards.
   bool time(OTF2_TimeStamp ticks, double& seconds) {
-    if (ticks < lastTicks) {
-      fail("timestamps go backwards at tick " + std::to_string(ticks) + " (corrupted event file?)");
-      return false;
+    if (ticks < lastTicks) [[unlikely]] {
+      seconds = 0;  // unused by the callers; keeps GCC's -Wmaybe-uninitialized quiet
+      return backwards(ticks);
     }
     lastTicks = ticks;
     seconds = clock->seconds(ticks);
     return true;
+  }
+  // The error paths of the per-event hot paths, kept out of line so that the
+  // common case stays small.
+  [[gnu::cold, gnu::noinline]] bool backwards(OTF2_TimeStamp ticks) {
+    fail("timestamps go backwards at tick " + std::to_string(ticks) + " (corrupted event file?)");
+    return false;
+  }
+  [[gnu::cold, gnu::noinline]] OTF2_CallbackCode failRegion(const char* before, OTF2_RegionRef ref, const char* after) {
+    return fail(before + std::to_string(ref) + after);
   }
   std::uint32_t comm(OTF2_CommRef ref) {
     if (ref == OTF2_UNDEFINED_COMM) return kNone;
@@ -331,7 +340,8 @@ OTF2_CallbackCode onEnter(OTF2_LocationRef, OTF2_TimeStamp ticks, uint64_t, void
   double t;
   if (!c.time(ticks, t)) return OTF2_CALLBACK_INTERRUPT;
   const RegionId region = c.defs->regions.get(regionRef);
-  if (region == kNone) return c.fail("ENTER of undefined region " + std::to_string(regionRef));
+  if (region == kNone) [[unlikely]]
+    return c.failRegion("ENTER of undefined region ", regionRef, "");
   const CallPathId parent = c.stack.empty() ? kNone : c.stack.back();
   const CallPathId path = c.callTree->intern(parent, region, callSiteOf(c, attributes));
   c.stack.push_back(path);
@@ -345,10 +355,11 @@ OTF2_CallbackCode onLeave(OTF2_LocationRef, OTF2_TimeStamp ticks, uint64_t, void
   double t;
   if (!c.time(ticks, t)) return OTF2_CALLBACK_INTERRUPT;
   const RegionId region = c.defs->regions.get(regionRef);
-  if (c.stack.empty()) return c.fail("LEAVE of region " + std::to_string(regionRef) + " with no region entered");
+  if (c.stack.empty()) [[unlikely]]
+    return c.failRegion("LEAVE of region ", regionRef, " with no region entered");
   const CallPathId path = c.stack.back();
-  if ((*c.callTree)[path].region != region)
-    return c.fail("LEAVE of region " + std::to_string(regionRef) + " does not match the innermost ENTER");
+  if ((*c.callTree)[path].region != region) [[unlikely]]
+    return c.failRegion("LEAVE of region ", regionRef, " does not match the innermost ENTER");
   c.stack.pop_back();
   c.out->addRegion(EventKind::Leave, t, path);
   return OTF2_CALLBACK_SUCCESS;
@@ -732,7 +743,9 @@ Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worl
     const std::uint64_t stored = out.events.size() + ctx.programMarkers;
     trace.ignoredEvents += read - std::min(read, out.events.size());
     foreignEvents += read - std::min(read, stored);
-    out.events.shrink_to_fit();
+    // Give back a reservation that was much too large (records the model does not
+    // keep), but do not copy the whole array to save the few ProgramBegin/End slots.
+    if (out.events.capacity() - out.events.size() > out.events.size() / 16) out.events.shrink_to_fit();
   }
   OTF2_EvtReaderCallbacks_Delete(callbacks);
   OTF2_Reader_CloseEvtFiles(reader.get());
