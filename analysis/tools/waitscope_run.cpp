@@ -1,0 +1,182 @@
+// waitscope-run: runs an MPI program under mpiexec with libwaitscope-measure preloaded and says
+// where the trace is.
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kHelp =
+    "usage: waitscope-run [-n N] [-o DIR] [--profile] [--] PROGRAM [ARGS...]\n"
+    "\n"
+    "Runs PROGRAM under `mpiexec -n N` with the Waitscope recording library preloaded and writes\n"
+    "an OTF2 trace (DIR/traces.otf2) that waitscope-analyze and Score-P tools read.\n"
+    "\n"
+    "options:\n"
+    "  -n, --np N        number of MPI processes (default 1)\n"
+    "  -o, --output DIR  directory for the trace (default ./waitscope-trace-YYYYMMDD-HHMMSS);\n"
+    "                    created if missing; a trace already in it is replaced\n"
+    "      --profile     estimate a wait-state profile without writing a trace (not available yet)\n"
+    "  -h, --help        show this help\n"
+    "\n"
+    "environment:\n"
+    "  WAITSCOPE_MEASURE_LIB  the recording library (default: libwaitscope-measure.so next to this tool)\n"
+    "  WAITSCOPE_BUFFER_MB    per-process event buffer in MiB before it is flushed to disk (default 64)\n"
+    "  WAITSCOPE_FILTER       file of region names or globs (one a line, # comments) to leave out\n"
+    "  MPIEXEC                the mpiexec to use (default: mpiexec from PATH)\n";
+
+[[noreturn]] void fail(const std::string& message, int code = 2) {
+  std::fprintf(stderr, "waitscope-run: %s\n", message.c_str());
+  std::exit(code);
+}
+
+std::string findProgram(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= p.size()) {
+    const std::size_t end = p.find(':', start);
+    const std::string dir = p.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return "";
+}
+
+std::string findLibrary() {
+  if (const char* env = std::getenv("WAITSCOPE_MEASURE_LIB"); env && *env) {
+    if (!fs::exists(env)) fail(std::string("WAITSCOPE_MEASURE_LIB names a missing file: ") + env);
+    return fs::absolute(env).string();
+  }
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path dir = exe.parent_path();
+  for (const fs::path& candidate : {dir / "../../lib/libwaitscope-measure.so",  // build tree
+                                    dir / "../lib/libwaitscope-measure.so",     // installed
+                                    dir / "libwaitscope-measure.so"}) {
+    if (fs::exists(candidate)) return fs::weakly_canonical(candidate).string();
+  }
+  fail("cannot find libwaitscope-measure.so next to " + exe.string() + "; set WAITSCOPE_MEASURE_LIB");
+}
+
+std::string defaultDir() {
+  char buf[64];
+  const std::time_t t = std::time(nullptr);
+  std::tm tm;
+  localtime_r(&t, &tm);
+  std::strftime(buf, sizeof buf, "waitscope-trace-%Y%m%d-%H%M%S", &tm);
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int np = 1;
+  std::string out;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    } else if (a == "--") {
+      ++i;
+      break;
+    } else if (a == "-n" || a == "--np" || a == "-np") {
+      if (++i >= argc) fail("-n needs a number of processes");
+      char* end = nullptr;
+      np = static_cast<int>(std::strtol(argv[i], &end, 10));
+      if (!end || *end || np < 1) fail(std::string("-n needs a positive number, not '") + argv[i] + "'");
+    } else if (a == "-o" || a == "--output") {
+      if (++i >= argc) fail("-o needs a directory");
+      out = argv[i];
+    } else if (a == "--profile") {
+      fail("--profile is not available yet (issue: profiling)");
+    } else if (!a.empty() && a[0] == '-') {
+      fail("unknown option '" + a + "' (see --help)");
+    } else {
+      break;
+    }
+  }
+  if (i >= argc) fail("no program given (see --help)");
+  const std::string program = argv[i];
+  const std::string programPath = findProgram(program);
+  if (programPath.empty()) fail("program not found or not executable: " + program);
+
+  if (out.empty()) out = defaultDir();
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec || !fs::is_directory(out) || access(out.c_str(), W_OK) != 0)
+    fail("cannot write to the output directory " + out + ": " + (ec ? ec.message() : std::strerror(EACCES)));
+  const std::string dir = fs::canonical(out).string();
+  fs::remove(dir + "/traces.otf2", ec);
+  fs::remove(dir + "/traces.def", ec);
+  fs::remove_all(dir + "/traces", ec);
+
+  const std::string lib = findLibrary();
+  std::string preload = lib;
+  if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
+
+  const char* mpiexecEnv = std::getenv("MPIEXEC");
+  const std::string mpiexec = mpiexecEnv && *mpiexecEnv ? mpiexecEnv : "mpiexec";
+  std::vector<std::string> cmd = {mpiexec, "--oversubscribe", "-n", std::to_string(np), "-x", "LD_PRELOAD=" + preload,
+                                  "-x", "WAITSCOPE_TRACE_DIR=" + dir, "-x", "WAITSCOPE_QUIET=1"};
+  for (const char* v : {"WAITSCOPE_BUFFER_MB", "WAITSCOPE_FILTER"})
+    if (std::getenv(v)) cmd.insert(cmd.end(), {"-x", v});
+  cmd.push_back(programPath);
+  for (int k = i + 1; k < argc; ++k) cmd.push_back(argv[k]);
+
+  if (geteuid() == 0) {
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  }
+  const pid_t pid = fork();
+  if (pid < 0) fail(std::string("cannot start mpiexec: ") + std::strerror(errno));
+  if (pid == 0) {
+    std::vector<char*> args;
+    for (auto& s : cmd) args.push_back(s.data());
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "waitscope-run: cannot run %s: %s\n", mpiexec.c_str(), std::strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (code == 127) return code;
+
+  const bool complete = fs::exists(dir + "/traces.otf2");
+  bool events = false;
+  if (fs::is_directory(dir + "/traces", ec))
+    for (const auto& e : fs::directory_iterator(dir + "/traces", ec)) events = events || e.path().extension() == ".evt";
+  if (complete) {
+    std::printf("waitscope-run: trace written to %s/traces.otf2\n", dir.c_str());
+    if (code != 0) std::fprintf(stderr, "waitscope-run: %s exited with code %d\n", program.c_str(), code);
+    return code;
+  }
+  if (events) {
+    std::fprintf(stderr,
+                 "waitscope-run: %s ended abnormally (code %d): the trace in %s is incomplete (events of the "
+                 "processes that flushed are in %s/traces/, definitions are missing)\n",
+                 program.c_str(), code, dir.c_str(), dir.c_str());
+    return code ? code : 1;
+  }
+  if (code != 0) fail(program + " failed (exit code " + std::to_string(code) + ") before writing a trace", code);
+  fail("no trace written: " + program + " never called MPI_Init (is it an MPI program?)");
+}
