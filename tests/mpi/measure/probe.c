@@ -1,0 +1,90 @@
+/* probe.c: exercises what the recorder must handle beyond tests/apps: compiler-instrumented
+ * functions (-finstrument-functions), manual regions (waitscope.h), derived communicators,
+ * non-blocking and persistent point-to-point, request-based RMA, many cheap calls (to force
+ * buffer flushes with a small WAITSCOPE_BUFFER_MB) and MPI_Abort.
+ *
+ *   probe [--calls N] [--abort]     */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "waitscope.h"
+
+static int __attribute__((noinline)) compute(int x) { return x * 3 + 1; }
+static int __attribute__((noinline)) skipped_helper(int x) { return x + 7; }
+
+int main(int argc, char **argv)
+{
+    long calls = 0;
+    int do_abort = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--calls") && i + 1 < argc) calls = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--abort")) do_abort = 1;
+    }
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    waitscope_region_begin("phase");
+    int v = compute(rank) + skipped_helper(rank);
+    waitscope_region_end("phase");
+
+    /* derived communicators: a collective on each */
+    MPI_Comm half, dup;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    int sum = 0;
+    MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, half);
+    MPI_Bcast(&sum, 1, MPI_INT, 0, dup);
+
+    /* ring with Isend/Irecv/Waitall and with persistent requests */
+    const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int out = rank, in = -1;
+    MPI_Request reqs[2];
+    MPI_Irecv(&in, 1, MPI_INT, left, 1, half == MPI_COMM_NULL ? MPI_COMM_WORLD : MPI_COMM_WORLD, &reqs[0]);
+    MPI_Isend(&out, 1, MPI_INT, right, 1, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    MPI_Send_init(&out, 1, MPI_INT, right, 2, dup, &reqs[1]);
+    MPI_Recv_init(&in, 1, MPI_INT, left, 2, dup, &reqs[0]);
+    for (int i = 0; i < 3; ++i) {
+        MPI_Startall(2, reqs);
+        MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    }
+    MPI_Request_free(&reqs[0]);
+    MPI_Request_free(&reqs[1]);
+    MPI_Sendrecv(&out, 1, MPI_INT, right, 3, &in, 1, MPI_INT, left, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+
+    /* request-based RMA in a lock_all epoch on a window of the split communicator */
+    int *base;
+    MPI_Win win;
+    MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, half, &base, &win);
+    *base = 0;
+    int hrank, hsize;
+    MPI_Comm_rank(half, &hrank);
+    MPI_Comm_size(half, &hsize);
+    MPI_Barrier(half);
+    MPI_Win_lock_all(0, win);
+    MPI_Request rr;
+    int one = 1, got = 0;
+    MPI_Rput(&one, 1, MPI_INT, (hrank + 1) % hsize, 0, 1, MPI_INT, win, &rr);
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);
+    MPI_Win_flush((hrank + 1) % hsize, win);
+    MPI_Rget(&got, 1, MPI_INT, (hrank + 1) % hsize, 0, 1, MPI_INT, win, &rr);
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);
+    MPI_Win_unlock_all(win);
+    MPI_Win_free(&win);
+
+    for (long i = 0; i < calls; ++i) MPI_Comm_rank(MPI_COMM_WORLD, &v);
+
+    if (do_abort) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0) MPI_Abort(MPI_COMM_WORLD, 3);
+        MPI_Barrier(MPI_COMM_WORLD); /* never completes */
+    }
+    MPI_Comm_free(&dup);
+    MPI_Comm_free(&half);
+    MPI_Finalize();
+    return 0;
+}
