@@ -11,9 +11,6 @@ endif()
 
 if(WAITSCOPE_GUI)
   find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Charts Svg Sql Concurrent Test)
-  set(CMAKE_AUTOMOC ON)
-  set(CMAKE_AUTORCC ON)
-  set(CMAKE_AUTOUIC ON)
 endif()
 
 find_program(MPIEXEC_PROGRAM NAMES mpiexec mpirun REQUIRED)
