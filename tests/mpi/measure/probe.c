@@ -56,15 +56,17 @@ int main(int argc, char **argv)
     MPI_Request_free(&reqs[1]);
     MPI_Sendrecv(&out, 1, MPI_INT, right, 3, &in, 1, MPI_INT, left, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 
-    /* request-based RMA in a lock_all epoch on a window of the split communicator */
+    /* request-based RMA in a lock_all epoch on a window of the dup'ed communicator */
+    /* (Windows on the two halves of a split at once make Open MPI 4.1's osc components clash on
+     * shared-memory file names, which carry the communicator id: both halves have the same.) */
     int *base;
     MPI_Win win;
-    MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, half, &base, &win);
+    MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, dup, &base, &win);
     *base = 0;
     int hrank, hsize;
-    MPI_Comm_rank(half, &hrank);
-    MPI_Comm_size(half, &hsize);
-    MPI_Barrier(half);
+    MPI_Comm_rank(dup, &hrank);
+    MPI_Comm_size(dup, &hsize);
+    MPI_Barrier(dup);
     MPI_Win_lock_all(0, win);
     MPI_Request rr;
     int one = 1, got = 0;
