@@ -1,0 +1,262 @@
+#include "collective_patterns.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+namespace waitscope::patterns {
+namespace {
+
+using trace::CollectiveOp;
+using trace::EventKind;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::size_t kBatch = 1 << 15;  // operations per exchange: bounds memory, keeps messages large
+
+enum class Kind : std::uint8_t { Barrier, NxN, OneToN, NToOne, Scan, Init, Finalize, Other };
+
+Kind kindOf(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::Barrier:
+      return Kind::Barrier;
+    case CollectiveOp::Allgather:
+    case CollectiveOp::Allgatherv:
+    case CollectiveOp::Alltoall:
+    case CollectiveOp::Alltoallv:
+    case CollectiveOp::Alltoallw:
+    case CollectiveOp::Allreduce:
+    case CollectiveOp::ReduceScatter:
+    case CollectiveOp::ReduceScatterBlock:
+      return Kind::NxN;
+    case CollectiveOp::Bcast:
+    case CollectiveOp::Scatter:
+    case CollectiveOp::Scatterv:
+      return Kind::OneToN;
+    case CollectiveOp::Reduce:
+    case CollectiveOp::Gather:
+    case CollectiveOp::Gatherv:
+      return Kind::NToOne;
+    case CollectiveOp::Scan:
+    case CollectiveOp::Exscan:
+      return Kind::Scan;
+    default:
+      return Kind::Other;
+  }
+}
+
+struct Operation {
+  Kind kind;
+  std::uint32_t code;   // op and root, compared across members
+  trace::Rank root;     // rank in the communicator, kNone if none
+  replay::Call call;
+};
+
+// MPI_COMM_WORLD among the trace's communicators: the first one whose rank i
+// is world rank i for every rank.
+trace::CommId worldComm(const trace::Definitions& defs) {
+  const std::size_t n = defs.worldLocations.size();
+  for (trace::CommId c = 0; c < defs.comms.size(); ++c) {
+    if (defs.commSize(c) != n) continue;
+    bool identity = true;
+    for (trace::Rank r = 0; r < n && identity; ++r) identity = defs.worldRank(c, r) == r;
+    if (identity) return c;
+  }
+  return trace::kNone;
+}
+
+// The collective operations of this location per trace communicator, in order.
+// MPI_Init and MPI_Finalize count as operations on MPI_COMM_WORLD.
+std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext& ctx) {
+  std::vector<std::vector<Operation>> ops(ctx.defs().comms.size());
+  const auto& ev = ctx.events;
+  for (std::size_t i = 0; i < ev.events.size(); ++i) {
+    const trace::Event& e = ev.events[i];
+    if (e.kind != EventKind::MpiCollectiveEnd) continue;
+    const replay::Call* call = ctx.calls.callOf(i);
+    const auto& c = ev.collective(e);
+    if (!call || c.object >= ops.size()) continue;
+    ops[c.object].push_back({kindOf(c.op), static_cast<std::uint32_t>(c.op) << 24 | (c.root & 0xffffff), c.root,
+                             *call});
+  }
+  // Init and Finalize carry no collective record: find them by region.
+  if (const trace::CommId w = worldComm(ctx.defs()); w != trace::kNone) {
+    std::vector<Operation> env;
+    for (std::size_t i = 0; i < ev.events.size(); ++i) {
+      const trace::Event& e = ev.events[i];
+      if (e.kind != EventKind::Enter) continue;
+      const std::string& name = ctx.regionName(e.ref);
+      const bool init = name == "MPI_Init" || name == "MPI_Init_thread";
+      if (!init && name != "MPI_Finalize") continue;
+      // Find its leave: the next Leave at the same depth.
+      int depth = 0;
+      std::size_t j = i + 1;
+      for (; j < ev.events.size(); ++j) {
+        if (ev.events[j].kind == EventKind::Enter) ++depth;
+        if (ev.events[j].kind == EventKind::Leave && depth-- == 0) break;
+      }
+      if (j >= ev.events.size()) continue;
+      env.push_back({init ? Kind::Init : Kind::Finalize, init ? 0xfffffffeu : 0xffffffffu, trace::kNone,
+                     {e.ref, e.time, ev.events[j].time, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j)}});
+    }
+    // World operations: Init first, then the world communicator's, then Finalize.
+    std::vector<Operation> world;
+    for (const Operation& o : env)
+      if (o.kind == Kind::Init) world.push_back(o);
+    world.insert(world.end(), ops[w].begin(), ops[w].end());
+    for (const Operation& o : env)
+      if (o.kind == Kind::Finalize) world.push_back(o);
+    ops[w] = std::move(world);
+  }
+  return ops;
+}
+
+// Communicators this rank takes part in, with their MPI counterpart.
+bool exchanged(const replay::ReplayContext& ctx, trace::CommId c) {
+  const MPI_Comm comm = ctx.comms.get(c);
+  return comm != MPI_COMM_NULL && comm != MPI_COMM_SELF;
+}
+
+struct DoubleInt {
+  double value;
+  int rank;
+};
+
+}  // namespace
+
+std::string validateCollectives(const replay::ReplayContext& ctx) {
+  const auto ops = operationsByComm(ctx);
+  std::string error;
+  for (trace::CommId c = 0; c < ops.size(); ++c) {
+    if (!exchanged(ctx, c)) {
+      if (!ops[c].empty() && ctx.comms.get(c) == MPI_COMM_NULL && error.empty()) {
+        std::ostringstream out;
+        out.precision(9);
+        out << "rank " << ctx.worldRank << ": " << ctx.regionName(ops[c][0].call.path) << " at " << std::fixed
+            << ops[c][0].call.enter << " s uses communicator " << c << ", which the trace does not define for this rank";
+        error = out.str();
+      }
+      continue;
+    }
+    const MPI_Comm comm = ctx.comms.get(c);
+    // Count, then a checksum-free comparison of every operation's code via min/max.
+    long long count[2] = {static_cast<long long>(ops[c].size()), -static_cast<long long>(ops[c].size())};
+    long long extreme[2];
+    MPI_Allreduce(count, extreme, 2, MPI_LONG_LONG, MPI_MIN, comm);
+    if (extreme[0] != -extreme[1]) {
+      if (error.empty()) {
+        std::ostringstream out;
+        out << "rank " << ctx.worldRank << ": communicator " << c << " (" << ctx.defs().comms[c].name
+            << "): its members recorded different numbers of collective operations (" << extreme[0] << " to "
+            << -extreme[1] << "; this rank " << ops[c].size() << ")";
+        error = out.str();
+      }
+      continue;
+    }
+    std::vector<long long> codes(2 * ops[c].size()), mins(codes.size());
+    for (std::size_t k = 0; k < ops[c].size(); ++k) {
+      codes[2 * k] = ops[c][k].code;
+      codes[2 * k + 1] = -static_cast<long long>(ops[c][k].code);
+    }
+    MPI_Allreduce(codes.data(), mins.data(), static_cast<int>(codes.size()), MPI_LONG_LONG, MPI_MIN, comm);
+    for (std::size_t k = 0; k < ops[c].size(); ++k) {
+      if (mins[2 * k] == -mins[2 * k + 1]) continue;
+      if (error.empty()) {
+        std::ostringstream out;
+        out.precision(9);
+        out << "rank " << ctx.worldRank << ": " << ctx.regionName(ops[c][k].call.path) << " at " << std::fixed
+            << ops[c][k].call.enter << " s (collective " << k + 1 << " on communicator " << c
+            << ") does not match the operation or root the other members recorded";
+        error = out.str();
+      }
+      break;
+    }
+  }
+  return error;
+}
+
+void analyzeCollectives(replay::ReplayContext& ctx) {
+  const auto ops = operationsByComm(ctx);
+  auto& sev = ctx.severities;
+  const auto& defs = ctx.defs();
+  for (trace::CommId c = 0; c < ops.size(); ++c) {
+    if (!exchanged(ctx, c)) continue;
+    const MPI_Comm comm = ctx.comms.get(c);
+    const trace::Rank me = ctx.comms.rank(c);
+    auto world = [&](int rank) { return defs.worldRank(c, static_cast<trace::Rank>(rank)); };
+    const auto& list = ops[c];
+    for (std::size_t from = 0; from < list.size(); from += kBatch) {
+      const std::size_t n = std::min(kBatch, list.size() - from);
+      // Per operation: latest enter (and who), earliest leave, the root's enter,
+      // the earliest non-root enter (and who), the latest enter of lower ranks.
+      std::vector<DoubleInt> enter(n), maxEnter(n), negLeave(n), minLeave(n), nonRoot(n), firstNonRoot(n);
+      std::vector<double> rootEnter(n), rootMax(n);
+      bool anyScan = false;
+      for (std::size_t k = 0; k < n; ++k) {
+        const Operation& o = list[from + k];
+        const int r = static_cast<int>(me);
+        enter[k] = {o.call.enter, r};
+        negLeave[k] = {-o.call.leave, r};
+        const bool isRoot = o.root == me;
+        rootEnter[k] = isRoot ? o.call.enter : -kInf;
+        nonRoot[k] = {isRoot ? kInf : o.call.enter, r};
+        anyScan = anyScan || o.kind == Kind::Scan;
+      }
+      const int count = static_cast<int>(n);
+      MPI_Allreduce(enter.data(), maxEnter.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+      MPI_Allreduce(negLeave.data(), minLeave.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+      MPI_Allreduce(rootEnter.data(), rootMax.data(), count, MPI_DOUBLE, MPI_MAX, comm);
+      MPI_Allreduce(nonRoot.data(), firstNonRoot.data(), count, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+      std::vector<DoubleInt> lowerMax(n, DoubleInt{-kInf, -1});
+      // Every member knows whether the batch has a scan (same operations everywhere).
+      if (anyScan) MPI_Exscan(enter.data(), lowerMax.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+      if (me == 0) std::fill(lowerMax.begin(), lowerMax.end(), DoubleInt{-kInf, -1});
+
+      for (std::size_t k = 0; k < n; ++k) {
+        const Operation& o = list[from + k];
+        const replay::Call& call = o.call;
+        const double earliestLeave = -minLeave[k].value;
+        auto waitUntil = [&](Metric metric, double until, int causeRank) {
+          if (until > call.enter)
+            sev.addWait(metric, call.path, call.enter, std::min(until, call.leave),
+                        causeRank >= 0 ? world(causeRank) : trace::kNone);
+        };
+        auto completion = [&](Metric metric) {
+          if (call.leave > earliestLeave)
+            sev.addWait(metric, call.path, std::max(earliestLeave, call.enter), call.leave, trace::kNone);
+        };
+        switch (o.kind) {
+          case Kind::Barrier:
+            waitUntil(Metric::MpiBarrierWait, maxEnter[k].value, maxEnter[k].rank);
+            completion(Metric::MpiBarrierCompletion);
+            break;
+          case Kind::NxN:
+            waitUntil(Metric::MpiWaitNxN, maxEnter[k].value, maxEnter[k].rank);
+            completion(Metric::MpiNxNCompletion);
+            break;
+          case Kind::OneToN:
+            if (o.root != me && o.root != trace::kNone)
+              waitUntil(Metric::MpiLateBroadcast, rootMax[k], static_cast<int>(o.root));
+            break;
+          case Kind::NToOne:
+            if (o.root == me) waitUntil(Metric::MpiEarlyReduce, firstNonRoot[k].value, firstNonRoot[k].rank);
+            break;
+          case Kind::Scan:
+            waitUntil(Metric::MpiEarlyScan, lowerMax[k].value, lowerMax[k].rank);
+            break;
+          case Kind::Init:
+            completion(Metric::MpiInitCompletion);
+            break;
+          case Kind::Finalize:
+            waitUntil(Metric::MpiFinalizeWait, maxEnter[k].value, maxEnter[k].rank);
+            break;
+          case Kind::Other:
+            break;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace waitscope::patterns

@@ -1,0 +1,308 @@
+#include "p2p_patterns.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace waitscope::patterns {
+namespace {
+
+using trace::EventKind;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// What a sender tells a receiver about one message.
+struct WireSend {
+  double enter;
+  std::uint32_t comm;
+  std::uint32_t tag;
+};
+static_assert(sizeof(WireSend) == 16);
+
+std::string where(const replay::ReplayContext& ctx, std::uint32_t event) {
+  std::ostringstream out;
+  const replay::Call* call = ctx.calls.callOf(event);
+  out << "rank " << ctx.worldRank << ": ";
+  if (call) out << ctx.regionName(call->path) << ' ';
+  out.precision(9);
+  out << "at " << std::fixed << (call ? call->enter : ctx.events.events[event].time) << " s";
+  return out.str();
+}
+
+bool isBlockingSend(const std::string& name) {
+  return name == "MPI_Send" || name == "MPI_Ssend" || name == "MPI_Rsend";
+}
+
+}  // namespace
+
+PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
+  const auto& ev = ctx.events;
+  const auto& defs = ctx.defs();
+  std::unordered_set<std::uint64_t> cancelled;
+  for (const trace::Event& e : ev.events)
+    if (e.kind == EventKind::MpiRequestCancelled) cancelled.insert(ev.message(e).request);
+
+  struct Posted {
+    std::uint32_t event;
+    double enter;
+  };
+  std::unordered_map<std::uint64_t, Posted> irecvs;  // request id -> posting
+  for (std::uint32_t i = 0; i < ev.events.size(); ++i) {
+    const trace::Event& e = ev.events[i];
+    const replay::Call* call = ctx.calls.callOf(i);
+    const double callEnter = call ? call->enter : e.time;
+    switch (e.kind) {
+      case EventKind::MpiSend:
+      case EventKind::MpiIsend: {
+        const auto& m = ev.message(e);
+        if (e.kind == EventKind::MpiIsend && cancelled.count(m.request)) break;
+        sends_.push_back({defs.worldRank(m.comm, m.peer), m.comm, m.tag, i, callEnter});
+        break;
+      }
+      case EventKind::MpiIrecvRequest:
+        irecvs[ev.message(e).request] = {i, callEnter};
+        break;
+      case EventKind::MpiRecv:
+      case EventKind::MpiIrecv: {
+        const auto& m = ev.message(e);
+        Receive r{defs.worldRank(m.comm, m.peer), m.comm, m.tag, i, i, callEnter};
+        if (e.kind == EventKind::MpiIrecv) {
+          if (const auto it = irecvs.find(m.request); it != irecvs.end()) {
+            r.postKey = it->second.event;
+            r.postEnter = it->second.enter;
+            irecvs.erase(it);
+          }
+        }
+        receives_.push_back(r);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+std::string PointToPoint::exchange() {
+  const MPI_Comm world = ctx_.comms.world();
+  const int n = ctx_.worldSize;
+  const auto nu = static_cast<std::size_t>(n);
+  std::string error;
+
+  // Outgoing envelopes per destination, in send order.
+  std::vector<int> sendCount(nu, 0), recvCount(nu, 0);
+  for (const Send& s : sends_) {
+    if (s.dest >= nu) {
+      if (error.empty()) error = where(ctx_, s.event) + ": send to a rank outside the communicator";
+      continue;
+    }
+    ++sendCount[s.dest];
+  }
+  MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, world);
+
+  std::vector<std::size_t> sendOffset(nu + 1, 0), recvOffset(nu + 1, 0);
+  for (std::size_t p = 0; p < nu; ++p) {
+    sendOffset[p + 1] = sendOffset[p] + static_cast<std::size_t>(sendCount[p]);
+    recvOffset[p + 1] = recvOffset[p] + static_cast<std::size_t>(recvCount[p]);
+  }
+  std::vector<WireSend> outgoing(sendOffset[nu]);
+  std::vector<std::uint32_t> outgoingSend(sendOffset[nu]);  // position -> index into sends_
+  {
+    std::vector<std::size_t> fill(sendOffset.begin(), sendOffset.end() - 1);
+    for (std::uint32_t i = 0; i < sends_.size(); ++i) {
+      const Send& s = sends_[i];
+      if (s.dest >= nu) continue;
+      outgoingSend[fill[s.dest]] = i;
+      outgoing[fill[s.dest]++] = {s.enter, s.comm, s.tag};
+    }
+  }
+  std::vector<WireSend> incoming(recvOffset[nu]);
+  std::vector<MPI_Request> requests;
+  requests.reserve(2 * nu);
+  constexpr int kTagEnvelopes = 1001;
+  constexpr int kTagPostTimes = 1002;
+  for (int p = 0; p < n; ++p) {
+    const auto pu = static_cast<std::size_t>(p);
+    if (recvCount[pu] > 0) {
+      requests.emplace_back();
+      MPI_Irecv(incoming.data() + recvOffset[pu], recvCount[pu] * static_cast<int>(sizeof(WireSend)), MPI_BYTE, p,
+                kTagEnvelopes, world, &requests.back());
+    }
+    if (sendCount[pu] > 0) {
+      requests.emplace_back();
+      MPI_Isend(outgoing.data() + sendOffset[pu], sendCount[pu] * static_cast<int>(sizeof(WireSend)), MPI_BYTE, p,
+                kTagEnvelopes, world, &requests.back());
+    }
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+
+  // Match: per source, the k-th receive posted on (comm, tag) gets the k-th
+  // message sent on it (MPI's non-overtaking rule).
+  std::vector<std::vector<std::uint32_t>> bySource(nu);
+  for (std::uint32_t i = 0; i < receives_.size(); ++i) {
+    const Receive& r = receives_[i];
+    if (r.source >= nu) {
+      if (error.empty()) error = where(ctx_, r.event) + ": receive from a rank outside the communicator";
+      continue;
+    }
+    bySource[r.source].push_back(i);
+  }
+  std::vector<double> replies(recvOffset[nu], kInf);  // posting time per incoming message
+  for (std::size_t src = 0; src < nu; ++src) {
+    auto& list = bySource[src];
+    std::stable_sort(list.begin(), list.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return receives_[a].postKey < receives_[b].postKey; });
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> channels;  // (comm, tag) -> msgs
+    for (std::size_t k = recvOffset[src]; k < recvOffset[src + 1]; ++k)
+      channels[{incoming[k].comm, incoming[k].tag}].push_back(static_cast<std::uint32_t>(k - recvOffset[src]));
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> cursor;
+    for (const std::uint32_t ri : list) {
+      Receive& r = receives_[ri];
+      const auto key = std::make_pair(r.comm, r.tag);
+      const auto it = channels.find(key);
+      std::size_t& c = cursor[key];
+      if (it == channels.end() || c >= it->second.size()) {
+        if (error.empty()) {
+          std::ostringstream out;
+          out << where(ctx_, r.event) << ": receive from rank " << src << " (tag " << r.tag << ", communicator "
+              << r.comm << ") has no matching send";
+          error = out.str();
+        }
+        r.sendEnter = -kInf;
+        continue;
+      }
+      const std::uint32_t k = it->second[c++];
+      r.sendIndex = k;
+      r.sendEnter = incoming[recvOffset[src] + k].enter;
+      replies[recvOffset[src] + k] = r.postEnter;
+    }
+    for (const auto& [key, msgs] : channels) {
+      if (cursor[key] < msgs.size() && error.empty()) {
+        std::ostringstream out;
+        out.precision(9);
+        out << "rank " << src << ": send to rank " << ctx_.worldRank << " (tag " << key.second << ", communicator "
+            << key.first << ") at " << std::fixed << incoming[recvOffset[src] + msgs[cursor[key]]].enter
+            << " s has no matching receive";
+        error = out.str();
+      }
+    }
+  }
+
+  // Reply with the posting time of every message's receive (for Late Receiver).
+  std::vector<double> postTimes(sendOffset[nu], kInf);
+  requests.clear();
+  for (int p = 0; p < n; ++p) {
+    const auto pu = static_cast<std::size_t>(p);
+    if (sendCount[pu] > 0) {
+      requests.emplace_back();
+      MPI_Irecv(postTimes.data() + sendOffset[pu], sendCount[pu], MPI_DOUBLE, p, kTagPostTimes, world,
+                &requests.back());
+    }
+    if (recvCount[pu] > 0) {
+      requests.emplace_back();
+      MPI_Isend(replies.data() + recvOffset[pu], recvCount[pu], MPI_DOUBLE, p, kTagPostTimes, world,
+                &requests.back());
+    }
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  recvPostOfSend_.assign(sends_.size(), kInf);
+  for (std::size_t k = 0; k < outgoingSend.size(); ++k) recvPostOfSend_[outgoingSend[k]] = postTimes[k];
+  return error;
+}
+
+std::uint64_t PointToPoint::detect() {
+  auto& sev = ctx_.severities;
+  std::uint64_t violations = 0;
+
+  // Suffix minima of send times over the receives in completion order: overall
+  // (best two with different sources) and per source, for Messages in Wrong Order.
+  const std::size_t count = receives_.size();
+  struct Best2 {
+    double v1 = kInf;
+    std::uint32_t s1 = trace::kNone;
+    double v2 = kInf;  // best with a source other than s1
+  };
+  std::vector<Best2> after(count + 1);
+  for (std::size_t i = count; i-- > 0;) {
+    Best2 b = after[i + 1];
+    const Receive& r = receives_[i];
+    if (r.sendEnter < b.v1) {
+      if (r.source != b.s1) b.v2 = b.v1;
+      b.v1 = r.sendEnter;
+      b.s1 = r.source;
+    } else if (r.source != b.s1 && r.sendEnter < b.v2) {
+      b.v2 = r.sendEnter;
+    }
+    after[i] = b;
+  }
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> bySource;  // completion positions per source
+  for (std::uint32_t i = 0; i < count; ++i) bySource[receives_[i].source].push_back(i);
+  std::unordered_map<std::uint32_t, std::vector<double>> sourceSuffixMin;
+  for (const auto& [src, positions] : bySource) {
+    std::vector<double> mins(positions.size() + 1, kInf);
+    for (std::size_t k = positions.size(); k-- > 0;)
+      mins[k] = std::min(mins[k + 1], receives_[positions[k]].sendEnter);
+    sourceSuffixMin.emplace(src, std::move(mins));
+  }
+  auto laterFromSource = [&](std::uint32_t src, std::size_t from) {
+    const auto& positions = bySource[src];
+    const auto k = static_cast<std::size_t>(std::lower_bound(positions.begin(), positions.end(), from) -
+                                            positions.begin());
+    return sourceSuffixMin[src][k];
+  };
+
+  // Late Sender per waiting call: receives completed by one call (a Waitall)
+  // wait together for the latest of their senders.
+  for (std::size_t i = 0; i < count;) {
+    const replay::Call* call = ctx_.calls.callOf(receives_[i].event);
+    std::size_t end = i + 1;
+    while (end < count && ctx_.calls.callOf(receives_[end].event) == call) ++end;
+    std::size_t latest = i;
+    for (std::size_t k = i; k < end; ++k) {
+      const Receive& r = receives_[k];
+      if (r.sendEnter > receives_[latest].sendEnter) latest = k;
+      if (r.sendEnter > ctx_.events.events[r.event].time && r.sendEnter != kInf) {
+        ++violations;
+        if (call) sev.add(Metric::ClockViolations, call->path, 1.0);
+      }
+    }
+    const Receive& r = receives_[latest];
+    if (call && r.sendEnter > call->enter) {
+      const double waitEnd = std::min(r.sendEnter, call->leave);
+      // The most specific pattern keeps the instance.
+      Metric specific = Metric::MpiLateSender;
+      if (laterFromSource(r.source, end) < r.sendEnter) {
+        specific = Metric::MpiLswoSame;
+      } else {
+        const Best2& b = after[end];
+        const double other = b.s1 != r.source ? b.v1 : b.v2;
+        if (other < r.sendEnter) specific = Metric::MpiLswoDifferent;
+      }
+      const double wait = waitEnd - call->enter;
+      sev.add(Metric::MpiLateSender, call->path, wait);
+      if (specific != Metric::MpiLateSender) {
+        sev.add(Metric::MpiLateSenderWo, call->path, wait);
+        sev.add(specific, call->path, wait);
+      }
+      sev.addInstance({specific, call->path, call->enter, waitEnd, r.source});
+    }
+    i = end;
+  }
+
+  // Late Receiver: a blocking send that returned only after the receive was
+  // posted (the overlap heuristic the seeds use for RMA): it waited from its
+  // enter to the posting.
+  for (std::size_t i = 0; i < sends_.size(); ++i) {
+    const replay::Call* call = ctx_.calls.callOf(sends_[i].event);
+    if (!call || !isBlockingSend(ctx_.regionName(call->path))) continue;
+    const double post = recvPostOfSend_[i];
+    if (post > call->enter && post < call->leave)
+      sev.addWait(Metric::MpiLateReceiver, call->path, call->enter, post, sends_[i].dest);
+  }
+  return violations;
+}
+
+}  // namespace waitscope::patterns

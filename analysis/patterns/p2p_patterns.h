@@ -1,0 +1,54 @@
+#pragma once
+// Point-to-point patterns: Late Sender, Messages in Wrong Order (from the same
+// and from different sources), Late Receiver, and clock-condition violations.
+//
+// Replayed point-to-point, batched: instead of one message per application
+// message, every rank sends each peer one message with the envelopes and send
+// times of all its messages to that peer, and one reply with the receive
+// posting times (docs/patterns.md explains why this is the same exchange).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "replay/replay_context.h"
+
+namespace waitscope::patterns {
+
+class PointToPoint {
+ public:
+  explicit PointToPoint(replay::ReplayContext& ctx);
+
+  // Collective over ctx.comms.world(): exchanges envelopes and times and
+  // matches every receive with its send. Returns "" or one line naming the
+  // location, event and time of the first receive or send without a partner.
+  std::string exchange();
+
+  // Local: adds the patterns to ctx.severities. Returns clock-condition violations.
+  std::uint64_t detect();
+
+  struct Send {
+    std::uint32_t dest;        // world rank
+    std::uint32_t comm;
+    std::uint32_t tag;
+    std::uint32_t event;       // index of the send record
+    double enter;              // enter of the sending call
+  };
+  struct Receive {
+    std::uint32_t source;      // world rank
+    std::uint32_t comm;
+    std::uint32_t tag;
+    std::uint32_t event;       // index of the completion record (MpiRecv / MpiIrecv)
+    std::uint32_t postKey;     // event index of the posting (recv itself, or the irecv request)
+    double postEnter;          // enter of the call that posted the receive
+    double sendEnter = 0.0;    // from the matched send
+    std::uint32_t sendIndex = 0;  // position of the matched send in the source's list to us
+  };
+
+ private:
+  replay::ReplayContext& ctx_;
+  std::vector<Send> sends_;          // in event order
+  std::vector<Receive> receives_;    // in completion order
+  std::vector<double> recvPostOfSend_;  // per entry of sends_: the matched receive's posting enter
+};
+
+}  // namespace waitscope::patterns

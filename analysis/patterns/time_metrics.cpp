@@ -1,0 +1,157 @@
+#include "time_metrics.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace waitscope::patterns {
+namespace {
+
+using trace::EventKind;
+
+bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+bool isOneOf(std::string_view name, std::initializer_list<std::string_view> names) {
+  for (const std::string_view n : names)
+    if (name == n) return true;
+  return false;
+}
+
+// The MPI category of an MPI function name (without "MPI_").
+Metric mpiCategory(std::string_view f) {
+  if (isOneOf(f, {"Init", "Init_thread", "Finalize"})) return Metric::MpiInitExit;
+  if (startsWith(f, "File_") || startsWith(f, "Register_datarep")) return Metric::MpiIo;
+  if (isOneOf(f, {"Win_fence", "Win_post", "Win_start", "Win_complete", "Win_wait", "Win_test"}))
+    return Metric::MpiRmaSyncActive;
+  if (isOneOf(f, {"Win_lock", "Win_unlock", "Win_lock_all", "Win_unlock_all", "Win_flush", "Win_flush_all",
+                  "Win_flush_local", "Win_flush_local_all", "Win_sync"}))
+    return Metric::MpiRmaSyncPassive;
+  if (isOneOf(f, {"Win_create", "Win_allocate", "Win_allocate_shared", "Win_create_dynamic", "Win_free",
+                  "Win_attach", "Win_detach"}))
+    return Metric::MpiMgmtWin;
+  if (isOneOf(f, {"Put", "Get", "Accumulate", "Get_accumulate", "Fetch_and_op", "Compare_and_swap", "Rput", "Rget",
+                  "Raccumulate", "Rget_accumulate"}))
+    return Metric::MpiRmaCommunication;
+  if (f == "Barrier") return Metric::MpiSyncCollective;
+  static constexpr std::array<std::string_view, 19> kCollectives = {
+      "Bcast",     "Reduce",         "Allreduce",           "Gather",       "Gatherv",
+      "Scatter",   "Scatterv",       "Allgather",           "Allgatherv",   "Alltoall",
+      "Alltoallv", "Alltoallw",      "Reduce_scatter",      "Reduce_scatter_block", "Scan",
+      "Exscan",    "Reduce_local",   "Neighbor_allgather",  "Ibarrier"};
+  for (const std::string_view c : kCollectives)
+    if (f == c) return Metric::MpiCollective;
+  if (startsWith(f, "Neighbor_") || startsWith(f, "Ineighbor_")) return Metric::MpiCollective;
+  // Non-blocking collectives: I + a collective's name.
+  if (f.size() > 1 && f[0] == 'I')
+    for (const std::string_view c : kCollectives)
+      if (f.substr(1) == c) return Metric::MpiCollective;
+  if (startsWith(f, "Comm_") || startsWith(f, "Group_") || startsWith(f, "Cart_") || startsWith(f, "Graph_") ||
+      startsWith(f, "Dist_graph_") || startsWith(f, "Intercomm_") || f == "Cartdim_get" || f == "Graphdims_get")
+    return Metric::MpiMgmtComm;
+  static constexpr std::array<std::string_view, 22> kPointToPoint = {
+      "Send",   "Ssend",    "Bsend",   "Rsend",   "Isend",     "Issend",   "Ibsend",  "Irsend",
+      "Recv",   "Irecv",    "Sendrecv", "Sendrecv_replace", "Probe", "Iprobe", "Mprobe", "Improbe",
+      "Mrecv",  "Imrecv",   "Start",   "Startall", "Cancel",   "Request_free"};
+  for (const std::string_view p : kPointToPoint)
+    if (f == p) return Metric::MpiPoint2Point;
+  if (startsWith(f, "Wait") || startsWith(f, "Test") || (f.size() > 5 && f.substr(f.size() - 5) == "_init"))
+    return Metric::MpiPoint2Point;
+  return Metric::Mpi;
+}
+
+}  // namespace
+
+Metric timeCategory(const trace::Region& region) {
+  const std::string_view name = region.canonicalName.empty() ? region.name : region.canonicalName;
+  if (region.paradigm != trace::Paradigm::Mpi && !startsWith(name, "MPI_")) return Metric::Comp;
+  if (!startsWith(name, "MPI_")) return Metric::Mpi;
+  return mpiCategory(name.substr(4));
+}
+
+void addTimeAndCounts(replay::ReplayContext& ctx) {
+  const auto& defs = ctx.defs();
+  const auto& tree = ctx.trace.callTree;
+  std::vector<Metric> category(defs.regions.size());
+  for (std::size_t r = 0; r < defs.regions.size(); ++r) category[r] = timeCategory(defs.regions[r]);
+
+  // Exclusive time and visits per call path: one pass with a stack of open
+  // regions; a region's exclusive time is its duration minus its children's.
+  std::vector<double> exclusive(tree.size(), 0.0);
+  std::vector<double> visits(tree.size(), 0.0);
+  struct Open {
+    trace::CallPathId path;
+    double enter;
+    double children;
+  };
+  std::vector<Open> stack;
+  const auto& events = ctx.events;
+  auto& sev = ctx.severities;
+  for (std::size_t i = 0; i < events.events.size(); ++i) {
+    const trace::Event& e = events.events[i];
+    switch (e.kind) {
+      case EventKind::Enter:
+        stack.push_back({e.ref, e.time, 0.0});
+        visits[e.ref] += 1.0;
+        break;
+      case EventKind::Leave: {
+        if (stack.empty()) break;
+        const Open open = stack.back();
+        stack.pop_back();
+        const double duration = e.time - open.enter;
+        exclusive[open.path] += duration - open.children;
+        if (!stack.empty()) stack.back().children += duration;
+        break;
+      }
+      case EventKind::MpiSend:
+      case EventKind::MpiIsend:
+      case EventKind::MpiRecv:
+      case EventKind::MpiIrecv: {
+        const replay::Call* call = ctx.calls.callOf(i);
+        if (!call) break;
+        const auto& m = events.message(e);
+        sev.add(m.bytes > 0 ? Metric::CommsP2p : Metric::SyncsP2p, call->path, 1.0);
+        sev.add(Metric::BytesP2p, call->path, static_cast<double>(m.bytes));
+        break;
+      }
+      case EventKind::MpiCollectiveEnd: {
+        const replay::Call* call = ctx.calls.callOf(i);
+        if (!call) break;
+        const auto& c = events.collective(e);
+        sev.add(c.op == trace::CollectiveOp::Barrier ? Metric::SyncsColl : Metric::CommsColl, call->path, 1.0);
+        sev.add(Metric::BytesColl, call->path, static_cast<double>(c.sent + c.received));
+        break;
+      }
+      case EventKind::RmaPut:
+      case EventKind::RmaGet:
+      case EventKind::RmaAtomic: {
+        const replay::Call* call = ctx.calls.callOf(i);
+        if (!call) break;
+        const auto& r = events.rmaRecord(e);
+        if (e.kind == EventKind::RmaPut) {
+          sev.add(Metric::CommsRmaPuts, call->path, 1.0);
+          sev.add(Metric::BytesPut, call->path, static_cast<double>(r.bytes));
+        } else if (e.kind == EventKind::RmaGet) {
+          sev.add(Metric::CommsRmaGets, call->path, 1.0);
+          sev.add(Metric::BytesGet, call->path, static_cast<double>(r.bytes));
+        } else {
+          sev.add(Metric::CommsRmaAtomics, call->path, 1.0);
+          // Score-P writes element counts here, not bytes (docs/decisions.md).
+          sev.add(Metric::BytesRma, call->path, static_cast<double>(r.bytes + r.received));
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (trace::CallPathId p = 0; p < tree.size(); ++p) {
+    if (visits[p] == 0.0) continue;
+    const Metric cat = category[tree[p].region];
+    sev.add(cat, p, exclusive[p]);
+    sev.add(Metric::Visits, p, visits[p]);
+    if (cat == Metric::MpiRmaSyncActive) sev.add(Metric::SyncsRmaActive, p, visits[p]);
+    if (cat == Metric::MpiRmaSyncPassive) sev.add(Metric::SyncsRmaPassive, p, visits[p]);
+  }
+}
+
+}  // namespace waitscope::patterns

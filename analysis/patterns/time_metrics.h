@@ -1,0 +1,20 @@
+#pragma once
+// Metrics every location computes from its own events, with no exchange: time
+// per category of the metric tree (computation, and MPI by kind of call),
+// visits, and the counts and bytes of synchronizations and communications.
+#include <string_view>
+
+#include "metric_table.h"
+#include "replay/replay_context.h"
+
+namespace waitscope::patterns {
+
+// The time category of a region: Comp for non-MPI code, else the MPI category
+// its function belongs to (MpiPoint2Point for MPI_Recv, MpiRmaSyncActive for
+// MPI_Win_fence, ...; Mpi for calls that fit no category).
+Metric timeCategory(const trace::Region& region);
+
+// Adds exclusive time per category, visits, syncs, comms and bytes.
+void addTimeAndCounts(replay::ReplayContext& ctx);
+
+}  // namespace waitscope::patterns

@@ -1,0 +1,121 @@
+#include "analyzer.h"
+
+#include <climits>
+#include <sstream>
+
+#include "call_index.h"
+#include "communicators.h"
+#include "patterns/collective_patterns.h"
+#include "patterns/p2p_patterns.h"
+#include "patterns/rma_active_patterns.h"
+#include "patterns/rma_passive_patterns.h"
+#include "patterns/time_metrics.h"
+#include "replay_context.h"
+
+namespace waitscope::replay {
+namespace {
+
+// Every rank learns the first (lowest-rank) error, and all throw it together,
+// so no rank walks on into an exchange the others have left.
+void agree(const std::string& error, MPI_Comm world) {
+  int me = 0;
+  MPI_Comm_rank(world, &me);
+  const int mine = error.empty() ? INT_MAX : me;
+  int first = INT_MAX;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, world);
+  if (first == INT_MAX) return;
+  int length = first == me ? static_cast<int>(error.size()) : 0;
+  MPI_Bcast(&length, 1, MPI_INT, first, world);
+  std::string message = first == me ? error : std::string(static_cast<std::size_t>(length), ' ');
+  MPI_Bcast(message.data(), length, MPI_CHAR, first, world);
+  throw AnalysisError(message);
+}
+
+// References every event makes must exist: communicators, peers, windows.
+std::string validateReferences(const ReplayContext& ctx) {
+  const auto& defs = ctx.defs();
+  const auto& ev = ctx.events;
+  for (std::size_t i = 0; i < ev.events.size(); ++i) {
+    const trace::Event& e = ev.events[i];
+    std::string problem;
+    switch (trace::payloadFamily(e.kind)) {
+      case trace::PayloadFamily::Message: {
+        const auto& m = ev.message(e);
+        if (e.kind == trace::EventKind::MpiRequestTest || e.kind == trace::EventKind::MpiRequestCancelled ||
+            e.kind == trace::EventKind::MpiIsendComplete || e.kind == trace::EventKind::MpiIrecvRequest)
+          break;
+        if (m.comm >= defs.comms.size()) problem = "uses a communicator the trace does not define";
+        else if (ctx.comms.rank(m.comm) == trace::kNone) problem = "uses a communicator this rank is not part of";
+        else if (m.peer >= defs.commSize(m.comm)) problem = "names a peer outside its communicator";
+        break;
+      }
+      case trace::PayloadFamily::Rma: {
+        const auto& r = ev.rmaRecord(e);
+        if (r.win >= defs.windows.size()) problem = "uses a window the trace does not define";
+        else if (defs.windows[r.win].comm >= defs.comms.size()) problem = "uses a window on an undefined communicator";
+        else if (ctx.comms.rank(defs.windows[r.win].comm) == trace::kNone)
+          problem = "uses a window whose communicator this rank is not part of";
+        break;
+      }
+      default:
+        break;
+    }
+    if (problem.empty()) continue;
+    std::ostringstream out;
+    out.precision(9);
+    const Call* call = ctx.calls.callOf(i);
+    out << "rank " << ctx.worldRank << ": " << trace::name(e.kind) << " record";
+    if (call) out << " in " << ctx.regionName(call->path);
+    out << " at " << std::fixed << e.time << " s " << problem;
+    return out.str();
+  }
+  return {};
+}
+
+}  // namespace
+
+LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const AnalysisOptions& options) {
+  auto progress = [&](std::string_view phase, int percent) {
+    if (options.progress) options.progress(phase, percent);
+  };
+  int me = 0, size = 0;
+  MPI_Comm_rank(world, &me);
+  MPI_Comm_size(world, &size);
+  if (static_cast<std::size_t>(size) != local.defs.worldLocations.size()) {
+    std::ostringstream out;
+    out << "the trace has " << local.defs.worldLocations.size() << " MPI locations but the analysis runs on " << size
+        << " ranks; run it with mpiexec -n " << local.defs.worldLocations.size();
+    throw AnalysisError(out.str());
+  }
+  if (local.locations.size() != 1) throw AnalysisError("internal error: one location per analysis rank expected");
+
+  LocalResult result;
+  progress("validate", 0);
+  const CallIndex calls(local.locations[0]);
+  const Communicators comms(local.defs, world);
+  ReplayContext ctx{local, local.locations[0], static_cast<trace::Rank>(me), size, comms, calls, result.severities};
+
+  std::string error = validateReferences(ctx);
+  if (error.empty()) error = patterns::validateRmaPassive(ctx);
+  agree(error, world);
+  agree(patterns::validateCollectives(ctx), world);
+  agree(patterns::validateRmaActive(ctx), world);
+  progress("validate", 50);
+  patterns::PointToPoint p2p(ctx);
+  agree(p2p.exchange(), world);
+  progress("validate", 100);
+
+  progress("replay", 0);
+  patterns::addTimeAndCounts(ctx);
+  result.clockViolations = p2p.detect();
+  progress("replay", 25);
+  patterns::analyzeCollectives(ctx);
+  progress("replay", 50);
+  patterns::analyzeRmaActive(ctx);
+  progress("replay", 75);
+  patterns::analyzeRmaPassive(ctx);
+  progress("replay", 100);
+  return result;
+}
+
+}  // namespace waitscope::replay

@@ -1,0 +1,43 @@
+#pragma once
+// The analysis of one trace location per MPI rank: validation, then the
+// pattern families in a fixed order (every rank runs the same collective
+// sequence), then the report gathered on rank 0.
+#include <mpi.h>
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "report/report.h"
+#include "severities.h"
+#include "trace/trace.h"
+
+namespace waitscope::replay {
+
+// An error every rank agrees on (the trace cannot be analyzed); what() is one
+// line naming the location, event and time where known.
+class AnalysisError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct AnalysisOptions {
+  // Called on every rank at the start of each phase and as it progresses.
+  std::function<void(std::string_view phase, int percent)> progress;
+};
+
+struct LocalResult {
+  Severities severities;
+  std::uint64_t clockViolations = 0;
+};
+
+// Collective over `world`, whose rank r analyzes world rank r of the trace;
+// `local` holds the definitions and exactly that rank's location.
+LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const AnalysisOptions& options = {});
+
+// Collective over `world`: merges the call trees and severities of all ranks
+// into one report, returned on rank 0 (other ranks get an empty report).
+report::Report gatherReport(const trace::Trace& local, const LocalResult& result, MPI_Comm world);
+
+}  // namespace waitscope::replay

@@ -1,0 +1,32 @@
+#pragma once
+// Everything the analysis of one location needs: the trace (definitions and
+// this rank's events), the MPI communicators rebuilt from it, the enclosing
+// call of every event, and where results go. One per analysis rank.
+#include <mpi.h>
+
+#include <string>
+
+#include "call_index.h"
+#include "communicators.h"
+#include "severities.h"
+#include "trace/trace.h"
+
+namespace waitscope::replay {
+
+struct ReplayContext {
+  const trace::Trace& trace;               // definitions, call tree, and this rank's location
+  const trace::LocationEvents& events;     // trace.locations[0]
+  trace::Rank worldRank;                   // == rank in `comms.world()`
+  int worldSize;
+  const Communicators& comms;
+  const CallIndex& calls;
+  Severities& severities;
+
+  const trace::Definitions& defs() const { return trace.defs; }
+  // Name of the region a call path ends in ("MPI_Win_start").
+  const std::string& regionName(trace::CallPathId path) const {
+    return trace.defs.regions[trace.callTree[path].region].name;
+  }
+};
+
+}  // namespace waitscope::replay

@@ -1,0 +1,201 @@
+// waitscope-analyze: the parallel analyzer. Run with one MPI rank per trace
+// location:  mpiexec -n N waitscope-analyze TRACE.otf2 [-o REPORT]
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "replay/analyzer.h"
+#include "report/report_io.h"
+#include "trace/otf2_reader.h"
+#include "trace/otf2_reader_mpi.h"
+#include "trace/trace_error.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace waitscope;
+
+constexpr const char* kUsage =
+    "usage: mpiexec -n N waitscope-analyze TRACE.otf2 [-o REPORT] [--quiet]\n"
+    "  Finds the wait states in an OTF2 trace with one analysis rank per MPI rank of the trace\n"
+    "  (N = the trace's number of MPI ranks) and writes a report (default: beside the trace,\n"
+    "  TRACE.waitscope). Progress lines on stderr: 'progress PHASE PERCENT'.\n";
+
+struct Options {
+  std::string trace;
+  std::string report;
+  bool quiet = false;
+  bool help = false;
+  std::string usageError;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (a == "--version") {
+      o.help = true;
+      o.usageError = "version";
+    } else if (a == "-o" || a == "--output") {
+      if (i + 1 >= argc) o.usageError = "-o needs a file name";
+      else o.report = argv[++i];
+    } else if (a == "--quiet") {
+      o.quiet = true;
+    } else if (!a.empty() && a[0] == '-') {
+      o.usageError = "unknown option " + a;
+    } else if (o.trace.empty()) {
+      o.trace = a;
+    } else {
+      o.usageError = "more than one trace given";
+    }
+  }
+  if (!o.help && o.usageError.empty() && o.trace.empty()) o.usageError = "no trace given";
+  if (o.report.empty() && !o.trace.empty()) {
+    fs::path p(o.trace);
+    o.report = (p.parent_path() / (p.stem().string() + ".waitscope")).string();
+  }
+  return o;
+}
+
+// Checks on rank 0 what would otherwise make the parallel reader fail on some
+// ranks only: a missing or broken anchor, or a rank count that does not fit.
+std::string precheck(const Options& o, int size) {
+  try {
+    trace::ReadOptions ro;
+    ro.definitionsOnly = true;
+    ro.warn = [](const std::string&) {};
+    const trace::Trace defs = trace::readTrace(o.trace, ro);
+    const std::size_t n = defs.defs.worldLocations.size();
+    if (n != static_cast<std::size_t>(size))
+      return o.trace + ": the trace has " + std::to_string(n) + " MPI ranks but waitscope-analyze runs on " +
+             std::to_string(size) + "; run it with mpiexec -n " + std::to_string(n);
+    const fs::path dir = fs::absolute(o.report).parent_path();
+    if (!fs::is_directory(dir)) return o.report + ": the directory " + dir.string() + " does not exist";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
+// Broadcasts rank 0's string to all ranks.
+std::string broadcast(std::string s, MPI_Comm comm) {
+  int length = static_cast<int>(s.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  s.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(s.data(), length, MPI_CHAR, 0, comm);
+  return s;
+}
+
+std::string commandLine(int argc, char** argv, int size) {
+  std::string out = "mpiexec -n " + std::to_string(size);
+  for (int i = 0; i < argc; ++i) out += std::string(" ") + argv[i];
+  return out;
+}
+
+std::string now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+int run(int argc, char** argv) {
+  int me = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const Options o = parse(argc, argv);
+  if (o.help) {
+    if (me == 0) std::fputs(o.usageError == "version" ? "waitscope-analyze " WAITSCOPE_VERSION "\n" : kUsage, stdout);
+    return 0;
+  }
+  if (!o.usageError.empty()) {
+    if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n%s", o.usageError.c_str(), kUsage);
+    return 2;
+  }
+  auto progress = [&](std::string_view phase, int percent) {
+    if (me == 0 && !o.quiet) std::fprintf(stderr, "progress %.*s %d\n", static_cast<int>(phase.size()), phase.data(), percent);
+  };
+  const auto started = std::chrono::steady_clock::now();
+  progress("read", 0);
+  const std::string problem = broadcast(me == 0 ? precheck(o, size) : std::string(), MPI_COMM_WORLD);
+  if (!problem.empty()) {
+    if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n", problem.c_str());
+    return 1;
+  }
+
+  trace::Trace local;
+  std::string readError;
+  try {
+    trace::ReadOptions ro;
+    if (me != 0) ro.warn = [](const std::string&) {};  // rank 0 speaks for all
+    local = trace::readTraceForRank(o.trace, MPI_COMM_WORLD, ro);
+  } catch (const std::exception& e) {
+    readError = e.what();
+  }
+  // Agree on read errors before any rank starts exchanging.
+  int failed = readError.empty() ? 0 : 1, anyFailed = 0;
+  MPI_Allreduce(&failed, &anyFailed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (anyFailed) {
+    if (failed) std::fprintf(stderr, "waitscope-analyze: rank %d: %s\n", me, readError.c_str());
+    return 1;
+  }
+  progress("read", 100);
+
+  replay::AnalysisOptions options;
+  options.progress = progress;
+  try {
+    const replay::LocalResult result = replay::analyzeLocation(local, MPI_COMM_WORLD, options);
+    progress("write", 0);
+    report::Report rep = replay::gatherReport(local, result, MPI_COMM_WORLD);
+    std::string writeError;
+    if (me == 0) {
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      rep.meta.emplace_back("waitscope_version", WAITSCOPE_VERSION);
+      rep.meta.emplace_back("command_line", commandLine(argc, argv, size));
+      rep.meta.emplace_back("trace", fs::absolute(o.trace).string());
+      rep.meta.emplace_back("created", now());
+      rep.meta.emplace_back("analysis_seconds", std::to_string(seconds));
+      rep.meta.emplace_back("kind", "trace analysis");
+      try {
+        report::writeReport(rep, o.report);
+      } catch (const std::exception& e) {
+        writeError = e.what();
+      }
+    }
+    writeError = broadcast(writeError, MPI_COMM_WORLD);
+    if (!writeError.empty()) {
+      if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n", writeError.c_str());
+      return 1;
+    }
+    progress("write", 100);
+    if (me == 0 && !o.quiet) {
+      const auto violations = rep.metaValue("clock_violations", "0");
+      if (violations != "0")
+        std::fprintf(stderr,
+                     "waitscope-analyze: warning: %s messages were received before they were sent (clock "
+                     "condition violations); wait states near them are unreliable\n",
+                     violations.c_str());
+      std::printf("waitscope-analyze: wrote %s (%d ranks)\n", o.report.c_str(), size);
+    }
+  } catch (const replay::AnalysisError& e) {
+    if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s: %s\n", o.trace.c_str(), e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int code = run(argc, argv);
+  MPI_Finalize();
+  return code;
+}

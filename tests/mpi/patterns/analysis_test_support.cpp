@@ -1,0 +1,95 @@
+#include "analysis_test_support.h"
+
+#include <mpi.h>
+
+#include <stdexcept>
+
+#include "report/report_queries.h"
+#include "trace/otf2_reader_mpi.h"
+
+namespace waitscope::test {
+
+int worldRank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int worldSize() {
+  int s = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+bool isRoot() { return worldRank() == 0; }
+
+trace::Trace localView(const trace::Trace& full, trace::Rank rank) {
+  trace::Trace t;
+  t.anchorPath = full.anchorPath;
+  t.defs = full.defs;
+  t.callTree = full.callTree;
+  if (rank >= full.locations.size()) throw std::invalid_argument("localView: no such rank");
+  t.locations.push_back(full.locations[rank]);
+  return t;
+}
+
+namespace {
+report::Report analyzeLocal(const trace::Trace& local) {
+  const replay::LocalResult result = replay::analyzeLocation(local, MPI_COMM_WORLD);
+  return replay::gatherReport(local, result, MPI_COMM_WORLD);
+}
+}  // namespace
+
+report::Report analyzeTrace(const trace::Trace& full) {
+  return analyzeLocal(localView(full, static_cast<trace::Rank>(worldRank())));
+}
+
+report::Report analyzeBuilt(trace::TraceBuilder& builder) { return analyzeTrace(builder.trace()); }
+
+report::Report analyzeFile(const std::string& anchor) {
+  trace::ReadOptions options;
+  options.warn = [](const std::string&) {};
+  return analyzeLocal(trace::readTraceForRank(anchor, MPI_COMM_WORLD, options));
+}
+
+std::string analysisError(trace::TraceBuilder& builder) {
+  try {
+    analyzeBuilt(builder);
+  } catch (const replay::AnalysisError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+double valueOf(const report::Report& report, const std::string& metric, const std::string& callPath, unsigned rank) {
+  const std::uint32_t m = report.findMetric(metric);
+  if (m == report::kNoId) throw std::invalid_argument("no metric " + metric);
+  for (std::uint32_t c = 0; c < report.callPaths.size(); ++c) {
+    if (report::callPathString(report, c) != callPath) continue;
+    const auto values = report::valuesByLocation(report, m, c);
+    return rank < values.size() ? values[rank] : 0.0;
+  }
+  return 0.0;
+}
+
+double totalOf(const report::Report& report, const std::string& metric) {
+  const std::uint32_t m = report.findMetric(metric);
+  if (m == report::kNoId) throw std::invalid_argument("no metric " + metric);
+  return report::metricTotals(report)[m];
+}
+
+double totalOf(const report::Report& report, const std::string& metric, unsigned rank) {
+  const std::uint32_t m = report.findMetric(metric);
+  if (m == report::kNoId) throw std::invalid_argument("no metric " + metric);
+  const auto values = report::valuesByLocation(report, m);
+  return rank < values.size() ? values[rank] : 0.0;
+}
+
+std::size_t instancesOf(const report::Report& report, const std::string& metric) {
+  const std::uint32_t m = report.findMetric(metric);
+  std::size_t n = 0;
+  for (const auto& i : report.instances) n += i.metric == m;
+  return n;
+}
+
+}  // namespace waitscope::test
