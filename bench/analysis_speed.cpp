@@ -69,8 +69,6 @@ int run(const Args& args) {
   int me = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  // Every read gets freshly mapped memory, as in a new process (see bench/README.md).
-  mallopt(M_MMAP_THRESHOLD, 64 * 1024);
 
   fs::path dir = args.keep.empty() ? fs::temp_directory_path() / ("waitscope-bench-analysis-" + std::to_string(getppid()))
                                    : fs::path(args.keep);

@@ -15,7 +15,8 @@ using trace::EventKind;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::size_t kBatch = 1 << 15;  // operations per exchange: bounds memory, keeps messages large
 
-enum class Kind : std::uint8_t { Barrier, NxN, OneToN, NToOne, Scan, Init, Finalize, Other };
+using Kind = Collectives::Kind;
+using Operation = Collectives::Operation;
 
 Kind kindOf(CollectiveOp op) {
   switch (op) {
@@ -46,13 +47,6 @@ Kind kindOf(CollectiveOp op) {
   }
 }
 
-struct Operation {
-  Kind kind;
-  std::uint32_t code;   // op and root, compared across members
-  trace::Rank root;     // rank in the communicator, kNone if none
-  replay::Call call;
-};
-
 // MPI_COMM_WORLD among the trace's communicators: the first one whose rank i
 // is world rank i for every rank.
 trace::CommId worldComm(const trace::Definitions& defs) {
@@ -66,48 +60,56 @@ trace::CommId worldComm(const trace::Definitions& defs) {
   return trace::kNone;
 }
 
-// The collective operations of this location per trace communicator, in order.
-// MPI_Init and MPI_Finalize count as operations on MPI_COMM_WORLD.
+// The collective operations of this location per trace communicator, in order,
+// from one pass over the events. MPI_Init and MPI_Finalize count as operations on
+// MPI_COMM_WORLD: they carry no collective record, so they are found by region.
 std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext& ctx) {
-  std::vector<std::vector<Operation>> ops(ctx.defs().comms.size());
+  const auto& defs = ctx.defs();
+  std::vector<std::vector<Operation>> ops(defs.comms.size());
+  enum : std::uint8_t { kOther, kInit, kFinalize };
+  std::vector<std::uint8_t> envRegion(defs.regions.size(), kOther);
+  for (std::size_t r = 0; r < defs.regions.size(); ++r) {
+    const std::string& name = defs.regions[r].name;
+    if (name == "MPI_Init" || name == "MPI_Init_thread") envRegion[r] = kInit;
+    if (name == "MPI_Finalize") envRegion[r] = kFinalize;
+  }
+  std::vector<Operation> init, finalize;
+  struct OpenEnv {
+    std::size_t depth;
+    std::uint32_t enterEvent;
+    bool isInit;
+  };
+  std::vector<OpenEnv> open;
+  std::size_t depth = 0;
   const auto& ev = ctx.events;
+  const auto& tree = ctx.trace.callTree;
   for (std::size_t i = 0; i < ev.events.size(); ++i) {
     const trace::Event& e = ev.events[i];
-    if (e.kind != EventKind::MpiCollectiveEnd) continue;
-    const replay::Call* call = ctx.calls.callOf(i);
-    const auto& c = ev.collective(e);
-    if (!call || c.object >= ops.size()) continue;
-    ops[c.object].push_back({kindOf(c.op), static_cast<std::uint32_t>(c.op) << 24 | (c.root & 0xffffff), c.root,
-                             *call});
-  }
-  // Init and Finalize carry no collective record: find them by region.
-  if (const trace::CommId w = worldComm(ctx.defs()); w != trace::kNone) {
-    std::vector<Operation> env;
-    for (std::size_t i = 0; i < ev.events.size(); ++i) {
-      const trace::Event& e = ev.events[i];
-      if (e.kind != EventKind::Enter) continue;
-      const std::string& name = ctx.regionName(e.ref);
-      const bool init = name == "MPI_Init" || name == "MPI_Init_thread";
-      if (!init && name != "MPI_Finalize") continue;
-      // Find its leave: the next Leave at the same depth.
-      int depth = 0;
-      std::size_t j = i + 1;
-      for (; j < ev.events.size(); ++j) {
-        if (ev.events[j].kind == EventKind::Enter) ++depth;
-        if (ev.events[j].kind == EventKind::Leave && depth-- == 0) break;
+    if (e.kind == EventKind::Enter) {
+      if (const std::uint8_t kind = envRegion[tree[e.ref].region]; kind != kOther)
+        open.push_back({depth, static_cast<std::uint32_t>(i), kind == kInit});
+      ++depth;
+    } else if (e.kind == EventKind::Leave) {
+      --depth;
+      if (!open.empty() && open.back().depth == depth) {
+        const trace::Event& enter = ev.events[open.back().enterEvent];
+        const replay::Call call{enter.ref, enter.time, e.time, open.back().enterEvent, static_cast<std::uint32_t>(i)};
+        if (open.back().isInit) init.push_back({Kind::Init, 0xfffffffeu, trace::kNone, call});
+        else finalize.push_back({Kind::Finalize, 0xffffffffu, trace::kNone, call});
+        open.pop_back();
       }
-      if (j >= ev.events.size()) continue;
-      env.push_back({init ? Kind::Init : Kind::Finalize, init ? 0xfffffffeu : 0xffffffffu, trace::kNone,
-                     {e.ref, e.time, ev.events[j].time, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j)}});
+    } else if (e.kind == EventKind::MpiCollectiveEnd) {
+      const replay::Call* call = ctx.calls.callOf(i);
+      const auto& c = ev.collective(e);
+      if (!call || c.object >= ops.size()) continue;
+      ops[c.object].push_back(
+          {kindOf(c.op), static_cast<std::uint32_t>(c.op) << 24 | (c.root & 0xffffff), c.root, *call});
     }
-    // World operations: Init first, then the world communicator's, then Finalize.
-    std::vector<Operation> world;
-    for (const Operation& o : env)
-      if (o.kind == Kind::Init) world.push_back(o);
-    world.insert(world.end(), ops[w].begin(), ops[w].end());
-    for (const Operation& o : env)
-      if (o.kind == Kind::Finalize) world.push_back(o);
-    ops[w] = std::move(world);
+  }
+  if (const trace::CommId w = worldComm(defs); w != trace::kNone) {
+    init.insert(init.end(), ops[w].begin(), ops[w].end());
+    init.insert(init.end(), finalize.begin(), finalize.end());
+    ops[w] = std::move(init);
   }
   return ops;
 }
@@ -125,8 +127,11 @@ struct DoubleInt {
 
 }  // namespace
 
-std::string validateCollectives(const replay::ReplayContext& ctx) {
-  const auto ops = operationsByComm(ctx);
+Collectives::Collectives(replay::ReplayContext& ctx) : ctx_(ctx), ops_(operationsByComm(ctx)) {}
+
+std::string Collectives::validate() const {
+  const auto& ctx = ctx_;
+  const auto& ops = ops_;
   std::string error;
   for (trace::CommId c = 0; c < ops.size(); ++c) {
     if (!exchanged(ctx, c)) {
@@ -176,8 +181,9 @@ std::string validateCollectives(const replay::ReplayContext& ctx) {
   return error;
 }
 
-void analyzeCollectives(replay::ReplayContext& ctx) {
-  const auto ops = operationsByComm(ctx);
+void Collectives::detect() {
+  auto& ctx = ctx_;
+  const auto& ops = ops_;
   auto& sev = ctx.severities;
   const auto& defs = ctx.defs();
   for (trace::CommId c = 0; c < ops.size(); ++c) {

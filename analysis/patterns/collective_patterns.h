@@ -6,18 +6,38 @@
 // Replayed with collectives over the communicators rebuilt from the trace,
 // batched: one MPI_Allreduce (and one MPI_Exscan for scans) carries the times
 // of many consecutive collective operations of a communicator at once.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "replay/replay_context.h"
 
 namespace waitscope::patterns {
 
-// Collective over every rebuilt communicator: checks that all members recorded
-// the same sequence of collective operations (count, operation, root).
-// Returns "" or one line naming the communicator and the ranks that disagree.
-std::string validateCollectives(const replay::ReplayContext& ctx);
+class Collectives {
+ public:
+  // Collects this location's collective operations per communicator (one pass).
+  explicit Collectives(replay::ReplayContext& ctx);
 
-// Collective over every rebuilt communicator: adds the patterns.
-void analyzeCollectives(replay::ReplayContext& ctx);
+  // Collective over every rebuilt communicator: checks that all members recorded
+  // the same sequence of collective operations (count, operation, root).
+  // Returns "" or one line naming the location, call, time and communicator.
+  std::string validate() const;
+
+  // Collective over every rebuilt communicator: adds the patterns.
+  void detect();
+
+  enum class Kind : std::uint8_t { Barrier, NxN, OneToN, NToOne, Scan, Init, Finalize, Other };
+  struct Operation {
+    Kind kind;
+    std::uint32_t code;  // op and root, compared across members
+    trace::Rank root;    // rank in the communicator, kNone if none
+    replay::Call call;
+  };
+
+ private:
+  replay::ReplayContext& ctx_;
+  std::vector<std::vector<Operation>> ops_;  // per trace communicator, in order
+};
 
 }  // namespace waitscope::patterns

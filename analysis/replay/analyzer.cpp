@@ -98,7 +98,8 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
   std::string error = validateReferences(ctx);
   if (error.empty()) error = patterns::validateRmaPassive(ctx);
   agree(error, world);
-  agree(patterns::validateCollectives(ctx), world);
+  patterns::Collectives collectives(ctx);
+  agree(collectives.validate(), world);
   agree(patterns::validateRmaActive(ctx), world);
   progress("validate", 50);
   patterns::PointToPoint p2p(ctx);
@@ -109,7 +110,7 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
   patterns::addTimeAndCounts(ctx);
   result.clockViolations = p2p.detect();
   progress("replay", 25);
-  patterns::analyzeCollectives(ctx);
+  collectives.detect();
   progress("replay", 50);
   patterns::analyzeRmaActive(ctx);
   progress("replay", 75);
