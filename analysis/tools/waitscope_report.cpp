@@ -4,8 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "report_csv.h"
+#include "report_diagnostics.h"
+#include "report_print.h"
 #include "trace/otf2_reader.h"
 #include "trace_stats.h"
+#include "usage_error.h"
 
 namespace {
 
@@ -14,10 +18,17 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  stats TRACE.otf2 [--json]   number of locations and events per kind of an OTF2 trace\n"
+    "  print REPORT [--json]       the metric tree with inclusive totals (JSON: every metric's total)\n"
+    "  csv REPORT --metric NAME [--by callpath|location|both]\n"
+    "                              one metric (with its sub-metrics) per call path and/or location, as CSV\n"
+    "  diagnostics REPORT [--min-percent P]\n"
+    "                              file:line: warning lines for wait states costing at least P% (default 1)\n"
     "\n"
     "options:\n"
-    "  -h, --help                  show this help\n"
-    "  --version                   show the version\n";
+    "  -h, --help                  show this help (after a command: that command's help)\n"
+    "  --version                   show the version\n"
+    "\n"
+    "Exit status: 0 success, 1 unreadable input (one line on stderr says why), 2 wrong usage.\n";
 
 int usageError(const std::string& message) {
   std::cerr << "waitscope-report: " << message << "\n" << kUsage;
@@ -70,7 +81,12 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (command == "stats") return runStats(rest);
+    if (command == "print") return waitscope::tools::runPrint(rest, std::cout);
+    if (command == "csv") return waitscope::tools::runCsv(rest, std::cout);
+    if (command == "diagnostics") return waitscope::tools::runDiagnostics(rest, std::cout);
     return usageError("unknown command '" + command + "'");
+  } catch (const waitscope::tools::UsageError& e) {
+    return usageError(e.what());
   } catch (const std::exception& e) {
     std::cerr << "waitscope-report: error: " << e.what() << '\n';
     return 1;

@@ -1,0 +1,271 @@
+// Reads a report file and checks everything before handing it out: the file may
+// be anything (a trace, a half-copied report, a file edited by hand), and every
+// consumer indexes the arrays of Report without checking again. Each failure is
+// one ReportError line naming the file and saying what to do.
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <set>
+
+#include "report_io.h"
+#include "report_queries.h"
+#include "report_schema.h"
+#include "sqlite_handle.h"
+
+namespace waitscope::report {
+namespace {
+
+using detail::Database;
+using detail::SqliteFailure;
+using detail::Statement;
+
+// The file is SQLite but not what we wrote: a broken invariant or a wrong type.
+struct Damaged {
+  std::string what;
+};
+// The file is SQLite but not a report of ours (another schema).
+struct Foreign {
+  std::string what;
+};
+
+// File contents quoted in a message: one short line.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (const char c : s.substr(0, 40)) out += (c >= 0x20 && c != 0x7f) ? c : '?';
+  return s.size() > 40 ? out + "..." : out;
+}
+
+// SQLite's messages may quote names, or garbage, from the file's schema.
+std::string oneLine(std::string s) {
+  for (char& c : s)
+    if ((c >= 0 && c < 0x20) || c == 0x7f) c = '?';
+  return s;
+}
+
+std::string plainFileName(const std::string& path) { return path.rfind("file:", 0) == 0 ? "./" + path : path; }
+
+// Typed access to one row; every accessor checks the stored type and range.
+class Row {
+ public:
+  Row(const Statement& s, const char* table, std::size_t row) : s_(s), table_(table), row_(row) {}
+
+  std::string text(int column, const char* name) const {
+    if (s_.type(column) != SQLITE_TEXT) fail(name, "is not text");
+    return s_.text(column);
+  }
+  std::uint32_t number(int column, const char* name) const {
+    if (s_.type(column) != SQLITE_INTEGER) fail(name, "is not an integer");
+    const std::int64_t v = s_.integer(column);
+    if (v < 0 || v > std::int64_t{0xffffffff}) fail(name, "is out of range");
+    return static_cast<std::uint32_t>(v);
+  }
+  // An index into one of the arrays; NULL (where allowed) is kNoId.
+  std::uint32_t id(int column, const char* name, bool nullable = false) const {
+    if (nullable && s_.type(column) == SQLITE_NULL) return kNoId;
+    const std::uint32_t v = number(column, name);
+    if (v == kNoId) fail(name, "is out of range");
+    return v;
+  }
+  double time(int column, const char* name) const {
+    if (s_.type(column) != SQLITE_FLOAT && s_.type(column) != SQLITE_INTEGER) fail(name, "is not a number");
+    return s_.real(column);
+  }
+  [[noreturn]] void fail(const char* name, const char* problem) const {
+    throw Damaged{std::string(table_) + " row " + std::to_string(row_) + ": " + name + " " + problem};
+  }
+
+ private:
+  const Statement& s_;
+  const char* table_;
+  std::size_t row_;
+};
+
+// Reads `sql` row by row; the first column must be the id 0, 1, 2, ...
+template <typename Read>
+void readTable(const Database& db, const char* table, const char* sql, bool hasIds, Read read) {
+  Statement s(db, sql);
+  for (std::size_t i = 0; s.step(); ++i) {
+    const Row row(s, table, i);
+    if (i >= kNoId) row.fail("id", "is out of range");
+    if (hasIds && (s.type(0) != SQLITE_INTEGER || s.integer(0) != static_cast<std::int64_t>(i)))
+      row.fail("id", "does not follow the previous one");
+    read(row, s);
+  }
+}
+
+MetricUnit unitOf(const Row& row, const std::string& name) {
+  if (name == "sec") return MetricUnit::Seconds;
+  if (name == "occ") return MetricUnit::Occurrences;
+  if (name == "bytes") return MetricUnit::Bytes;
+  row.fail("unit", "is not sec, occ or bytes");
+}
+
+std::vector<double> decodeValues(const Statement& s, const Row& row, std::size_t locations) {
+  if (s.type(2) != SQLITE_BLOB) row.fail("vals", "is not a blob");
+  const void* data = s.blob(2);
+  const std::size_t bytes = s.bytes(2);
+  if (bytes != locations * sizeof(double)) row.fail("vals", "does not hold one value per location");
+  std::vector<double> values(locations);
+  if (bytes != 0) std::memcpy(values.data(), data, bytes);
+  if constexpr (std::endian::native != std::endian::little) {
+    for (double& v : values) {
+      std::uint64_t bits = std::bit_cast<std::uint64_t>(v), swapped = 0;
+      for (int b = 0; b < 8; ++b, bits >>= 8) swapped = swapped << 8 | (bits & 0xff);
+      v = std::bit_cast<double>(swapped);
+    }
+  }
+  return values;
+}
+
+void readMeta(const Database& db, Report& report) {
+  bool complete = false;
+  readTable(db, "meta", "SELECT key, value FROM meta ORDER BY rowid", false, [&](const Row& row, const Statement&) {
+    std::string key = row.text(0, "key"), value = row.text(1, "value");
+    if (key == "complete")
+      complete = value == "1";
+    else
+      report.meta.emplace_back(std::move(key), std::move(value));
+  });
+  const std::string version = report.metaValue("format_version");
+  if (version.empty()) throw Foreign{"no format_version in table meta"};
+  if (version != detail::kFormatVersion)
+    throw ReportError("report format version " + printable(version) +
+                      " is not supported (this Waitscope reads version " + detail::kFormatVersion +
+                      "); open it with the Waitscope that wrote it, or analyze the trace again");
+  if (!complete) throw ReportError("report is incomplete (the analyzer was interrupted?); run waitscope-analyze again");
+}
+
+void readTrees(const Database& db, Report& report) {
+  readTable(db, "metrics", "SELECT id, unique_name, display_name, description, unit, parent FROM metrics ORDER BY id",
+            true, [&](const Row& row, const Statement&) {
+              Metric& m = report.metrics.emplace_back();
+              m.uniqueName = row.text(1, "unique_name");
+              m.displayName = row.text(2, "display_name");
+              m.description = row.text(3, "description");
+              m.unit = unitOf(row, row.text(4, "unit"));
+              m.parent = row.id(5, "parent", true);
+            });
+  readTable(db, "regions", "SELECT id, name, file, begin_line, end_line, paradigm FROM regions ORDER BY id", true,
+            [&](const Row& row, const Statement&) {
+              Region& r = report.regions.emplace_back();
+              r.name = row.text(1, "name");
+              r.file = row.text(2, "file");
+              r.beginLine = row.number(3, "begin_line");
+              r.endLine = row.number(4, "end_line");
+              r.paradigm = row.text(5, "paradigm");
+            });
+  readTable(db, "callpaths",
+            "SELECT id, parent, region, call_site_file, call_site_line FROM callpaths ORDER BY id", true,
+            [&](const Row& row, const Statement&) {
+              CallPath& c = report.callPaths.emplace_back();
+              c.parent = row.id(1, "parent", true);
+              c.region = row.id(2, "region");
+              c.callSiteFile = row.text(3, "call_site_file");
+              c.callSiteLine = row.number(4, "call_site_line");
+            });
+  readTable(db, "system_nodes", "SELECT id, name, class, parent FROM system_nodes ORDER BY id", true,
+            [&](const Row& row, const Statement&) {
+              SystemNode& n = report.systemNodes.emplace_back();
+              n.name = row.text(1, "name");
+              n.className = row.text(2, "class");
+              n.parent = row.id(3, "parent", true);
+            });
+  readTable(db, "locations", "SELECT id, name, rank, system_node FROM locations ORDER BY id", true,
+            [&](const Row& row, const Statement&) {
+              Location& l = report.locations.emplace_back();
+              l.name = row.text(1, "name");
+              l.rank = row.number(2, "rank");
+              l.systemNode = row.id(3, "system_node", true);
+            });
+}
+
+void readValues(const Database& db, Report& report) {
+  const std::size_t locations = report.locations.size();
+  readTable(db, "severities", "SELECT metric, callpath, vals FROM severities ORDER BY rowid", false,
+            [&](const Row& row, const Statement& s) {
+              SeverityRow& r = report.severities.emplace_back();
+              r.metric = row.id(0, "metric");
+              r.callPath = row.id(1, "callpath");
+              r.values = decodeValues(s, row, locations);
+            });
+  readTable(db, "instances",
+            "SELECT metric, location, callpath, start, \"end\", cause FROM instances ORDER BY rowid", false,
+            [&](const Row& row, const Statement&) {
+              Instance& w = report.instances.emplace_back();
+              w.metric = row.id(0, "metric");
+              w.location = row.id(1, "location");
+              w.callPath = row.id(2, "callpath");
+              w.start = row.time(3, "start");
+              w.end = row.time(4, "end");
+              w.cause = row.id(5, "cause", true);
+            });
+  readTable(db, "critical_path", "SELECT location, callpath, start, \"end\" FROM critical_path ORDER BY rowid", false,
+            [&](const Row& row, const Statement&) {
+              PathSegment& p = report.criticalPath.emplace_back();
+              p.location = row.id(0, "location");
+              p.callPath = row.id(1, "callpath");
+              p.start = row.time(2, "start");
+              p.end = row.time(3, "end");
+            });
+}
+
+Report readDatabase(const std::string& path) {
+  Database db(plainFileName(path), SQLITE_OPEN_READONLY);
+  // The file is untrusted: no functions or virtual tables reached through its schema.
+  sqlite3_db_config(db.get(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, static_cast<int*>(nullptr));
+  sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, static_cast<int*>(nullptr));
+  std::set<std::string> tables;
+  {
+    Statement s(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'");
+    while (s.step())
+      if (s.type(0) == SQLITE_TEXT) tables.insert(s.text(0));
+  }
+  if (!tables.contains("meta")) throw Foreign{"no table meta"};
+  Report report;
+  readMeta(db, report);
+  for (const char* table : detail::kTables)
+    if (!tables.contains(table)) throw Foreign{std::string("no table ") + table};
+  readTrees(db, report);
+  readValues(db, report);
+  if (const std::string problem = firstProblem(report); !problem.empty()) throw Damaged{problem};
+  return report;
+}
+
+}  // namespace
+
+Report readReport(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (status.type() == fs::file_type::not_found) throw ReportError(path + ": cannot open: no such file");
+  if (status.type() == fs::file_type::directory) throw ReportError(path + ": cannot open: it is a directory");
+  if (status.type() == fs::file_type::regular && fs::file_size(path, error) == 0)
+    throw ReportError(path + ": not a Waitscope report (the file is empty)");
+  const std::string again = "; run waitscope-analyze again";
+  try {
+    return readDatabase(path);
+  } catch (const ReportError& e) {
+    throw ReportError(path + ": " + oneLine(e.what()));
+  } catch (const Foreign& e) {
+    throw ReportError(path + ": not a Waitscope report (" + e.what + ")");
+  } catch (const Damaged& e) {
+    throw ReportError(path + ": damaged report (" + e.what + ")" + again);
+  } catch (const SqliteFailure& e) {
+    const std::string what = oneLine(e.what());
+    switch (e.code()) {
+      case SQLITE_NOTADB:
+        if (fs::path(path).extension() == ".otf2")
+          throw ReportError(path + ": not a Waitscope report (an OTF2 trace); analyze it with waitscope-analyze first");
+        throw ReportError(path + ": not a Waitscope report (not an SQLite database)");
+      case SQLITE_CORRUPT: throw ReportError(path + ": damaged report (" + what + ")" + again);
+      case SQLITE_CANTOPEN:
+      case SQLITE_PERM:
+      case SQLITE_AUTH: throw ReportError(path + ": cannot open: " + what);
+      case SQLITE_ERROR: throw ReportError(path + ": not a Waitscope report (" + what + ")");
+      default: throw ReportError(path + ": cannot read: " + what);
+    }
+  }
+}
+
+}  // namespace waitscope::report

@@ -1,0 +1,180 @@
+// Writes a report as one SQLite file (schema: docs/report-format.md). The file
+// is built under a temporary name in the same directory and renamed over the
+// target only after COMMIT, so a reader never sees a half-written report under
+// the real name; `complete` = "1" is the last row written, so even a copied
+// temporary file reads as incomplete.
+#include <unistd.h>
+
+#include <atomic>
+#include <bit>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "report_io.h"
+#include "report_queries.h"
+#include "report_schema.h"
+#include "sqlite_handle.h"
+
+namespace waitscope::report {
+namespace {
+
+using detail::Database;
+using detail::kFormatVersion;
+using detail::kIndexes;
+using detail::kSchema;
+using detail::SqliteFailure;
+using detail::Statement;
+
+const char* unitName(MetricUnit unit) {
+  switch (unit) {
+    case MetricUnit::Seconds: return "sec";
+    case MetricUnit::Occurrences: return "occ";
+    case MetricUnit::Bytes: return "bytes";
+  }
+  return "sec";
+}
+
+// SQLite takes a leading "file:" as a URI when URIs are enabled at build time.
+std::string plainFileName(const std::string& path) { return path.rfind("file:", 0) == 0 ? "./" + path : path; }
+
+// Binds an index, or NULL for kNoId (no parent, no cause).
+void bindId(Statement& s, int column, std::uint32_t id) {
+  if (id == kNoId)
+    s.bindNull(column);
+  else
+    s.bind(column, std::int64_t{id});
+}
+
+// Severities as little-endian doubles, whatever the host's byte order.
+const void* littleEndian(const std::vector<double>& values, std::vector<std::uint64_t>& buffer) {
+  if constexpr (std::endian::native == std::endian::little) {
+    return values.data();
+  } else {
+    buffer.resize(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      std::uint64_t bits = std::bit_cast<std::uint64_t>(values[i]), swapped = 0;
+      for (int b = 0; b < 8; ++b, bits >>= 8) swapped = swapped << 8 | (bits & 0xff);
+      buffer[i] = swapped;
+    }
+    return buffer.data();
+  }
+}
+
+void writeMeta(const Database& db, const Report& report) {
+  Statement s(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)");
+  s.bind(1, std::string_view("format_version")).bind(2, std::string_view(kFormatVersion)).insert();
+  for (const auto& [key, value] : report.meta)
+    if (key != "format_version" && key != "complete") s.bind(1, key).bind(2, value).insert();
+}
+
+void writeTrees(const Database& db, const Report& report) {
+  Statement metric(db,
+                   "INSERT INTO metrics(id, unique_name, display_name, description, unit, parent) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  for (std::uint32_t i = 0; i < report.metrics.size(); ++i) {
+    const Metric& m = report.metrics[i];
+    metric.bind(1, std::int64_t{i}).bind(2, m.uniqueName).bind(3, m.displayName).bind(4, m.description);
+    metric.bind(5, std::string_view(unitName(m.unit)));
+    bindId(metric, 6, m.parent);
+    metric.insert();
+  }
+  Statement region(db,
+                   "INSERT INTO regions(id, name, file, begin_line, end_line, paradigm) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  for (std::uint32_t i = 0; i < report.regions.size(); ++i) {
+    const Region& r = report.regions[i];
+    region.bind(1, std::int64_t{i}).bind(2, r.name).bind(3, r.file).bind(4, std::int64_t{r.beginLine});
+    region.bind(5, std::int64_t{r.endLine}).bind(6, r.paradigm).insert();
+  }
+  Statement callPath(db,
+                     "INSERT INTO callpaths(id, parent, region, call_site_file, call_site_line) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5)");
+  for (std::uint32_t i = 0; i < report.callPaths.size(); ++i) {
+    const CallPath& c = report.callPaths[i];
+    callPath.bind(1, std::int64_t{i});
+    bindId(callPath, 2, c.parent);
+    callPath.bind(3, std::int64_t{c.region}).bind(4, c.callSiteFile).bind(5, std::int64_t{c.callSiteLine}).insert();
+  }
+  Statement node(db, "INSERT INTO system_nodes(id, name, class, parent) VALUES (?1, ?2, ?3, ?4)");
+  for (std::uint32_t i = 0; i < report.systemNodes.size(); ++i) {
+    const SystemNode& n = report.systemNodes[i];
+    node.bind(1, std::int64_t{i}).bind(2, n.name).bind(3, n.className);
+    bindId(node, 4, n.parent);
+    node.insert();
+  }
+  Statement location(db, "INSERT INTO locations(id, name, rank, system_node) VALUES (?1, ?2, ?3, ?4)");
+  for (std::uint32_t i = 0; i < report.locations.size(); ++i) {
+    const Location& l = report.locations[i];
+    location.bind(1, std::int64_t{i}).bind(2, l.name).bind(3, std::int64_t{l.rank});
+    bindId(location, 4, l.systemNode);
+    location.insert();
+  }
+}
+
+void writeValues(const Database& db, const Report& report) {
+  Statement severity(db, "INSERT INTO severities(metric, callpath, vals) VALUES (?1, ?2, ?3)");
+  std::vector<std::uint64_t> buffer;
+  for (const SeverityRow& row : report.severities) {
+    severity.bind(1, std::int64_t{row.metric}).bind(2, std::int64_t{row.callPath});
+    severity.bindBlob(3, littleEndian(row.values, buffer), row.values.size() * sizeof(double)).insert();
+  }
+  Statement instance(db,
+                     "INSERT INTO instances(metric, location, callpath, start, \"end\", cause) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  for (const Instance& w : report.instances) {
+    instance.bind(1, std::int64_t{w.metric}).bind(2, std::int64_t{w.location}).bind(3, std::int64_t{w.callPath});
+    instance.bind(4, w.start).bind(5, w.end);
+    bindId(instance, 6, w.cause);
+    instance.insert();
+  }
+  Statement segment(db, "INSERT INTO critical_path(location, callpath, start, \"end\") VALUES (?1, ?2, ?3, ?4)");
+  for (const PathSegment& p : report.criticalPath) {
+    segment.bind(1, std::int64_t{p.location}).bind(2, std::int64_t{p.callPath});
+    segment.bind(3, p.start).bind(4, p.end).insert();
+  }
+}
+
+void writeDatabase(const std::string& file, const Report& report) {
+  Database db(plainFileName(file), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  // No rollback journal: a failed write is thrown away as a whole, never rolled back.
+  db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = NORMAL;");
+  db.exec("BEGIN");
+  db.exec(kSchema);
+  writeMeta(db, report);
+  writeTrees(db, report);
+  writeValues(db, report);
+  db.exec(kIndexes);
+  db.exec("INSERT INTO meta(key, value) VALUES ('complete', '1')");
+  db.exec("COMMIT");
+  db.close();
+}
+
+}  // namespace
+
+void writeReport(const Report& report, const std::string& path) {
+  if (const std::string problem = firstProblem(report); !problem.empty())
+    throw ReportError(path + ": cannot write the report: it is inconsistent (" + problem + ")");
+  // The pid keeps concurrent writers apart; the counter, threads of one process.
+  static std::atomic<unsigned> serial{0};
+  const std::string temp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
+  std::error_code ignored;
+  std::filesystem::remove(temp, ignored);  // left by a killed process that had our pid
+  try {
+    writeDatabase(temp, report);
+  } catch (const SqliteFailure& e) {
+    std::filesystem::remove(temp, ignored);
+    throw ReportError(path + ": cannot write the report: " + e.what());
+  } catch (...) {
+    std::filesystem::remove(temp, ignored);
+    throw;
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::filesystem::remove(temp, ignored);
+    throw ReportError(path + ": cannot write the report: " + std::strerror(error));
+  }
+}
+
+}  // namespace waitscope::report

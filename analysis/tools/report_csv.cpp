@@ -1,0 +1,94 @@
+#include "report_csv.h"
+
+#include "report/report_io.h"
+#include "report/report_queries.h"
+#include "text_output.h"
+#include "usage_error.h"
+
+namespace waitscope::tools {
+
+std::string locationLabel(const report::Report& report, std::uint32_t location) {
+  const report::Location& l = report.locations[location];
+  return l.name.empty() ? "rank " + std::to_string(l.rank) : l.name;
+}
+
+void printCsv(const report::Report& report, std::uint32_t metric, CsvRows rows, std::ostream& out) {
+  const std::string name = csvField(report.metrics[metric].uniqueName);
+  switch (rows) {
+    case CsvRows::ByCallPath: {
+      out << "callpath," << name << '\n';
+      const std::vector<double> values = report::valuesByCallPath(report, metric);
+      for (const report::TreeEntry& e : report::callPathsDepthFirst(report))
+        out << csvField(report::callPathString(report, e.index)) << ',' << exactNumber(values[e.index]) << '\n';
+      break;
+    }
+    case CsvRows::ByLocation: {
+      out << "location," << name << '\n';
+      const std::vector<double> values = report::valuesByLocation(report, metric);
+      for (std::uint32_t l = 0; l < report.locations.size(); ++l)
+        out << csvField(locationLabel(report, l)) << ',' << exactNumber(values[l]) << '\n';
+      break;
+    }
+    case CsvRows::Both: {
+      out << "callpath,location," << name << '\n';
+      const std::vector<std::vector<double>> values = report::valuesByCallPathAndLocation(report, metric);
+      for (const report::TreeEntry& e : report::callPathsDepthFirst(report)) {
+        const std::string path = csvField(report::callPathString(report, e.index));
+        for (std::uint32_t l = 0; l < values[e.index].size(); ++l)
+          if (values[e.index][l] != 0.0)
+            out << path << ',' << csvField(locationLabel(report, l)) << ',' << exactNumber(values[e.index][l]) << '\n';
+      }
+      break;
+    }
+  }
+}
+
+int runCsv(const std::vector<std::string>& args, std::ostream& out) {
+  std::string path, metricName, by = "callpath";
+  bool haveMetric = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--metric" || a == "--by") {
+      if (i + 1 == args.size()) throw UsageError("csv: " + a + " needs a value");
+      (a == "--metric" ? metricName : by) = args[++i];
+      haveMetric = haveMetric || a == "--metric";
+    } else if (a.rfind("--metric=", 0) == 0) {
+      metricName = a.substr(9);
+      haveMetric = true;
+    } else if (a.rfind("--by=", 0) == 0) {
+      by = a.substr(5);
+    } else if (a == "-h" || a == "--help") {
+      out << "usage: waitscope-report " << kCsvUsage
+          << "\nPrints one metric (with its sub-metrics) per call path (exclusive of callees), per location,\n"
+             "or per call path and location (non-zero rows only) as CSV. `waitscope-report print REPORT` lists\n"
+             "the metric names.\n";
+      return 0;
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError("csv: unknown option " + a);
+    } else if (path.empty()) {
+      path = a;
+    } else {
+      throw UsageError("csv: more than one report given");
+    }
+  }
+  if (path.empty()) throw UsageError("csv: no report given");
+  if (!haveMetric || metricName.empty()) throw UsageError("csv: no metric given (--metric NAME)");
+  CsvRows rows;
+  if (by == "callpath")
+    rows = CsvRows::ByCallPath;
+  else if (by == "location")
+    rows = CsvRows::ByLocation;
+  else if (by == "both")
+    rows = CsvRows::Both;
+  else
+    throw UsageError("csv: --by takes callpath, location or both, not '" + by + "'");
+  const report::Report report = report::readReport(path);
+  const std::uint32_t metric = report.findMetric(metricName);
+  if (metric == report::kNoId)
+    throw report::ReportError(path + ": no metric '" + metricName +
+                              "' in this report; see the metric names with: waitscope-report print " + path);
+  printCsv(report, metric, rows, out);
+  return 0;
+}
+
+}  // namespace waitscope::tools

@@ -1,0 +1,21 @@
+#pragma once
+// Formatting shared by the report commands: numbers that read back exactly,
+// JSON strings and RFC 4180 CSV fields.
+#include <string>
+#include <string_view>
+
+namespace waitscope::tools {
+
+// The shortest text that reads back as the same double ("0.1", "1e-07"); "inf" or "nan" otherwise.
+std::string exactNumber(double value);
+
+// As exactNumber, but JSON's null for a value JSON cannot hold.
+std::string jsonNumber(double value);
+
+// A quoted JSON string; control characters are escaped, other bytes pass through.
+std::string jsonString(std::string_view text);
+
+// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+std::string csvField(std::string_view text);
+
+}  // namespace waitscope::tools
