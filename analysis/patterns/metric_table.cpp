@@ -105,7 +105,7 @@ constexpr std::array<MetricDefinition, kMetricCount> kTable = {{
     {M::MpiRmaCommLockCompetition, M::MpiRmaCommunication, "mpi_rma_comm_lock_competition", "Lock Competition",
      U::Seconds, kPart,
      "Time an RMA transfer call inside a passive-target epoch spent while another process held a conflicting lock "
-     "on the same target."},
+     "on the same target that was granted before this epoch's own lock and not yet being released."},
     {M::MpiIo, M::Mpi, "mpi_io", "File I/O", U::Seconds, kSum, "Time spent in MPI file I/O calls."},
     {M::Visits, kNoParent, "visits", "Visits", U::Occurrences, kSum, "Number of times a call path was entered."},
     {M::Syncs, kNoParent, "syncs", "Synchronizations", U::Occurrences, kSum,

@@ -41,7 +41,6 @@ bool isBlockingSend(const std::string& name) {
 
 PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
   const auto& ev = ctx.events;
-  const auto& defs = ctx.defs();
   std::unordered_set<std::uint64_t> cancelled;
   for (const trace::Event& e : ev.events)
     if (e.kind == EventKind::MpiRequestCancelled) cancelled.insert(ev.message(e).request);
@@ -60,7 +59,7 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
       case EventKind::MpiIsend: {
         const auto& m = ev.message(e);
         if (e.kind == EventKind::MpiIsend && cancelled.count(m.request)) break;
-        sends_.push_back({defs.worldRank(m.comm, m.peer), m.comm, m.tag, i, callEnter});
+        sends_.push_back({ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, callEnter});
         break;
       }
       case EventKind::MpiIrecvRequest:
@@ -69,7 +68,7 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
       case EventKind::MpiRecv:
       case EventKind::MpiIrecv: {
         const auto& m = ev.message(e);
-        Receive r{defs.worldRank(m.comm, m.peer), m.comm, m.tag, i, i, callEnter};
+        Receive r{ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, i, callEnter};
         if (e.kind == EventKind::MpiIrecv) {
           if (const auto it = irecvs.find(m.request); it != irecvs.end()) {
             r.postKey = it->second.event;

@@ -18,6 +18,12 @@ Communicators::Communicators(const trace::Definitions& defs, MPI_Comm world)
   // cannot cross.
   for (trace::CommId c = 0; c < defs.comms.size(); ++c) {
     const std::size_t size = defs.commSize(c);
+    // MPI_COMM_SELF-like: every rank is rank 0 of its own copy.
+    if (defs.comms[c].group < defs.groups.size() && defs.groups[defs.comms[c].group].type == trace::GroupType::CommSelf) {
+      mpi_[c] = MPI_COMM_SELF;
+      rank_[c] = 0;
+      continue;
+    }
     std::vector<std::uint32_t> members;
     members.reserve(size);
     for (trace::Rank r = 0; r < size; ++r) members.push_back(defs.worldRank(c, r));

@@ -23,6 +23,12 @@ struct ReplayContext {
   Severities& severities;
 
   const trace::Definitions& defs() const { return trace.defs; }
+  // World rank of `rank` in trace communicator `comm`; for MPI_COMM_SELF-like
+  // communicators, this rank itself. kNone if out of range.
+  trace::Rank worldRankOf(trace::CommId comm, trace::Rank rank) const {
+    if (comms.get(comm) == MPI_COMM_SELF && rank == 0) return worldRank;
+    return trace.defs.worldRank(comm, rank);
+  }
   // Name of the region a call path ends in ("MPI_Win_start").
   const std::string& regionName(trace::CallPathId path) const {
     return trace.defs.regions[trace.callTree[path].region].name;

@@ -157,6 +157,21 @@ TEST(PointToPoint, TimeCategoriesAndVisits) {
   EXPECT_NEAR(totalOf(rep, "mpi"), 1.0 * n, 1e-6);
 }
 
+TEST(PointToPoint, MessagesToItselfOnCommSelf) {
+  const auto n = static_cast<trace::Rank>(worldSize());
+  TraceBuilder b(n);
+  begin(b);
+  for (trace::Rank r = 0; r < n; ++r) {
+    const trace::Request req = b.rank(r).irecv(1.0, 1.01, 0, 8, 1, b.self());
+    b.rank(r).send(1.5, 1.51, 0, 8, 1, b.self()).wait(1.6, 1.7, req);
+  }
+  end(b);
+  const report::Report rep = analyzeBuilt(b);  // matched, not rejected
+  if (!isRoot()) return;
+  for (trace::Rank r = 0; r < n; ++r) EXPECT_NEAR(totalOf(rep, "comms_p2p", r), 2.0, kEps);
+  EXPECT_NEAR(totalOf(rep, "mpi_latesender"), 0.0, kEps);
+}
+
 TEST(PointToPoint, AReceiveWithoutSendIsRejected) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
