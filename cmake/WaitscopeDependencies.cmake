@@ -14,4 +14,7 @@ if(WAITSCOPE_GUI)
 endif()
 
 find_program(MPIEXEC_PROGRAM NAMES mpiexec mpirun REQUIRED)
+# How tests and benchmark smoke runs start MPI jobs: as root on an oversubscribed machine.
+set(WAITSCOPE_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
+set(WAITSCOPE_MPIEXEC ${MPIEXEC_PROGRAM} --oversubscribe)
 find_program(OTF2_PRINT_PROGRAM NAMES otf2-print)
