@@ -149,6 +149,43 @@ constexpr std::array<MetricDefinition, kMetricCount> kTable = {{
     {M::ClockViolations, kNoParent, "clock_violations", "Clock Condition Violations", U::Occurrences, kSum,
      "Messages received before they were sent according to the timestamps: the clocks of the two processes "
      "disagree, and the wait-state values near them are unreliable."},
+    {M::Delay, kNoParent, "delay", "Delay Costs", U::Seconds, kSum,
+     "Waiting time caused elsewhere, charged to the call paths on the causing locations whose extra work (delay) "
+     "caused it (seed 001)."},
+    {M::DelayMpi, M::Delay, "delay_mpi", "MPI", U::Seconds, kSum, "Delay costs of wait states in MPI."},
+    {M::DelayP2p, M::DelayMpi, "delay_p2p", "Point-to-point", U::Seconds, kSum,
+     "Delay costs of point-to-point wait states (Late Sender, Late Receiver): short-term and long-term."},
+    {M::DelayP2pLongterm, M::DelayP2p, "delay_p2p_longterm", "Long-term", U::Seconds, kPart,
+     "The part of the point-to-point delay costs that reached the wait state through other wait states it "
+     "caused on the way."},
+    {M::DelayCollective, M::DelayMpi, "delay_collective", "Collective", U::Seconds, kSum,
+     "Delay costs of collective wait states (barriers, N x N, 1-to-N, N-to-1, scans): short-term and long-term."},
+    {M::DelayCollectiveLongterm, M::DelayCollective, "delay_collective_longterm", "Long-term", U::Seconds, kPart,
+     "The part of the collective delay costs that propagated through other wait states."},
+    {M::DelayRma, M::DelayMpi, "delay_rma", "RMA", U::Seconds, kSum,
+     "Delay costs of RMA wait states (Late Post, Early Wait, fences, window creation and free): short-term and "
+     "long-term."},
+    {M::DelayRmaLongterm, M::DelayRma, "delay_rma_longterm", "Long-term", U::Seconds, kPart,
+     "The part of the RMA delay costs that propagated through other wait states."},
+    {M::WaitstatesDirectVsIndirect, kNoParent, "waitstates_direct_vs_indirect", "Direct vs. Indirect Waits",
+     U::Seconds, kSum, "Waiting time in MPI split by whether the cause was extra work or itself a wait state."},
+    {M::MpiWaitDirect, M::WaitstatesDirectVsIndirect, "mpi_wait_direct", "Direct", U::Seconds, kSum,
+     "Waiting time caused directly by extra work (delay) on the causing location."},
+    {M::MpiWaitIndirect, M::WaitstatesDirectVsIndirect, "mpi_wait_indirect", "Indirect", U::Seconds, kSum,
+     "Waiting time caused by a wait state of the causing location, which passed it on."},
+    {M::WaitstatesPropagatingVsTerminal, kNoParent, "waitstates_propagating_vs_terminal",
+     "Propagating vs. Terminal Waits", U::Seconds, kSum,
+     "Waiting time in MPI split by whether it went on to cause wait states elsewhere."},
+    {M::MpiWaitPropagating, M::WaitstatesPropagatingVsTerminal, "mpi_wait_propagating", "Propagating", U::Seconds,
+     kSum, "Waiting time that delayed this location so that it caused wait states on other locations later."},
+    {M::MpiWaitTerminal, M::WaitstatesPropagatingVsTerminal, "mpi_wait_terminal", "Terminal", U::Seconds, kSum,
+     "Waiting time that caused no further wait states."},
+    {M::CriticalPath, kNoParent, "critical_path", "Critical Path", U::Seconds, kSum,
+     "Time on the critical path: the chain of activities without wait states that determines the program's run "
+     "time, per call path and location."},
+    {M::CriticalPathImbalance, M::CriticalPath, "critical_path_imbalance", "Imbalance", U::Seconds, kPart,
+     "Critical-path time of a call path minus its average time per location, where positive: time that "
+     "shortening the call path on the critical path would save, beyond what balancing it would."},
 }};
 
 constexpr bool tableInOrder() {

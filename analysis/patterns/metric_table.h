@@ -75,9 +75,25 @@ enum class Metric : std::uint8_t {
   BytesPut,
   BytesGet,
   ClockViolations,
+  Delay,
+  DelayMpi,
+  DelayP2p,
+  DelayP2pLongterm,
+  DelayCollective,
+  DelayCollectiveLongterm,
+  DelayRma,
+  DelayRmaLongterm,
+  WaitstatesDirectVsIndirect,
+  MpiWaitDirect,
+  MpiWaitIndirect,
+  WaitstatesPropagatingVsTerminal,
+  MpiWaitPropagating,
+  MpiWaitTerminal,
+  CriticalPath,
+  CriticalPathImbalance,
 };
 
-inline constexpr std::size_t kMetricCount = static_cast<std::size_t>(Metric::ClockViolations) + 1;
+inline constexpr std::size_t kMetricCount = static_cast<std::size_t>(Metric::CriticalPathImbalance) + 1;
 inline constexpr Metric kNoParent = static_cast<Metric>(0xff);
 
 enum class Unit : std::uint8_t { Seconds, Occurrences, Bytes };

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "call_index.h"
+#include "causes/causes.h"
 #include "communicators.h"
 #include "patterns/collective_patterns.h"
 #include "patterns/p2p_patterns.h"
@@ -116,6 +117,11 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
   progress("replay", 75);
   patterns::analyzeRmaPassive(ctx);
   progress("replay", 100);
+  progress("causes", 0);
+  causes::analyzeDelays(ctx, result);
+  progress("causes", 50);
+  causes::analyzeCriticalPath(ctx, result);
+  progress("causes", 100);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "report/report.h"
 #include "severities.h"
@@ -27,9 +28,17 @@ struct AnalysisOptions {
   std::function<void(std::string_view phase, int percent)> progress;
 };
 
+// A piece of the critical path on this location (causes analysis).
+struct PathPiece {
+  trace::CallPathId path;
+  double start;
+  double end;
+};
+
 struct LocalResult {
   Severities severities;
   std::uint64_t clockViolations = 0;
+  std::vector<PathPiece> criticalPath;  // on this location, in any order
 };
 
 // Collective over `world`, whose rank r analyzes world rank r of the trace;

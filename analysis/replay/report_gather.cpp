@@ -102,10 +102,15 @@ report::Report gatherReport(const trace::Trace& local, const LocalResult& result
   for (const WaitInstance& w : result.severities.instances())
     instances.push_back({w.start, w.end, w.callPath, static_cast<std::uint32_t>(w.metric), w.cause, 0});
 
-  std::vector<std::size_t> pathOffsets, valueOffsets, instanceOffsets;
+  std::vector<WireInstance> pieces;
+  pieces.reserve(result.criticalPath.size());
+  for (const PathPiece& p : result.criticalPath) pieces.push_back({p.start, p.end, p.path, 0, 0, 0});
+
+  std::vector<std::size_t> pathOffsets, valueOffsets, instanceOffsets, pieceOffsets;
   const auto allPaths = gatherOnRoot(paths, world, pathOffsets);
   const auto allValues = gatherOnRoot(values, world, valueOffsets);
   const auto allInstances = gatherOnRoot(instances, world, instanceOffsets);
+  const auto allPieces = gatherOnRoot(pieces, world, pieceOffsets);
   unsigned long long violations = result.clockViolations, totalViolations = 0;
   MPI_Reduce(&violations, &totalViolations, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, world);
   report::Report out;
@@ -209,6 +214,17 @@ report::Report gatherReport(const trace::Trace& local, const LocalResult& result
                                w.cause == trace::kNone ? report::kNoId : w.cause});
     }
   }
+  for (int r = 0; r < size; ++r) {
+    const auto& map = toGlobal[static_cast<std::size_t>(r)];
+    for (std::size_t k = pieceOffsets[static_cast<std::size_t>(r)]; k < pieceOffsets[static_cast<std::size_t>(r) + 1];
+         ++k) {
+      const WireInstance& w = allPieces[k];
+      if (w.path >= map.size()) continue;
+      out.criticalPath.push_back({static_cast<std::uint32_t>(r), map[w.path], w.start, w.end});
+    }
+  }
+  std::sort(out.criticalPath.begin(), out.criticalPath.end(),
+            [](const report::PathSegment& a, const report::PathSegment& b) { return a.start < b.start; });
   out.meta.emplace_back("clock_violations", std::to_string(totalViolations));
   out.meta.emplace_back("locations", std::to_string(nLoc));
   return out;

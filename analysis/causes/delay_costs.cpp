@@ -1,0 +1,8 @@
+// Placeholder until the module lands (being written alongside).
+#include "causes.h"
+
+namespace waitscope::causes {
+
+void analyzeDelays(replay::ReplayContext&, replay::LocalResult&) {}
+
+}  // namespace waitscope::causes
