@@ -1,8 +1,342 @@
-// Placeholder until the module lands (being written alongside).
+// The critical path (seed 001 §3), found in a backward replay: a token with
+// the walk's current time travels between the analysis ranks with MPI
+// point-to-point; the rank holding it walks back on its own location until it
+// reaches a wait state (then the token goes to the wait state's cause, at the
+// time the cause released it) or the program's start (then every rank is told
+// to stop). Definitions and choices: docs/causes-critical-path.md.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
 #include "causes.h"
 
 namespace waitscope::causes {
+namespace {
 
-void analyzeCriticalPath(replay::ReplayContext&, replay::LocalResult&) {}
+using patterns::Metric;
+using trace::CallPathId;
+using trace::kNone;
+
+constexpr int kTagToken = 1;
+constexpr int kTagDone = 2;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The time patterns whose instances switch the path to their cause: one instance
+// per wait state (sub-patterns that repeat their parent's interval are left out:
+// Late Complete, Early Fence; the Late Sender instance carries its most specific
+// pattern, so all of its variants count).
+bool switchesPath(Metric m) {
+  switch (m) {
+    case Metric::MpiLateSender:
+    case Metric::MpiLateSenderWo:
+    case Metric::MpiLswoSame:
+    case Metric::MpiLswoDifferent:
+    case Metric::MpiLateReceiver:
+    case Metric::MpiBarrierWait:
+    case Metric::MpiWaitNxN:
+    case Metric::MpiLateBroadcast:
+    case Metric::MpiEarlyReduce:
+    case Metric::MpiEarlyScan:
+    case Metric::MpiFinalizeWait:
+    case Metric::MpiRmaWaitAtCreate:
+    case Metric::MpiRmaWaitAtFree:
+    case Metric::MpiRmaSyncLatePost:
+    case Metric::MpiRmaEarlyTransfer:
+    case Metric::MpiRmaEarlyWait:
+    case Metric::MpiRmaWaitAtFence:
+    case Metric::MpiRmaSyncLockCompetition:
+    case Metric::MpiRmaCommLockCompetition:
+    case Metric::MpiRmaSyncWaitForProgress:
+      return true;
+    default:
+      return false;
+  }
+}
+
+struct Switch {
+  double start;
+  double end;
+  trace::Rank cause;
+};
+
+// The innermost region active on this location over time: after boundary k
+// (an enter or leave at times[k]) the active call path is paths[k]; before the
+// first boundary, none.
+struct ActivePaths {
+  std::vector<double> times;
+  std::vector<CallPathId> paths;
+
+  ActivePaths(const trace::LocationEvents& events, const trace::CallTree& tree) {
+    for (const trace::Event& e : events.events) {
+      if (e.kind == trace::EventKind::Enter) {
+        times.push_back(e.time);
+        paths.push_back(e.ref);
+      } else if (e.kind == trace::EventKind::Leave) {
+        times.push_back(e.time);
+        paths.push_back(e.ref < tree.size() ? tree[e.ref].parent : kNone);
+      }
+    }
+  }
+
+  // Calls f(path, from, to) for the parts of [a, b] with one active path, in
+  // decreasing time order.
+  template <class F>
+  void split(double a, double b, F&& f) const {
+    if (!(b > a)) return;
+    // Last boundary at or before a: its path is active right after a.
+    const auto first = std::upper_bound(times.begin(), times.end(), a) - times.begin();
+    // Boundaries strictly inside (a, b).
+    const auto last = std::lower_bound(times.begin(), times.end(), b) - times.begin();
+    double to = b;
+    for (auto k = last - 1; k >= first; --k) {
+      if (times[k] < to) f(paths[k], times[k], to);
+      to = times[k];
+    }
+    const CallPathId before = first > 0 ? paths[first - 1] : kNone;
+    if (to > a) f(before, a, to);
+  }
+
+  // Exclusive time per call path (time it is the innermost active region).
+  std::unordered_map<CallPathId, double> exclusive() const {
+    std::unordered_map<CallPathId, double> out;
+    for (std::size_t k = 0; k + 1 < times.size(); ++k)
+      if (paths[k] != kNone && times[k + 1] > times[k]) out[paths[k]] += times[k + 1] - times[k];
+    return out;
+  }
+};
+
+// A key for a call path that is the same on every rank: the (region, call site)
+// pairs from the root (call path ids are local to each rank's call tree).
+std::string globalKey(const trace::CallTree& tree, CallPathId path) {
+  std::vector<CallPathId> chain;
+  for (CallPathId p = path; p != kNone && p < tree.size(); p = tree[p].parent) chain.push_back(p);
+  std::string key;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    key += std::to_string(tree[*it].region);
+    key += ':';
+    key += tree[*it].callSite == kNone ? std::string("-") : std::to_string(tree[*it].callSite);
+    key += '/';
+  }
+  return key;
+}
+
+struct Endpoints {
+  double start = kInf;    // first event of the program
+  double end = -kInf;     // where the path ends
+  int endRank = 0;        // the location it ends on
+};
+
+Endpoints findEndpoints(const replay::ReplayContext& ctx, MPI_Comm world) {
+  const auto& ev = ctx.events.events;
+  double first = ev.empty() ? kInf : ev.front().time;
+  double last = ev.empty() ? -kInf : ev.back().time;
+  // This location's last MPI_Finalize: its enter and leave.
+  double finEnter = -kInf, finLeave = -kInf;
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    if (ev[i].kind != trace::EventKind::Enter || ev[i].ref >= ctx.trace.callTree.size()) continue;
+    if (ctx.regionName(ev[i].ref) != "MPI_Finalize") continue;
+    finEnter = ev[i].time;
+    finLeave = last;
+    int depth = 0;
+    for (std::size_t j = i + 1; j < ev.size(); ++j) {
+      if (ev[j].kind == trace::EventKind::Enter) ++depth;
+      if (ev[j].kind == trace::EventKind::Leave && depth-- == 0) {
+        finLeave = ev[j].time;
+        break;
+      }
+    }
+  }
+  Endpoints out;
+  MPI_Allreduce(&first, &out.start, 1, MPI_DOUBLE, MPI_MIN, world);
+  int me = 0;
+  MPI_Comm_rank(world, &me);
+  struct {
+    double value;
+    int rank;
+  } mine{finEnter, me}, latest{0.0, 0};
+  MPI_Allreduce(&mine, &latest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, world);
+  if (latest.value == -kInf) {  // no MPI_Finalize anywhere: the latest last event
+    mine = {last, me};
+    MPI_Allreduce(&mine, &latest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, world);
+    out.endRank = latest.rank;
+    out.end = latest.value;
+  } else {
+    out.endRank = latest.rank;
+    double end = me == latest.rank ? finLeave : 0.0;
+    MPI_Bcast(&end, 1, MPI_DOUBLE, latest.rank, world);
+    out.end = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result) {
+  MPI_Comm world = MPI_COMM_NULL;
+  MPI_Comm_dup(ctx.comms.world(), &world);  // the walk's messages never meet any other
+  int me = 0, size = 0;
+  MPI_Comm_rank(world, &me);
+  MPI_Comm_size(world, &size);
+  const trace::CallTree& tree = ctx.trace.callTree;
+
+  const Endpoints ends = findEndpoints(ctx, world);
+  const ActivePaths active(ctx.events, tree);
+
+  // This location's wait states that switch the path, by end time.
+  std::vector<Switch> switches;
+  for (const replay::WaitInstance& w : result.severities.instances()) {
+    if (!switchesPath(w.metric) || !(w.end > w.start)) continue;
+    if (w.cause == kNone || w.cause == ctx.worldRank || w.cause >= static_cast<trace::Rank>(size)) continue;
+    switches.push_back({w.start, w.end, w.cause});
+  }
+  std::sort(switches.begin(), switches.end(), [](const Switch& a, const Switch& b) {
+    return a.end != b.end ? a.end < b.end : a.start != b.start ? a.start < b.start : a.cause < b.cause;
+  });
+  // Instances [0, usable) may still switch; one that switched is used up, so
+  // the walk passes every wait state at most once and always terminates.
+  std::size_t usable = switches.size();
+  double leftAt = kInf;  // when the token last left this location
+  bool warned = false;
+
+  std::unordered_map<CallPathId, double> onPath;
+  auto walk = [&](double from, double to) {
+    active.split(to, from, [&](CallPathId path, double a, double b) {
+      if (path != kNone) onPath[path] += b - a;
+      if (!result.criticalPath.empty() && result.criticalPath.back().path == path &&
+          result.criticalPath.back().start == b) {
+        result.criticalPath.back().start = a;
+      } else {
+        result.criticalPath.push_back({path, a, b});
+      }
+    });
+  };
+  // Walks back from `t` on this location; returns whether the walk is over.
+  auto process = [&](double t) {
+    if (t == leftAt && !warned) {
+      std::fprintf(stderr,
+                   "waitscope-analyze: warning: critical path: rank %d is its own cause at %.9f s "
+                   "(a cycle of wait states); the path continues through the wait state\n",
+                   me, t);
+      warned = true;
+    }
+    const auto it = std::upper_bound(switches.begin(), switches.begin() + static_cast<std::ptrdiff_t>(usable), t,
+                                     [](double v, const Switch& s) { return v < s.end; });
+    if (it != switches.begin()) {
+      const Switch& s = *(it - 1);
+      usable = static_cast<std::size_t>(it - 1 - switches.begin());
+      walk(t, s.end);
+      leftAt = s.end;
+      double token = s.end;
+      MPI_Send(&token, 1, MPI_DOUBLE, static_cast<int>(s.cause), kTagToken, world);
+      return false;
+    }
+    walk(t, ends.start);
+    return true;
+  };
+
+  bool over = false;
+  if (ends.end > ends.start) {
+    if (me == ends.endRank) over = process(ends.end);
+    while (!over) {
+      double token = 0.0;
+      MPI_Status status;
+      MPI_Recv(&token, 1, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, world, &status);
+      if (status.MPI_TAG == kTagDone) break;
+      over = process(token);
+    }
+    if (over) {
+      double none = 0.0;
+      for (int r = 0; r < size; ++r)
+        if (r != me) MPI_Send(&none, 1, MPI_DOUBLE, r, kTagDone, world);
+    }
+  }
+  for (const auto& [path, value] : onPath) ctx.severities.add(Metric::CriticalPath, path, value);
+
+  // ---- imbalance: per call path over all locations, on rank 0 ----
+  const auto exclusive = active.exclusive();
+  std::vector<CallPathId> paths;
+  for (const auto& [path, value] : exclusive) paths.push_back(path);
+  for (const auto& [path, value] : onPath)
+    if (!exclusive.count(path)) paths.push_back(path);
+  std::sort(paths.begin(), paths.end());
+  std::string keys;
+  std::vector<double> values;  // (on path, exclusive) per entry
+  for (CallPathId p : paths) {
+    keys += globalKey(tree, p);
+    keys += '\n';
+    const auto cp = onPath.find(p);
+    const auto ex = exclusive.find(p);
+    values.push_back(cp == onPath.end() ? 0.0 : cp->second);
+    values.push_back(ex == exclusive.end() ? 0.0 : ex->second);
+  }
+  const int keyBytes = static_cast<int>(keys.size());
+  const int valueCount = static_cast<int>(values.size());
+  std::vector<int> keyCounts(me == 0 ? size : 0), valueCounts(me == 0 ? size : 0);
+  MPI_Gather(&keyBytes, 1, MPI_INT, keyCounts.data(), 1, MPI_INT, 0, world);
+  MPI_Gather(&valueCount, 1, MPI_INT, valueCounts.data(), 1, MPI_INT, 0, world);
+  std::vector<int> keyOffsets(keyCounts.size() + 1, 0), valueOffsets(valueCounts.size() + 1, 0);
+  for (std::size_t r = 0; r < keyCounts.size(); ++r) {
+    keyOffsets[r + 1] = keyOffsets[r] + keyCounts[r];
+    valueOffsets[r + 1] = valueOffsets[r] + valueCounts[r];
+  }
+  std::string allKeys(me == 0 ? static_cast<std::size_t>(keyOffsets.back()) : 0, '\0');
+  std::vector<double> allValues(me == 0 ? static_cast<std::size_t>(valueOffsets.back()) : 0);
+  MPI_Gatherv(keys.data(), keyBytes, MPI_CHAR, allKeys.data(), keyCounts.data(), keyOffsets.data(), MPI_CHAR, 0,
+              world);
+  MPI_Gatherv(values.data(), valueCount, MPI_DOUBLE, allValues.data(), valueCounts.data(), valueOffsets.data(),
+              MPI_DOUBLE, 0, world);
+
+  // Rank 0 answers every entry with the imbalance share of its location.
+  std::vector<double> shares;
+  std::vector<int> shareCounts, shareOffsets;
+  if (me == 0) {
+    std::vector<std::vector<std::string>> perRank(static_cast<std::size_t>(size));
+    struct Total {
+      double onPath = 0.0;
+      double exclusive = 0.0;
+    };
+    std::unordered_map<std::string, Total> totals;
+    for (int r = 0; r < size; ++r) {
+      std::size_t pos = static_cast<std::size_t>(keyOffsets[r]);
+      const std::size_t endPos = static_cast<std::size_t>(keyOffsets[r + 1]);
+      std::size_t v = static_cast<std::size_t>(valueOffsets[r]);
+      while (pos < endPos) {
+        const std::size_t nl = allKeys.find('\n', pos);
+        std::string key = allKeys.substr(pos, nl - pos);
+        pos = nl + 1;
+        Total& t = totals[key];
+        t.onPath += allValues[v];
+        t.exclusive += allValues[v + 1];
+        v += 2;
+        perRank[static_cast<std::size_t>(r)].push_back(std::move(key));
+      }
+    }
+    shareCounts.resize(static_cast<std::size_t>(size));
+    shareOffsets.resize(static_cast<std::size_t>(size) + 1, 0);
+    for (int r = 0; r < size; ++r) {
+      std::size_t v = static_cast<std::size_t>(valueOffsets[r]);
+      for (const std::string& key : perRank[static_cast<std::size_t>(r)]) {
+        const Total& t = totals[key];
+        const double imbalance = std::max(0.0, t.onPath - t.exclusive / size);
+        shares.push_back(t.onPath > 0.0 ? imbalance * allValues[v] / t.onPath : 0.0);
+        v += 2;
+      }
+      shareCounts[static_cast<std::size_t>(r)] = static_cast<int>(perRank[static_cast<std::size_t>(r)].size());
+      shareOffsets[static_cast<std::size_t>(r) + 1] = shareOffsets[static_cast<std::size_t>(r)] + shareCounts[r];
+    }
+  }
+  std::vector<double> myShares(paths.size());
+  MPI_Scatterv(shares.data(), shareCounts.data(), shareOffsets.data(), MPI_DOUBLE, myShares.data(),
+               static_cast<int>(myShares.size()), MPI_DOUBLE, 0, world);
+  for (std::size_t k = 0; k < paths.size(); ++k)
+    if (myShares[k] > 0.0) ctx.severities.add(Metric::CriticalPathImbalance, paths[k], myShares[k]);
+  MPI_Comm_free(&world);
+}
 
 }  // namespace waitscope::causes
