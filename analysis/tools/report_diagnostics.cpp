@@ -36,12 +36,19 @@ constexpr std::array<std::string_view, 18> kTimeCategories = {
     "mpi_io",
 };
 
-// Where a warning points: the call site, else the region's definition.
+// Where a warning points: the call site of the call path; else, walking up the
+// call path, the first call site or the first region defined in a real source
+// file (Score-P names the file of MPI functions "MPI", line 0: no place to go).
 std::string sourceLocation(const report::Report& report, std::uint32_t callPath) {
-  const report::CallPath& c = report.callPaths[callPath];
-  if (!c.callSiteFile.empty()) return c.callSiteFile + ":" + std::to_string(c.callSiteLine);
-  const report::Region& r = report.regions[c.region];
-  if (!r.file.empty()) return r.file + ":" + std::to_string(r.beginLine);
+  for (std::uint32_t p = callPath, steps = 0; p != report::kNoId && p < report.callPaths.size() &&
+                                              steps <= report.callPaths.size();
+       p = report.callPaths[p].parent, ++steps) {
+    const report::CallPath& c = report.callPaths[p];
+    if (!c.callSiteFile.empty()) return c.callSiteFile + ":" + std::to_string(c.callSiteLine);
+    if (c.region >= report.regions.size()) continue;
+    const report::Region& r = report.regions[c.region];
+    if (!r.file.empty() && r.beginLine > 0) return r.file + ":" + std::to_string(r.beginLine);
+  }
   return "<unknown>:0";
 }
 

@@ -149,7 +149,7 @@ TEST_F(report_cli, Diagnostics) {
             "main.c:30: warning: 11.9% of time in Late Post (MPI_Win_start) [mpi_rma_sync_late_post] "
             "(worst: rank 0, 0.750 s)\n"
             "foo.c:12: warning: 10.4% of time in Late Sender (MPI_Recv) [mpi_latesender] (worst: rank 1, 0.625 s)\n"
-            "<unknown>:0: warning: 3.0% of time in Late Sender (MPI_Recv) [mpi_latesender] (worst: rank 0, 0.250 s)\n"
+            "main.c:10: warning: 3.0% of time in Late Sender (MPI_Recv) [mpi_latesender] (worst: rank 0, 0.250 s)\n"
             "compute.c:7: warning: 1.5% of time in Late Post (compute,phase) [mpi_rma_sync_late_post] "
             "(worst: rank 2, 0.125 s)\n"
             "foo.c:12: warning: 1.5% of time in Late Sender, wrong order (MPI_Recv) [mpi_latesender_wo] "
