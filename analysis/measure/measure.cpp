@@ -732,6 +732,15 @@ void writeGlobalDefinitions(Global& gl, const std::vector<std::uint64_t>& events
 
 }  // namespace
 
+void openProgramRegion(std::uint64_t time) {
+  if (gDepth != 0 || !g.recording) return;
+  const OTF2_RegionRef region = namedRegion("main");
+  if (region == kFilteredRegion) return;
+  gStack[0] = region;
+  gDepth = 1;
+  OTF2_EvtWriter_Enter(g.evt, nullptr, time, region);
+}
+
 void finishMeasurement() {
   // Close regions still open (e.g. main, when MPI_Finalize is called from it).
   const std::uint64_t t = stamp();

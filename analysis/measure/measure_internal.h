@@ -142,6 +142,12 @@ std::uint64_t agreeKey(MPI_Comm comm);                // collective over comm
 // Measurement life cycle
 void startMeasurement(std::uint64_t initEnter);
 void finishMeasurement();
+// Programs without user instrumentation record only MPI calls, so their time between
+// MPI calls would belong to no region and count nowhere. If no user region is open at
+// MPI_Init, an artificial "main" is opened at its enter (and closed at the end of
+// MPI_Finalize like every open region): that time becomes computation, as with an
+// instrumented main.
+void openProgramRegion(std::uint64_t time);
 void abortMeasurement(const char* why);
 
 }  // namespace waitscope::measure

@@ -236,6 +236,7 @@ struct Hook<Fn::MPI_Init> : Whole<Fn::MPI_Init> {
   static void started(void* ra, std::uint64_t t0, Fn f) {
     startMeasurement(t0);
     if (!g.recording) return;
+    openProgramRegion(t0);
     enterRegion(idx(f), t0, callSite(ra));
     leaveRegion(idx(f), stamp());
   }
