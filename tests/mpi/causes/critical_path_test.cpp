@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "analysis_test_support.h"
+#include "scenario.h"
 #include "report/report_queries.h"
 
 namespace waitscope::test {
@@ -20,9 +20,6 @@ namespace {
 using trace::Rank;
 using trace::TraceBuilder;
 constexpr double kEps = 1e-9;
-
-Rank size() { return static_cast<Rank>(worldSize()); }
-std::vector<double> all(double t) { return std::vector<double>(size(), t); }
 
 struct Analyzed {
   report::Report report;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis_test_support.h"
+#include "scenario.h"
 
 namespace waitscope::test {
 namespace {
@@ -18,32 +18,6 @@ using trace::Rank;
 using trace::TraceBuilder;
 using trace::WinId;
 constexpr double kEps = 1e-9;
-
-Rank size() { return static_cast<Rank>(worldSize()); }
-std::vector<double> all(double t) { return std::vector<double>(size(), t); }
-std::vector<Rank> othersThan(Rank self) {
-  std::vector<Rank> out;
-  for (Rank r = 0; r < size(); ++r)
-    if (r != self) out.push_back(r);
-  return out;
-}
-
-// MPI_Init [0, 0.5], a window over MPI_COMM_WORLD created at [1.0, 1.1] by all
-// at once; free at [8.0, 8.1], MPI_Finalize [9, 9.5]: no wait states of their own.
-struct Scenario {
-  TraceBuilder b{size()};
-  WinId win;
-  Scenario() {
-    for (Rank r = 0; r < size(); ++r) b.rank(r).enter(0.0, "main").init(0.0, 0.5);
-    win = b.createWindow(b.world(), all(1.0), all(1.1));
-  }
-  trace::RankBuilder& rank(Rank r) { return b.rank(r); }
-  report::Report analyze() {
-    b.freeWindow(win, all(8.0), all(8.1));
-    for (Rank r = 0; r < size(); ++r) b.rank(r).finalize(9.0, 9.5).leave(10.0, "main");
-    return analyzeBuilt(b);
-  }
-};
 
 // `explained`: the total waiting time of the wait states with a cause.
 void expectInvariants(const report::Report& rep, double explained) {

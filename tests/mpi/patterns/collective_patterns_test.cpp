@@ -1,7 +1,7 @@
 // Collective patterns with exact values, at any rank count N >= 2.
 #include <gtest/gtest.h>
 
-#include "analysis_test_support.h"
+#include "scenario.h"
 
 namespace waitscope::test {
 namespace {
@@ -9,20 +9,14 @@ namespace {
 using trace::TraceBuilder;
 constexpr double kEps = 1e-9;
 
-void begin(TraceBuilder& b) {
-  for (trace::Rank r = 0; r < b.size(); ++r) b.rank(r).enter(0.0, "main").init(0.0, 0.5);
-}
-void end(TraceBuilder& b) {
-  for (trace::Rank r = 0; r < b.size(); ++r) b.rank(r).finalize(9.0, 9.5).leave(10.0, "main");
-}
 
 TEST(Collectives, WaitAtBarrierAndCompletion) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   const double last = 1.0 + 0.1 * (n - 1);
   for (trace::Rank r = 0; r < n; ++r) b.rank(r).barrier(1.0 + 0.1 * r, last + 0.01 + 0.001 * r);
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   double waits = 0, completions = 0;
@@ -46,9 +40,9 @@ TEST(Collectives, WaitAtBarrierAndCompletion) {
 TEST(Collectives, WaitAtNxNAndCompletion) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   for (trace::Rank r = 0; r < n; ++r) b.rank(r).allreduce(1.0 + 0.2 * (n - 1 - r), 2.0 + 0.01 * r, 8);
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   for (trace::Rank r = 0; r < n; ++r) {
@@ -61,10 +55,10 @@ TEST(Collectives, WaitAtNxNAndCompletion) {
 TEST(Collectives, LateBroadcastFromANonZeroRoot) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   const trace::Rank root = n - 1;
   for (trace::Rank r = 0; r < n; ++r) b.rank(r).bcast(r == root ? 1.5 : 1.0, 1.6, root, 64);
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   for (trace::Rank r = 0; r < n; ++r)
@@ -75,9 +69,9 @@ TEST(Collectives, LateBroadcastFromANonZeroRoot) {
 TEST(Collectives, EarlyReduce) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   for (trace::Rank r = 0; r < n; ++r) b.rank(r).reduce(r == 0 ? 1.0 : 1.2 + 0.1 * r, 2.0, 0, 8);
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "mpi_earlyreduce", "main/MPI_Reduce", 0), 0.3, kEps);
@@ -87,9 +81,9 @@ TEST(Collectives, EarlyReduce) {
 TEST(Collectives, EarlyScan) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   for (trace::Rank r = 0; r < n; ++r) b.rank(r).scan(1.0 + 0.1 * (n - 1 - r), 2.0, 8);
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   for (trace::Rank r = 0; r < n; ++r)
@@ -113,10 +107,10 @@ TEST(Collectives, BarrierOnASubCommunicatorWithReorderedRanks) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
   const trace::CommId pair = b.defineComm("pair", {n - 1, 0});
-  begin(b);
+  beginFrame(b);
   b.rank(n - 1).barrier(1.0, 1.41, pair);
   b.rank(0).barrier(1.4, 1.41, pair);
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "mpi_barrier_wait", "main/MPI_Barrier", n - 1), 0.4, kEps);
@@ -131,10 +125,10 @@ TEST(Collectives, BarrierOnASubCommunicatorWithReorderedRanks) {
 TEST(Collectives, DifferentCollectiveCountsAreRejected) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   for (trace::Rank r = 0; r < n; ++r) b.rank(r).barrier(1.0, 1.1);
   b.rank(0).barrier(2.0, 2.1);
-  end(b);
+  endFrame(b);
   const std::string error = analysisError(b);
   EXPECT_NE(error.find("different numbers of collective operations"), std::string::npos) << error;
 }

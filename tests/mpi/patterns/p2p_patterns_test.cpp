@@ -1,7 +1,7 @@
 // Point-to-point patterns with exact values, at any rank count N >= 2.
 #include <gtest/gtest.h>
 
-#include "analysis_test_support.h"
+#include "scenario.h"
 
 namespace waitscope::test {
 namespace {
@@ -9,25 +9,17 @@ namespace {
 using trace::TraceBuilder;
 constexpr double kEps = 1e-9;
 
-// Every rank: main [0, 10], MPI_Init [0, 0.5], MPI_Finalize [9, 9.5]; the
-// scenario fills [1, 8].
-void begin(TraceBuilder& b) {
-  for (trace::Rank r = 0; r < b.size(); ++r) b.rank(r).enter(0.0, "main").init(0.0, 0.5);
-}
-void end(TraceBuilder& b) {
-  for (trace::Rank r = 0; r < b.size(); ++r) b.rank(r).finalize(9.0, 9.5).leave(10.0, "main");
-}
 
 TEST(PointToPoint, LateSenderPerReceiver) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   // Rank 0 sends to rank r at 1 + 0.1 r; rank r waits in MPI_Recv from 1.0.
   for (trace::Rank r = 1; r < n; ++r) {
     b.rank(0).send(1.0 + 0.1 * r, 1.0 + 0.1 * r + 0.01, r, 800, 7);
     b.rank(r).recv(1.0, 1.0 + 0.1 * r + 0.02, 0, 800, 7);
   }
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   for (trace::Rank r = 1; r < n; ++r) {
@@ -53,14 +45,14 @@ TEST(PointToPoint, LateSenderPerReceiver) {
 TEST(PointToPoint, WaitallWaitsForTheLatestSender) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   std::vector<trace::Request> requests;
   for (trace::Rank r = 1; r < n; ++r) {
     requests.push_back(b.rank(0).irecv(1.0 + 0.001 * r, 1.0 + 0.001 * r + 0.0001, r, 8, 0));
     b.rank(r).send(2.0 + 0.1 * r, 2.0 + 0.1 * r + 0.01, 0, 8, 0);
   }
   b.rank(0).waitAll(1.5, 2.0 + 0.1 * (n - 1) + 0.05, requests);
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "mpi_latesender", "main/MPI_Waitall", 0), 0.5 + 0.1 * (n - 1), kEps);
@@ -71,10 +63,10 @@ TEST(PointToPoint, WaitallWaitsForTheLatestSender) {
 TEST(PointToPoint, LateReceiverBlocksASynchronousSend) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   b.rank(0).ssend(1.0, 1.5, 1, 4096, 3);
   b.rank(1).recv(1.3, 1.5, 0, 4096, 3);
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "mpi_latereceiver", "main/MPI_Ssend", 0), 0.3, kEps);
@@ -85,10 +77,10 @@ TEST(PointToPoint, LateReceiverBlocksASynchronousSend) {
 TEST(PointToPoint, NoLateReceiverWhenTheSendReturnedFirst) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   b.rank(0).send(1.0, 1.01, 1, 8, 3);  // eager: returns before the receive is posted
   b.rank(1).recv(1.3, 1.31, 0, 8, 3);
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   EXPECT_NEAR(totalOf(rep, "mpi_latereceiver"), 0.0, kEps);
@@ -97,11 +89,11 @@ TEST(PointToPoint, NoLateReceiverWhenTheSendReturnedFirst) {
 TEST(PointToPoint, MessagesInWrongOrderFromTheSameSource) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   b.rank(1).send(1.0, 1.01, 0, 8, 1).send(2.0, 2.01, 0, 8, 2);
   // Rank 0 asks for tag 2 first: waits 0.5 s for a message sent after the one it takes next.
   b.rank(0).recv(1.5, 2.02, 1, 8, 2).recv(2.1, 2.11, 1, 8, 1);
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "mpi_latesender", "main/MPI_Recv", 0), 0.5, kEps);
@@ -115,11 +107,11 @@ TEST(PointToPoint, MessagesInWrongOrderFromDifferentSources) {
   const auto n = static_cast<trace::Rank>(worldSize());
   if (n < 3) GTEST_SKIP() << "needs three ranks";
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   b.rank(2).send(1.0, 1.01, 0, 8, 0);
   b.rank(1).send(2.0, 2.01, 0, 8, 0);
   b.rank(0).recv(1.5, 2.02, 1, 8, 0).recv(2.1, 2.11, 2, 8, 0);
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "mpi_lswo_different", "main/MPI_Recv", 0), 0.5, kEps);
@@ -130,10 +122,10 @@ TEST(PointToPoint, MessagesInWrongOrderFromDifferentSources) {
 TEST(PointToPoint, ClockConditionViolationsAreCounted) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   b.rank(1).send(2.0, 2.01, 0, 8, 0);
   b.rank(0).recv(1.0, 1.5, 1, 8, 0);  // completes before the send starts
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "clock_violations", "main/MPI_Recv", 0), 1.0, kEps);
@@ -144,9 +136,9 @@ TEST(PointToPoint, ClockConditionViolationsAreCounted) {
 TEST(PointToPoint, TimeCategoriesAndVisits) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   b.rank(0).enter(1.0, "work").leave(3.0, "work");
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "comp", "main/work", 0), 2.0, kEps);
@@ -160,12 +152,12 @@ TEST(PointToPoint, TimeCategoriesAndVisits) {
 TEST(PointToPoint, MessagesToItselfOnCommSelf) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   for (trace::Rank r = 0; r < n; ++r) {
     const trace::Request req = b.rank(r).irecv(1.0, 1.01, 0, 8, 1, b.self());
     b.rank(r).send(1.5, 1.51, 0, 8, 1, b.self()).wait(1.6, 1.7, req);
   }
-  end(b);
+  endFrame(b);
   const report::Report rep = analyzeBuilt(b);  // matched, not rejected
   if (!isRoot()) return;
   for (trace::Rank r = 0; r < n; ++r) EXPECT_NEAR(totalOf(rep, "comms_p2p", r), 2.0, kEps);
@@ -175,9 +167,9 @@ TEST(PointToPoint, MessagesToItselfOnCommSelf) {
 TEST(PointToPoint, AReceiveWithoutSendIsRejected) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   b.rank(0).recv(1.0, 1.5, 1, 8, 9);
-  end(b);
+  endFrame(b);
   const std::string error = analysisError(b);
   EXPECT_NE(error.find("rank 0"), std::string::npos) << error;
   EXPECT_NE(error.find("no matching send"), std::string::npos) << error;
@@ -187,9 +179,9 @@ TEST(PointToPoint, AReceiveWithoutSendIsRejected) {
 TEST(PointToPoint, ASendWithoutReceiveIsRejected) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);
-  begin(b);
+  beginFrame(b);
   b.rank(1).send(1.0, 1.5, 0, 8, 9);
-  end(b);
+  endFrame(b);
   const std::string error = analysisError(b);
   EXPECT_NE(error.find("rank 1: send to rank 0"), std::string::npos) << error;
   EXPECT_NE(error.find("no matching receive"), std::string::npos) << error;
