@@ -28,19 +28,20 @@
 //   of a wait state: min(omega, sum of omega'*v/D over the later wait states it
 //   explains); terminal: the rest.
 //
-// Exchange (backward replay, as seed 001): announcements of the graph edges in
-// one batched all-to-all; then each rank walks its synchronization items from
-// the end of the trace: at its own wait state it sends (non-blocking, p2p) the
-// waiting time, propagated cost and interval profile to the cause; at a
-// synchronization point that caused a remote wait it receives that message and
-// charges costs. The direct/indirect split goes back to the waiters in one
+// Exchange (docs/causes-delay.md "Exchange"): the graph edges with the waiters'
+// interval profiles in one batched all-to-all (they do not depend on the
+// backward order); each cause prepares its charges but for the propagated cost
+// phi. Only phi follows the backward order: rank 0 replays all ranks' item
+// sequences (gathered without profiles) in the order of the distributed
+// backward replay and scatters phi back; each rank then charges its items in
+// backward order. The direct/indirect split goes back to the waiters in one
 // final all-to-all.
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
-#include <deque>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -140,7 +141,9 @@ class DelayAnalysis {
     collectWaits();
     buildSegments();
     buildSyncIndex();
-    announce();
+    exchangeProfiles();
+    orderItems();
+    solvePropagation();
     backwardReplay();
     replyIndirect();
     MPI_Comm_free(&comm_);
@@ -198,6 +201,20 @@ class DelayAnalysis {
     const auto& ev = ctx_.events;
     for (std::size_t i = 0; i < ev.events.size(); ++i) {
       const trace::Event& e = ev.events[i];
+      switch (e.kind) {
+        case EventKind::MpiSend:
+        case EventKind::MpiIsend:
+        case EventKind::MpiRecv:
+        case EventKind::MpiIrecv:
+        case EventKind::MpiCollectiveEnd:
+        case EventKind::RmaCollectiveEnd:
+        case EventKind::RmaWinCreate:
+        case EventKind::RmaWinDestroy:
+        case EventKind::RmaGroupSync:
+          break;
+        default:
+          continue;
+      }
       const replay::Call* call = ctx_.calls.callOf(i);
       const double at = call ? call->enter : e.time;
       switch (e.kind) {
@@ -234,9 +251,7 @@ class DelayAnalysis {
           break;
       }
     }
-    for (auto& [peer, list] : perPeer_) std::sort(list.begin(), list.end());
     for (auto& [comm, list] : perComm_) {
-      std::sort(list.begin(), list.end());
       std::vector<char> members(static_cast<std::size_t>(ctx_.worldSize), 0);
       if (comm < defs.comms.size()) {
         const trace::GroupId g = defs.comms[comm].group;
@@ -249,19 +264,29 @@ class DelayAnalysis {
     std::sort(globalSyncs_.begin(), globalSyncs_.end());
   }
 
-  static double before(const std::vector<double>& list, double t, double best) {
-    const auto it = std::lower_bound(list.begin(), list.end(), t);
-    if (it != list.begin()) best = std::max(best, *(it - 1));
-    return best;
+  // All synchronization times with `peer` (messages, groups, communicators
+  // containing it, MPI_Init/Finalize), sorted: built once per peer, so a query
+  // is one binary search instead of one per communicator.
+  const std::vector<double>& syncsWith(Rank peer) {
+    auto& slot = merged_[peer];
+    if (slot.built) return slot.times;
+    slot.built = true;
+    std::vector<double>& out = slot.times;
+    out = globalSyncs_;
+    if (const auto it = perPeer_.find(peer); it != perPeer_.end())
+      out.insert(out.end(), it->second.begin(), it->second.end());
+    for (const auto& [comm, list] : perComm_)
+      if (commMembers_.at(comm)[peer]) out.insert(out.end(), list.begin(), list.end());
+    std::sort(out.begin(), out.end());
+    return out;
   }
 
   // Enter of the latest synchronizing call with `peer` entered before t.
-  double previousSync(Rank peer, double t) const {
+  double previousSync(Rank peer, double t) {
     double best = std::min(traceStart_, t);
-    best = before(globalSyncs_, t, best);
-    if (const auto it = perPeer_.find(peer); it != perPeer_.end()) best = before(it->second, t, best);
-    for (const auto& [comm, list] : perComm_)
-      if (commMembers_.at(comm)[peer]) best = before(list, t, best);
+    const std::vector<double>& list = syncsWith(peer);
+    const auto at = std::lower_bound(list.begin(), list.end(), t);
+    if (at != list.begin()) best = std::max(best, *(at - 1));
     // Synchronized where that call's own wait state ended (after a barrier wait,
     // both sides start from the last arrival; the completion parts count).
     const auto it = std::lower_bound(waits_.begin(), waits_.end(), best,
@@ -270,10 +295,11 @@ class DelayAnalysis {
     return best;
   }
 
-  // Time per call path in [a, b), without the analyzed wait states.
-  std::map<CallPathId, double> profile(double a, double b) const {
-    std::map<CallPathId, double> out;
-    if (!(b > a) || segStart_.size() < 2) return out;
+  // Time per call path in [a, b), without the analyzed wait states; into `out`,
+  // sorted by call path (the per-path sums in time order).
+  void profile(double a, double b, std::vector<std::pair<CallPathId, double>>& out) {
+    out.clear();
+    if (!(b > a) || segStart_.size() < 2) return;
     std::size_t i = static_cast<std::size_t>(std::upper_bound(segStart_.begin(), segStart_.end(), a) -
                                              segStart_.begin());
     if (i > 0) --i;
@@ -289,151 +315,148 @@ class DelayAnalysis {
       while (k < waits_.size() && waits_[k].end <= s) ++k;
       for (std::size_t j = k; j < waits_.size() && waits_[j].start < e; ++j)
         t -= std::max(0.0, std::min(e, waits_[j].end) - std::max(s, waits_[j].start));
-      if (t > 0.0) out[segPath_[i]] += t;
+      if (t > 0.0) {
+        const CallPathId p = segPath_[i];
+        if (p >= scratch_.size()) scratch_.resize(static_cast<std::size_t>(p) + 1, 0.0), used_.resize(scratch_.size(), 0);
+        if (!used_[p]) {
+          used_[p] = 1;
+          touched_.push_back(p);
+        }
+        scratch_[p] += t;
+      }
     }
-    return out;
+    std::sort(touched_.begin(), touched_.end());
+    for (const CallPathId p : touched_) {
+      out.emplace_back(p, scratch_[p]);
+      scratch_[p] = 0.0;
+      used_[p] = 0;
+    }
+    touched_.clear();
   }
 
   std::uint64_t pathKey(CallPathId p) {
     if (p == kNone) return 0;
-    if (const auto it = keys_.find(p); it != keys_.end()) return it->second;
+    if (p < keys_.size() && keySet_[p]) return keys_[p];
     const trace::CallPath& cp = ctx_.trace.callTree[p];
     const std::uint64_t k = mix(mix(pathKey(cp.parent), cp.region), cp.callSite);
+    if (p >= keys_.size()) keys_.resize(static_cast<std::size_t>(p) + 1, 0), keySet_.resize(keys_.size(), 0);
     keys_[p] = k;
+    keySet_[p] = 1;
     return k;
   }
 
-  // ---- the synchronization graph ----
-  void announce() {
+  // ---- the synchronization graph and the interval profiles ----
+  // Neither depends on the backward order: every waiter sends each cause, in one
+  // all-to-all, its wait states (id, family, omega, t_S) with their interval
+  // profiles, in the order of its wait list.
+  void exchangeProfiles() {
     const auto n = static_cast<std::size_t>(ctx_.worldSize);
-    std::vector<int> sendCount(n, 0), recvCount(n, 0);
-    for (const Wait& w : waits_) ++sendCount[w.cause];
-    MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm_);
-    std::vector<int> sdispl(n, 0), rdispl(n, 0), sbytes(n), rbytes(n), sdb(n), rdb(n);
-    for (std::size_t p = 1; p < n; ++p) {
-      sdispl[p] = sdispl[p - 1] + sendCount[p - 1];
-      rdispl[p] = rdispl[p - 1] + recvCount[p - 1];
-    }
-    std::vector<Announce> out(waits_.size());
-    {
-      std::vector<int> fill(sdispl);
-      for (std::size_t i = 0; i < waits_.size(); ++i)
-        out[static_cast<std::size_t>(fill[waits_[i].cause]++)] = {static_cast<double>(i), waits_[i].end};
-    }
-    std::vector<Announce> in(static_cast<std::size_t>(rdispl[n - 1] + recvCount[n - 1]));
-    const int size = static_cast<int>(sizeof(Announce));
-    for (std::size_t p = 0; p < n; ++p) {
-      sbytes[p] = sendCount[p] * size;
-      rbytes[p] = recvCount[p] * size;
-      sdb[p] = sdispl[p] * size;
-      rdb[p] = rdispl[p] * size;
-    }
-    MPI_Alltoallv(out.data(), sbytes.data(), sdb.data(), MPI_BYTE, in.data(), rbytes.data(), rdb.data(), MPI_BYTE,
-                  comm_);
-    for (std::size_t p = 0; p < n; ++p)
-      for (int k = 0; k < recvCount[p]; ++k) {
-        const Announce& a = in[static_cast<std::size_t>(rdispl[p] + k)];
-        incoming_.push_back({static_cast<Rank>(p), static_cast<std::uint64_t>(a.waitId), a.syncTime});
+    std::vector<std::vector<char>> perCause(n);
+    std::vector<std::pair<CallPathId, double>> prof;
+    for (std::size_t id = 0; id < waits_.size(); ++id) {
+      const Wait& w = waits_[id];
+      profile(previousSync(w.cause, w.start), w.start, prof);
+      std::vector<char>& buf = perCause[w.cause];
+      const std::size_t at0 = buf.size();
+      buf.resize(at0 + sizeof(WireHeader) + prof.size() * sizeof(WireEntry));
+      const WireHeader h{id, static_cast<std::uint32_t>(w.family), static_cast<std::uint32_t>(prof.size()),
+                         w.end - w.start, 0.0, w.end};
+      std::memcpy(buf.data() + at0, &h, sizeof h);
+      std::size_t at = at0 + sizeof h;
+      for (const auto& [path, t] : prof) {
+        const WireEntry e{pathKey(path), t};
+        std::memcpy(buf.data() + at, &e, sizeof e);
+        at += sizeof e;
       }
+    }
+    std::vector<char> in;
+    std::vector<int> rdispl;
+    alltoallBytes(perCause, in, rdispl);
+    // Charge structure of every remote wait state this rank caused (all but the
+    // propagated cost phi, which follows the backward order).
+    std::vector<std::pair<std::uint64_t, double>> theirs;
+    for (std::size_t p = 0; p < n; ++p) {
+      std::size_t at = static_cast<std::size_t>(rdispl[p]);
+      const std::size_t end = static_cast<std::size_t>(rdispl[p + 1]);
+      while (at < end) {
+        WireHeader h;
+        std::memcpy(&h, in.data() + at, sizeof h);
+        at += sizeof h;
+        theirs.resize(h.entries);
+        for (std::uint32_t k = 0; k < h.entries; ++k) {
+          WireEntry e;
+          std::memcpy(&e, in.data() + at, sizeof e);
+          at += sizeof e;
+          theirs[k] = {e.pathKey, e.time};
+        }
+        // Same per-key sums as accumulating in arrival order.
+        std::stable_sort(theirs.begin(), theirs.end(),
+                         [](const auto& x, const auto& y) { return x.first < y.first; });
+        std::size_t m = 0;
+        for (std::size_t k = 0; k < theirs.size(); ++k) {
+          if (m > 0 && theirs[m - 1].first == theirs[k].first) {
+            theirs[m - 1].second += theirs[k].second;
+          } else {
+            theirs[m++] = theirs[k];
+          }
+        }
+        theirs.resize(m);
+        prepareCharge(static_cast<Rank>(p), h, theirs);
+      }
+    }
+  }
+
+  void alltoallBytes(const std::vector<std::vector<char>>& out, std::vector<char>& in, std::vector<int>& rdispl) {
+    const auto n = static_cast<std::size_t>(ctx_.worldSize);
+    std::vector<int> sendCount(n, 0), recvCount(n, 0), sdispl(n + 1, 0);
+    rdispl.assign(n + 1, 0);
+    for (std::size_t p = 0; p < n; ++p) sendCount[p] = static_cast<int>(out[p].size());
+    MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm_);
+    for (std::size_t p = 0; p < n; ++p) {
+      sdispl[p + 1] = sdispl[p] + sendCount[p];
+      rdispl[p + 1] = rdispl[p] + recvCount[p];
+    }
+    std::vector<char> flat(static_cast<std::size_t>(sdispl[n]));
+    for (std::size_t p = 0; p < n; ++p)
+      if (!out[p].empty()) std::memcpy(flat.data() + sdispl[p], out[p].data(), out[p].size());
+    in.resize(static_cast<std::size_t>(rdispl[n]));
+    MPI_Alltoallv(flat.data(), sendCount.data(), sdispl.data(), MPI_BYTE, in.data(), recvCount.data(),
+                  rdispl.data(), MPI_BYTE, comm_);
   }
 
   // ---- backward replay ----
+  // One remote wait state this rank caused: its charge on this location's interval.
   struct Incoming {
     Rank waiter;
     std::uint64_t waitId;
     double syncTime;
+    std::uint32_t family;
+    double omega;
+    double denom;  // D; 0: the cost goes to the single path charges[first] undivided
+    std::uint32_t firstCharge, endCharge;  // (path, numerator) in charges_
+    std::uint32_t firstProp, endProp;      // (own wait, v) in props_, over denominator D
+    double indirect;
+    double phi = 0.0;  // propagated to the waiter's wait state, from the backward order
   };
 
-  void backwardReplay() {
-    struct Item {
-      double key;
-      bool send;  // own wait state (send) or a remote wait state this rank caused (receive)
-      std::size_t index;
-    };
-    std::vector<Item> items;
-    items.reserve(waits_.size() + incoming_.size());
-    for (std::size_t i = 0; i < waits_.size(); ++i) items.push_back({waits_[i].start, true, i});
-    for (std::size_t i = 0; i < incoming_.size(); ++i) items.push_back({incoming_[i].syncTime, false, i});
-    // Latest first; at equal times the (non-blocking) sends first.
-    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-      return a.key != b.key ? a.key > b.key : (a.send && !b.send);
-    });
-    for (const Item& item : items) {
-      if (item.send) sendWait(item.index);
-      else receiveWait(incoming_[item.index]);
-    }
-    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-    requests_.clear();
-    buffers_.clear();
-  }
-
-  void sendWait(std::size_t id) {
-    Wait& w = waits_[id];
-    const double omega = w.end - w.start;
-    // Propagating / terminal (the later waiting time this one explains, at most itself).
-    const double propagating = std::min(omega, w.directShare);
-    if (propagating > 0.0) ctx_.severities.add(Metric::MpiWaitPropagating, w.path, propagating);
-    if (omega - propagating > 0.0) ctx_.severities.add(Metric::MpiWaitTerminal, w.path, omega - propagating);
-
-    const auto prof = profile(previousSync(w.cause, w.start), w.start);
-    std::vector<char>& buf = buffers_.emplace_back(sizeof(WireHeader) + prof.size() * sizeof(WireEntry));
-    WireHeader h{id, static_cast<std::uint32_t>(w.family), static_cast<std::uint32_t>(prof.size()), omega, w.phi,
-                 w.end};
-    std::memcpy(buf.data(), &h, sizeof h);
-    std::size_t at = sizeof h;
-    for (const auto& [path, t] : prof) {
-      const WireEntry e{pathKey(path), t};
-      std::memcpy(buf.data() + at, &e, sizeof e);
-      at += sizeof e;
-    }
-    requests_.emplace_back();
-    MPI_Isend(buf.data(), static_cast<int>(buf.size()), MPI_BYTE, static_cast<int>(w.cause), kTag, comm_,
-              &requests_.back());
-  }
-
-  void receiveWait(const Incoming& in) {
-    // Messages of one waiter may arrive in another order than needed: stash them.
-    auto& pending = stash_[in.waiter];
-    while (pending.find(in.waitId) == pending.end()) {
-      MPI_Status status;
-      MPI_Probe(static_cast<int>(in.waiter), kTag, comm_, &status);
-      int count = 0;
-      MPI_Get_count(&status, MPI_BYTE, &count);
-      std::vector<char> buf(static_cast<std::size_t>(count));
-      MPI_Recv(buf.data(), count, MPI_BYTE, static_cast<int>(in.waiter), kTag, comm_, MPI_STATUS_IGNORE);
-      WireHeader h;
-      std::memcpy(&h, buf.data(), sizeof h);
-      pending.emplace(h.waitId, std::move(buf));
-    }
-    const auto node = pending.extract(in.waitId);
-    const std::vector<char>& buf = node.mapped();
-    WireHeader h;
-    std::memcpy(&h, buf.data(), sizeof h);
-    std::unordered_map<std::uint64_t, double> theirs;
-    for (std::uint32_t k = 0; k < h.entries; ++k) {
-      WireEntry e;
-      std::memcpy(&e, buf.data() + sizeof h + k * sizeof e, sizeof e);
-      theirs[e.pathKey] += e.time;
-    }
-    charge(in, h, theirs);
-  }
-
-  // Charges one remote wait state to this (causing) location's interval.
-  void charge(const Incoming& in, const WireHeader& h, const std::unordered_map<std::uint64_t, double>& theirs) {
-    const double a = previousSync(in.waiter, h.syncTime);
+  void prepareCharge(Rank waiter, const WireHeader& h, const std::vector<std::pair<std::uint64_t, double>>& theirs) {
+    Incoming in{waiter, h.waitId, h.syncTime, h.family, h.omega, 0.0, 0, 0, 0, 0, 0.0};
+    const double a = previousSync(waiter, h.syncTime);
     const double b = h.syncTime;
-    const auto mine = profile(a, b);
-    std::vector<std::pair<CallPathId, double>> delays;
+    profile(a, b, mine_);
+    in.firstCharge = static_cast<std::uint32_t>(charges_.size());
     double sum = 0.0;
-    for (const auto& [path, t] : mine) {
-      const auto it = theirs.find(pathKey(path));
-      const double d = t - (it == theirs.end() ? 0.0 : it->second);
+    for (const auto& [path, t] : mine_) {
+      const std::uint64_t key = pathKey(path);
+      const auto it = std::lower_bound(theirs.begin(), theirs.end(), key,
+                                       [](const auto& x, std::uint64_t v) { return x.first < v; });
+      const double d = t - (it == theirs.end() || it->first != key ? 0.0 : it->second);
       if (d > 0.0) {
-        delays.emplace_back(path, d);
+        charges_.emplace_back(path, d);
         sum += d;
       }
     }
-    std::vector<std::pair<std::size_t, double>> propagated;  // own wait states in the interval
+    in.firstProp = static_cast<std::uint32_t>(props_.size());
     double waited = 0.0;
     const auto first = static_cast<std::size_t>(
         std::partition_point(waits_.begin(), waits_.end(), [&](const Wait& w) { return w.end <= a; }) -
@@ -441,32 +464,217 @@ class DelayAnalysis {
     for (std::size_t k = first; k < waits_.size() && waits_[k].start < b; ++k) {
       const double v = std::min(b, waits_[k].end) - std::max(a, waits_[k].start);
       if (v > 0.0) {
-        propagated.emplace_back(k, v);
+        props_.emplace_back(k, v);
         waited += v;
       }
     }
     const double total = sum + waited;
-    const auto family = static_cast<std::size_t>(h.family);
-    double indirect = 0.0;
     if (total > 0.0) {
-      for (const auto& [path, d] : delays) chargePath(family, path, h.omega * d / total, h.phi * d / total);
-      for (const auto& [k, v] : propagated) {
-        waits_[k].phi += (h.omega + h.phi) * v / total;
-        waits_[k].directShare += h.omega * v / total;
-      }
-      indirect = waited / total;
+      in.denom = total;
+      in.indirect = waited / total;
     } else {
       // No excess time and no wait states in the interval (skewed or equal
       // intervals): the interval's own time takes the cost, else the call at t_S.
+      charges_.resize(in.firstCharge);
+      props_.resize(in.firstProp);
       double all = 0.0;
-      for (const auto& [path, t] : mine) all += t;
+      for (const auto& [path, t] : mine_) all += t;
       if (all > 0.0) {
-        for (const auto& [path, t] : mine) chargePath(family, path, h.omega * t / all, h.phi * t / all);
+        for (const auto& [path, t] : mine_) charges_.emplace_back(path, t);
+        in.denom = all;
       } else {
-        chargePath(family, pathAt(b), h.omega, h.phi);
+        charges_.emplace_back(pathAt(b), 0.0);
+        in.denom = 0.0;
       }
     }
-    replies_[in.waiter].push_back({static_cast<double>(in.waitId), indirect});
+    in.endCharge = static_cast<std::uint32_t>(charges_.size());
+    in.endProp = static_cast<std::uint32_t>(props_.size());
+    incoming_.push_back(in);
+  }
+
+  struct Item {
+    double key;
+    bool send;  // own wait state (send) or a remote wait state this rank caused (receive)
+    std::size_t index;
+  };
+
+  // Latest first; at equal times the own wait states first.
+  void orderItems() {
+    items_.reserve(waits_.size() + incoming_.size());
+    for (std::size_t i = 0; i < waits_.size(); ++i) items_.push_back({waits_[i].start, true, i});
+    for (std::size_t i = 0; i < incoming_.size(); ++i) items_.push_back({incoming_[i].syncTime, false, i});
+    std::stable_sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) {
+      return a.key != b.key ? a.key > b.key : (a.send && !b.send);
+    });
+  }
+
+  // The propagated costs phi. phi of a wait state W is complete once its rank
+  // has replayed every item before W (later in time); the cause needs it at its
+  // receive item. Only these scalars follow the backward order, and they are
+  // cheap: every rank sends its item sequence (the charge structure without
+  // profiles) to rank 0, which replays all ranks' sequences in the order of the
+  // distributed replay (a receive item waits until its waiter has passed the
+  // wait state) and returns each rank the phi of the wait states it caused.
+  void solvePropagation() {
+    // Item stream: per item {kind, a, b, count} + count (k, v) pairs, doubles.
+    std::vector<double> stream;
+    for (const Item& item : items_) {
+      if (item.send) {
+        stream.push_back(0.0);
+        stream.push_back(static_cast<double>(item.index));
+      } else {
+        const Incoming& in = incoming_[item.index];
+        stream.push_back(1.0);
+        stream.push_back(static_cast<double>(in.waiter));
+        stream.push_back(static_cast<double>(in.waitId));
+        stream.push_back(in.omega);
+        stream.push_back(in.denom);
+        stream.push_back(static_cast<double>(in.endProp - in.firstProp));
+        for (std::uint32_t j = in.firstProp; j < in.endProp; ++j) {
+          stream.push_back(static_cast<double>(props_[j].first));
+          stream.push_back(props_[j].second);
+        }
+      }
+    }
+    const int n = ctx_.worldSize;
+    const int me = ctx_.worldRank;
+    const int count = static_cast<int>(stream.size());
+    std::vector<int> counts(me == 0 ? n : 0), displs(me == 0 ? n + 1 : 0);
+    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+    std::vector<double> all;
+    if (me == 0) {
+      for (int r = 0; r < n; ++r) displs[r + 1] = displs[r] + counts[r];
+      all.resize(static_cast<std::size_t>(displs[n]));
+    }
+    MPI_Gatherv(stream.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm_);
+    // Rank 0: per rank, phi of each incoming item in item order.
+    std::vector<double> answers;
+    std::vector<int> answerCounts(me == 0 ? n : 0), answerDispls(me == 0 ? n + 1 : 0);
+    if (me == 0) simulate(all, displs, answers, answerCounts, answerDispls);
+    std::vector<double> mine(incoming_.size());
+    MPI_Scatterv(answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, mine.data(),
+                 static_cast<int>(mine.size()), MPI_DOUBLE, 0, comm_);
+    std::size_t j = 0;
+    for (const Item& item : items_)
+      if (!item.send) incoming_[item.index].phi = mine[j++];
+  }
+
+  static void simulate(const std::vector<double>& all, const std::vector<int>& displs, std::vector<double>& answers,
+                       std::vector<int>& answerCounts, std::vector<int>& answerDispls) {
+    const std::size_t n = answerCounts.size();
+    std::vector<std::vector<double>> phi(n), sent(n);
+    std::vector<std::vector<char>> done(n);
+    std::vector<std::size_t> pos(n);
+    std::vector<std::vector<double>> out(n);
+    // Number of own wait states per rank: the largest send index + 1.
+    for (std::size_t r = 0; r < n; ++r) {
+      std::size_t waits = 0;
+      for (std::size_t at = static_cast<std::size_t>(displs[r]); at < static_cast<std::size_t>(displs[r + 1]);) {
+        if (all[at] == 0.0) {
+          waits = std::max(waits, static_cast<std::size_t>(all[at + 1]) + 1);
+          at += 2;
+        } else {
+          at += 6 + 2 * static_cast<std::size_t>(all[at + 5]);
+        }
+      }
+      phi[r].assign(waits, 0.0);
+      sent[r].assign(waits, 0.0);
+      done[r].assign(waits, 0);
+      pos[r] = static_cast<std::size_t>(displs[r]);
+    }
+    auto finished = [&](std::size_t r) { return pos[r] >= static_cast<std::size_t>(displs[r + 1]); };
+    bool warned = false;
+    for (;;) {
+      bool progress = false, open = false;
+      for (std::size_t r = 0; r < n; ++r) {
+        while (!finished(r)) {
+          std::size_t& at = pos[r];
+          if (all[at] == 0.0) {
+            const auto id = static_cast<std::size_t>(all[at + 1]);
+            done[r][id] = 1;
+            sent[r][id] = phi[r][id];  // what the waiter sends when it passes the wait state
+            at += 2;
+            progress = true;
+            continue;
+          }
+          const auto waiter = static_cast<std::size_t>(all[at + 1]);
+          const auto id = static_cast<std::size_t>(all[at + 2]);
+          const bool valid = waiter < n && id < phi[waiter].size();
+          if (valid && !done[waiter][id]) break;  // the waiter has not reached it yet
+          const double p = valid ? sent[waiter][id] : 0.0;
+          const double omega = all[at + 3], total = all[at + 4];
+          const auto props = static_cast<std::size_t>(all[at + 5]);
+          for (std::size_t k = 0; k < props; ++k) {
+            const auto own = static_cast<std::size_t>(all[at + 6 + 2 * k]);
+            phi[r][own] += (omega + p) * all[at + 7 + 2 * k] / total;
+          }
+          out[r].push_back(p);
+          at += 6 + 2 * props;
+          progress = true;
+        }
+        if (!finished(r)) open = true;
+      }
+      if (!open) break;
+      if (!progress) {
+        // A cycle (impossible for a valid trace: every edge goes back in time):
+        // the distributed replay would wait forever; take the blocked item with
+        // the phi collected so far.
+        if (!warned) {
+          std::fprintf(stderr, "waitscope-analyze: warning: delay costs: cyclic wait states; long-term costs on "
+                               "the cycle are incomplete\n");
+          warned = true;
+        }
+        for (std::size_t r = 0; r < n; ++r)
+          if (!finished(r)) {
+            const auto waiter = static_cast<std::size_t>(all[pos[r] + 1]);
+            const auto id = static_cast<std::size_t>(all[pos[r] + 2]);
+            done[waiter][id] = 1;
+            sent[waiter][id] = phi[waiter][id];
+            break;
+          }
+      }
+    }
+    answerDispls[0] = 0;
+    for (std::size_t r = 0; r < n; ++r) {
+      answerCounts[r] = static_cast<int>(out[r].size());
+      answerDispls[r + 1] = answerDispls[r] + answerCounts[r];
+      answers.insert(answers.end(), out[r].begin(), out[r].end());
+    }
+  }
+
+  // The local replay in backward order, with every phi known: the same charges
+  // in the same order as the message-driven replay.
+  void backwardReplay() {
+    for (const Item& item : items_) {
+      if (item.send) {
+        Wait& w = waits_[item.index];
+        const double omega = w.end - w.start;
+        // Propagating / terminal (the later waiting time this one explains, at most itself).
+        const double propagating = std::min(omega, w.directShare);
+        if (propagating > 0.0) ctx_.severities.add(Metric::MpiWaitPropagating, w.path, propagating);
+        if (omega - propagating > 0.0) ctx_.severities.add(Metric::MpiWaitTerminal, w.path, omega - propagating);
+      } else {
+        charge(incoming_[item.index]);
+      }
+    }
+  }
+
+  void charge(const Incoming& in) {
+    const auto family = static_cast<std::size_t>(in.family);
+    const double omega = in.omega, phi = in.phi, total = in.denom;
+    if (total > 0.0) {
+      for (std::uint32_t j = in.firstCharge; j < in.endCharge; ++j) {
+        const auto& [path, d] = charges_[j];
+        chargePath(family, path, omega * d / total, phi * d / total);
+      }
+      for (std::uint32_t j = in.firstProp; j < in.endProp; ++j) {
+        const auto& [k, v] = props_[j];
+        waits_[k].directShare += omega * v / total;
+      }
+    } else {
+      for (std::uint32_t j = in.firstCharge; j < in.endCharge; ++j) chargePath(family, charges_[j].first, omega, phi);
+    }
+    replies_[in.waiter].push_back({static_cast<double>(in.waitId), in.indirect});
   }
 
   void chargePath(std::size_t family, CallPathId path, double shortTerm, double longTerm) {
@@ -528,12 +736,22 @@ class DelayAnalysis {
   std::unordered_map<Rank, std::vector<double>> perPeer_;
   std::map<trace::CommId, std::vector<double>> perComm_;
   std::map<trace::CommId, std::vector<char>> commMembers_;
-  std::unordered_map<CallPathId, std::uint64_t> keys_;
+  struct Merged {
+    bool built = false;
+    std::vector<double> times;
+  };
+  std::unordered_map<Rank, Merged> merged_;
+  std::vector<std::uint64_t> keys_;
+  std::vector<char> keySet_;
+  std::vector<double> scratch_;
+  std::vector<char> used_;
+  std::vector<CallPathId> touched_;
+  std::vector<std::pair<CallPathId, double>> mine_;
 
   std::vector<Incoming> incoming_;
-  std::deque<std::vector<char>> buffers_;
-  std::vector<MPI_Request> requests_;
-  std::map<Rank, std::map<std::uint64_t, std::vector<char>>> stash_;
+  std::vector<std::pair<CallPathId, double>> charges_;
+  std::vector<std::pair<std::size_t, double>> props_;
+  std::vector<Item> items_;
   std::map<Rank, std::vector<Reply>> replies_;
 };
 
