@@ -180,6 +180,32 @@ void readTrees(const Database& db, Report& report) {
             });
 }
 
+std::uint32_t get32(const unsigned char* at) {
+  std::uint32_t v = 0;
+  for (int b = 3; b >= 0; --b) v = v << 8 | at[b];
+  return v;
+}
+double get64(const unsigned char* at) {
+  std::uint64_t v = 0;
+  for (int b = 7; b >= 0; --b) v = v << 8 | at[b];
+  return std::bit_cast<double>(v);
+}
+
+// Reads the packed records of `table` (report_schema.h), chunk by chunk in order;
+// the ids and times are checked with the rest of the report (firstProblem).
+template <typename Unpack>
+void readChunks(const Database& db, const char* table, std::size_t recordBytes, Unpack unpack) {
+  const std::string sql = std::string("SELECT chunk, data FROM ") + table + " ORDER BY chunk";
+  readTable(db, table, sql.c_str(), true, [&](const Row& row, const Statement& s) {
+    if (s.type(1) != SQLITE_BLOB) row.fail("data", "is not a blob");
+    const std::size_t bytes = s.bytes(1);
+    if (bytes == 0 || bytes % recordBytes != 0 || bytes > recordBytes * detail::kRecordsPerChunk)
+      row.fail("data", "does not hold whole records");
+    const auto* data = static_cast<const unsigned char*>(s.blob(1));
+    for (std::size_t at = 0; at < bytes; at += recordBytes) unpack(data + at);
+  });
+}
+
 void readValues(const Database& db, Report& report) {
   const std::size_t locations = report.locations.size();
   readTable(db, "severities", "SELECT metric, callpath, vals FROM severities ORDER BY rowid", false,
@@ -189,25 +215,12 @@ void readValues(const Database& db, Report& report) {
               r.callPath = row.id(1, "callpath");
               r.values = decodeValues(s, row, locations);
             });
-  readTable(db, "instances",
-            "SELECT metric, location, callpath, start, \"end\", cause FROM instances ORDER BY rowid", false,
-            [&](const Row& row, const Statement&) {
-              Instance& w = report.instances.emplace_back();
-              w.metric = row.id(0, "metric");
-              w.location = row.id(1, "location");
-              w.callPath = row.id(2, "callpath");
-              w.start = row.time(3, "start");
-              w.end = row.time(4, "end");
-              w.cause = row.id(5, "cause", true);
-            });
-  readTable(db, "critical_path", "SELECT location, callpath, start, \"end\" FROM critical_path ORDER BY rowid", false,
-            [&](const Row& row, const Statement&) {
-              PathSegment& p = report.criticalPath.emplace_back();
-              p.location = row.id(0, "location");
-              p.callPath = row.id(1, "callpath");
-              p.start = row.time(2, "start");
-              p.end = row.time(3, "end");
-            });
+  readChunks(db, "instances", detail::kInstanceBytes, [&](const unsigned char* at) {
+    report.instances.push_back({get32(at), get32(at + 4), get32(at + 8), get64(at + 16), get64(at + 24), get32(at + 12)});
+  });
+  readChunks(db, "critical_path", detail::kSegmentBytes, [&](const unsigned char* at) {
+    report.criticalPath.push_back({get32(at), get32(at + 4), get64(at + 8), get64(at + 16)});
+  });
 }
 
 Report readDatabase(const std::string& path) {

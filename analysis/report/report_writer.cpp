@@ -5,6 +5,7 @@
 // temporary file reads as incomplete.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cerrno>
@@ -22,7 +23,6 @@ namespace {
 
 using detail::Database;
 using detail::kFormatVersion;
-using detail::kIndexes;
 using detail::kSchema;
 using detail::SqliteFailure;
 using detail::Statement;
@@ -113,6 +113,27 @@ void writeTrees(const Database& db, const Report& report) {
   }
 }
 
+void put32(unsigned char* at, std::uint32_t v) {
+  for (int b = 0; b < 4; ++b, v >>= 8) at[b] = static_cast<unsigned char>(v & 0xff);
+}
+void put64(unsigned char* at, double value) {
+  std::uint64_t v = std::bit_cast<std::uint64_t>(value);
+  for (int b = 0; b < 8; ++b, v >>= 8) at[b] = static_cast<unsigned char>(v & 0xff);
+}
+
+// Writes `records` as packed rows of up to kRecordsPerChunk records each.
+template <typename Record, typename Pack>
+void writeChunks(const Database& db, const char* sql, const std::vector<Record>& records, std::size_t recordBytes,
+                 std::vector<unsigned char>& chunk, Pack pack) {
+  Statement insert(db, sql);
+  for (std::size_t first = 0, n = 0; first < records.size(); first += detail::kRecordsPerChunk, ++n) {
+    const std::size_t count = std::min(detail::kRecordsPerChunk, records.size() - first);
+    chunk.resize(count * recordBytes);
+    for (std::size_t i = 0; i < count; ++i) pack(chunk.data() + i * recordBytes, records[first + i]);
+    insert.bind(1, static_cast<std::int64_t>(n)).bindBlob(2, chunk.data(), chunk.size()).insert();
+  }
+}
+
 void writeValues(const Database& db, const Report& report) {
   Statement severity(db, "INSERT INTO severities(metric, callpath, vals) VALUES (?1, ?2, ?3)");
   std::vector<std::uint64_t> buffer;
@@ -120,20 +141,23 @@ void writeValues(const Database& db, const Report& report) {
     severity.bind(1, std::int64_t{row.metric}).bind(2, std::int64_t{row.callPath});
     severity.bindBlob(3, littleEndian(row.values, buffer), row.values.size() * sizeof(double)).insert();
   }
-  Statement instance(db,
-                     "INSERT INTO instances(metric, location, callpath, start, \"end\", cause) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-  for (const Instance& w : report.instances) {
-    instance.bind(1, std::int64_t{w.metric}).bind(2, std::int64_t{w.location}).bind(3, std::int64_t{w.callPath});
-    instance.bind(4, w.start).bind(5, w.end);
-    bindId(instance, 6, w.cause);
-    instance.insert();
-  }
-  Statement segment(db, "INSERT INTO critical_path(location, callpath, start, \"end\") VALUES (?1, ?2, ?3, ?4)");
-  for (const PathSegment& p : report.criticalPath) {
-    segment.bind(1, std::int64_t{p.location}).bind(2, std::int64_t{p.callPath});
-    segment.bind(3, p.start).bind(4, p.end).insert();
-  }
+  std::vector<unsigned char> chunk;
+  writeChunks(db, "INSERT INTO instances(chunk, data) VALUES (?1, ?2)", report.instances, detail::kInstanceBytes, chunk,
+              [](unsigned char* at, const Instance& w) {
+                put32(at, w.metric);
+                put32(at + 4, w.location);
+                put32(at + 8, w.callPath);
+                put32(at + 12, w.cause);
+                put64(at + 16, w.start);
+                put64(at + 24, w.end);
+              });
+  writeChunks(db, "INSERT INTO critical_path(chunk, data) VALUES (?1, ?2)", report.criticalPath,
+              detail::kSegmentBytes, chunk, [](unsigned char* at, const PathSegment& p) {
+                put32(at, p.location);
+                put32(at + 4, p.callPath);
+                put64(at + 8, p.start);
+                put64(at + 16, p.end);
+              });
 }
 
 void writeDatabase(const std::string& file, const Report& report) {
@@ -145,7 +169,6 @@ void writeDatabase(const std::string& file, const Report& report) {
   writeMeta(db, report);
   writeTrees(db, report);
   writeValues(db, report);
-  db.exec(kIndexes);
   db.exec("INSERT INTO meta(key, value) VALUES ('complete', '1')");
   db.exec("COMMIT");
   db.close();
