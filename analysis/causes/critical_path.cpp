@@ -32,31 +32,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Late Complete, Early Fence; the Late Sender instance carries its most specific
 // pattern, so all of its variants count).
 bool switchesPath(Metric m) {
-  switch (m) {
-    case Metric::MpiLateSender:
-    case Metric::MpiLateSenderWo:
-    case Metric::MpiLswoSame:
-    case Metric::MpiLswoDifferent:
-    case Metric::MpiLateReceiver:
-    case Metric::MpiBarrierWait:
-    case Metric::MpiWaitNxN:
-    case Metric::MpiLateBroadcast:
-    case Metric::MpiEarlyReduce:
-    case Metric::MpiEarlyScan:
-    case Metric::MpiFinalizeWait:
-    case Metric::MpiRmaWaitAtCreate:
-    case Metric::MpiRmaWaitAtFree:
-    case Metric::MpiRmaSyncLatePost:
-    case Metric::MpiRmaEarlyTransfer:
-    case Metric::MpiRmaEarlyWait:
-    case Metric::MpiRmaWaitAtFence:
-    case Metric::MpiRmaSyncLockCompetition:
-    case Metric::MpiRmaCommLockCompetition:
-    case Metric::MpiRmaSyncWaitForProgress:
-      return true;
-    default:
-      return false;
-  }
+  return patterns::waitFamily(m) != patterns::WaitFamily::None && m != Metric::MpiRmaLateComplete &&
+         m != Metric::MpiRmaEarlyFence;
 }
 
 struct Switch {

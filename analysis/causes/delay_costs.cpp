@@ -60,31 +60,11 @@ using trace::Rank;
 enum Family : int { kNoFamily = -1, kP2p = 0, kCollective = 1, kRma = 2 };
 
 Family familyOf(Metric m) {
-  switch (m) {
-    case Metric::MpiLateSender:
-    case Metric::MpiLateSenderWo:
-    case Metric::MpiLswoDifferent:
-    case Metric::MpiLswoSame:
-    case Metric::MpiLateReceiver:
-      return kP2p;
-    case Metric::MpiBarrierWait:
-    case Metric::MpiWaitNxN:
-    case Metric::MpiLateBroadcast:
-    case Metric::MpiEarlyReduce:
-    case Metric::MpiEarlyScan:
-    case Metric::MpiFinalizeWait:
-      return kCollective;
-    case Metric::MpiRmaSyncLatePost:
-    case Metric::MpiRmaEarlyWait:
-    case Metric::MpiRmaLateComplete:
-    case Metric::MpiRmaWaitAtFence:
-    case Metric::MpiRmaEarlyFence:
-    case Metric::MpiRmaWaitAtCreate:
-    case Metric::MpiRmaWaitAtFree:
-    case Metric::MpiRmaEarlyTransfer:
-      return kRma;
-    default:
-      return kNoFamily;  // passive target: contention, not delay (seed 001, future work)
+  switch (patterns::waitFamily(m)) {
+    case patterns::WaitFamily::PointToPoint: return kP2p;
+    case patterns::WaitFamily::Collective: return kCollective;
+    case patterns::WaitFamily::RmaActive: return kRma;
+    default: return kNoFamily;  // passive target: contention, not delay (docs/causes-delay.md)
   }
 }
 

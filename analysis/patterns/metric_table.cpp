@@ -199,6 +199,39 @@ static_assert(tableInOrder(), "metric table rows must follow the enum, parents f
 
 }  // namespace
 
+WaitFamily waitFamily(Metric metric) {
+  switch (metric) {
+    case M::MpiLateSender:
+    case M::MpiLateSenderWo:
+    case M::MpiLswoDifferent:
+    case M::MpiLswoSame:
+    case M::MpiLateReceiver:
+      return WaitFamily::PointToPoint;
+    case M::MpiBarrierWait:
+    case M::MpiWaitNxN:
+    case M::MpiLateBroadcast:
+    case M::MpiEarlyReduce:
+    case M::MpiEarlyScan:
+    case M::MpiFinalizeWait:
+      return WaitFamily::Collective;
+    case M::MpiRmaSyncLatePost:
+    case M::MpiRmaEarlyTransfer:
+    case M::MpiRmaEarlyWait:
+    case M::MpiRmaLateComplete:
+    case M::MpiRmaWaitAtFence:
+    case M::MpiRmaEarlyFence:
+    case M::MpiRmaWaitAtCreate:
+    case M::MpiRmaWaitAtFree:
+      return WaitFamily::RmaActive;
+    case M::MpiRmaSyncLockCompetition:
+    case M::MpiRmaCommLockCompetition:
+    case M::MpiRmaSyncWaitForProgress:
+      return WaitFamily::RmaPassive;
+    default:
+      return WaitFamily::None;
+  }
+}
+
 const MetricDefinition& definition(Metric metric) { return kTable[index(metric)]; }
 const std::array<MetricDefinition, kMetricCount>& metricTable() { return kTable; }
 

@@ -112,6 +112,12 @@ struct MetricDefinition {
   std::string_view description;
 };
 
+// The family of a wait-state pattern whose instances name the location that
+// caused them; None for every other metric (completion patterns included: the
+// first process to leave causes nothing). The causes analysis reads it.
+enum class WaitFamily : std::uint8_t { None, PointToPoint, Collective, RmaActive, RmaPassive };
+WaitFamily waitFamily(Metric metric);
+
 const MetricDefinition& definition(Metric metric);
 const std::array<MetricDefinition, kMetricCount>& metricTable();
 constexpr std::size_t index(Metric metric) { return static_cast<std::size_t>(metric); }
