@@ -11,7 +11,7 @@
 // backward replay (causes) adds at most 60% to the forward analysis (read + replay).
 // Exits 0 whatever the figures; non-zero only if something fails outright.
 #include <malloc.h>
-#include <unistd.h>
+#include <stdlib.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -73,9 +74,18 @@ int run(const Args& args) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-  fs::path dir = args.keep.empty() ? fs::temp_directory_path() / ("waitscope-bench-analysis-" + std::to_string(getppid()))
-                                   : fs::path(args.keep);
-  std::string anchor = (dir / "traces.otf2").string();
+  // Rank 0 picks the directory (a fresh one unless --keep) and tells the others.
+  std::string dirName = args.keep;
+  if (me == 0 && dirName.empty()) {
+    dirName = (fs::temp_directory_path() / "waitscope-bench-analysis-XXXXXX").string();
+    if (!mkdtemp(dirName.data())) throw std::runtime_error("cannot create a temporary directory");
+  }
+  int length = static_cast<int>(dirName.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  dirName.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(dirName.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  const fs::path dir(dirName);
+  const std::string anchor = (dir / "traces.otf2").string();
   unsigned long long events = 0;
   if (me == 0) {
     if (!fs::exists(anchor)) {
