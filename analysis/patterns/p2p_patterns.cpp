@@ -174,7 +174,6 @@ std::string PointToPoint::exchange() {
         continue;
       }
       const std::uint32_t k = it->second[c++];
-      r.sendIndex = k;
       r.sendEnter = incoming[recvOffset[src] + k].enter;
       replies[recvOffset[src] + k] = r.postEnter;
     }

@@ -41,7 +41,6 @@ class PointToPoint {
     std::uint32_t postKey;     // event index of the posting (recv itself, or the irecv request)
     double postEnter;          // enter of the call that posted the receive
     double sendEnter = 0.0;    // from the matched send
-    std::uint32_t sendIndex = 0;  // position of the matched send in the source's list to us
   };
 
  private:

@@ -20,18 +20,6 @@ void Severities::addWait(Metric metric, trace::CallPathId path, double start, do
   instances_.push_back({metric, path, start, end, cause});
 }
 
-double Severities::value(Metric metric, trace::CallPathId path) const {
-  const auto it = values_.find(key(metric, path));
-  return it == values_.end() ? 0.0 : it->second;
-}
-
-double Severities::total(Metric metric) const {
-  double sum = 0.0;
-  for (const auto& [k, v] : values_)
-    if ((k & 0xff) == static_cast<std::uint64_t>(metric)) sum += v;
-  return sum;
-}
-
 std::vector<Severities::Entry> Severities::entries() const {
   std::vector<Entry> out;
   out.reserve(values_.size());

@@ -33,11 +33,6 @@ class Severities {
   void addWait(Metric metric, trace::CallPathId path, double start, double end, trace::Rank cause);
   void addInstance(const WaitInstance& instance) { instances_.push_back(instance); }
 
-  // Metric-inclusive value of (metric, path); 0 when never set.
-  double value(Metric metric, trace::CallPathId path) const;
-  // Sum over all call paths.
-  double total(Metric metric) const;
-
   struct Entry {
     Metric metric;
     trace::CallPathId path;
