@@ -2,6 +2,7 @@
 // call sites and user regions (libdw), and unification of the rank-local definitions at
 // MPI_Finalize into Score-P-like global definitions.
 #include "measure_internal.h"
+#include "profile_runtime.h"
 #include "waitscope.h"
 
 #define OTF2_MPI_USE_PMPI
@@ -232,7 +233,7 @@ OTF2_RegionRef namedRegion(const char* name) {
 bool userEventsWanted(bool enter) {
   // The main thread only: before MPI_Init we cannot know it, so the first thread that records is it.
   if (gFinished) return false;
-  if (g.recording) return tMainThread;
+  if (g.recording || g.profiling) return tMainThread;
   return !g.archive && (!enter || gEarly.size() < kMaxEarly) && (tMainThread || gEarly.empty());
 }
 
@@ -240,7 +241,9 @@ void userEnter(OTF2_RegionRef region) {
   if (region == kFilteredRegion) return;
   if (gDepth < kMaxDepth) gStack[gDepth] = region;
   ++gDepth;
-  if (g.recording) {
+  if (g.profiling) {
+    profile::enterUser(region);
+  } else if (g.recording) {
     boundary();
     OTF2_EvtWriter_Enter(g.evt, nullptr, stamp(), region);
   } else {
@@ -252,7 +255,9 @@ void userEnter(OTF2_RegionRef region) {
 void userLeave(OTF2_RegionRef region) {
   if (region == kFilteredRegion || gDepth == 0) return;
   --gDepth;
-  if (g.recording) {
+  if (g.profiling) {
+    profile::leaveUser();
+  } else if (g.recording) {
     boundary();
     OTF2_EvtWriter_Leave(g.evt, nullptr, stamp(), region);
   } else {
@@ -297,6 +302,10 @@ void writeFlushRegion() {
   OTF2_EvtWriter_Leave(g.evt, nullptr, g.flushEnd, kFlushRegion);
   g.lastTime = g.flushEnd;
   g.flushStart = 0;
+}
+
+bool sourceLineOf(std::uintptr_t address, std::string& file, std::uint32_t& line) {
+  return sourceLine(address, file, line);
 }
 
 OTF2_SourceCodeLocationRef callSite(void* returnAddress) {
@@ -394,6 +403,17 @@ void startMeasurement(std::uint64_t initEnter) {
   PMPI_Comm_size(MPI_COMM_WORLD, &g.worldSize);
   loadFilter();
   for (std::uint32_t i = 0; i < kNumMpi; ++i) g.mpiFiltered[i] = filtered(kMpiNames[i]);
+  if (profile::requested()) {
+    // Profile mode: no trace directory, no archive; user regions seen before MPI_Init
+    // start (and those closed end) here.
+    profile::start();
+    for (const EarlyEvent& e : gEarly) {
+      if (e.enter) profile::enterUser(e.region);
+      else profile::leaveUser();
+    }
+    gEarly.clear();
+    return;
+  }
 
   // The output directory: rank 0 decides (and creates it), everybody learns the result.
   char dirBuf[4096] = {};
@@ -733,12 +753,13 @@ void writeGlobalDefinitions(Global& gl, const std::vector<std::uint64_t>& events
 }  // namespace
 
 void openProgramRegion(std::uint64_t time) {
-  if (gDepth != 0 || !g.recording) return;
+  if (gDepth != 0 || !(g.recording || g.profiling)) return;
   const OTF2_RegionRef region = namedRegion("main");
   if (region == kFilteredRegion) return;
   gStack[0] = region;
   gDepth = 1;
-  OTF2_EvtWriter_Enter(g.evt, nullptr, time, region);
+  if (g.profiling) profile::enterUser(region);
+  else OTF2_EvtWriter_Enter(g.evt, nullptr, time, region);
 }
 
 void finishMeasurement() {

@@ -84,6 +84,7 @@ struct UserRegionDef {
 
 struct State {
   bool recording = false;
+  bool profiling = false;  // profile mode (profile_runtime.h): no trace, no records
   bool incomplete = false;
   int worldRank = 0;
   int worldSize = 1;
@@ -129,6 +130,8 @@ inline void boundary() {
 inline std::uint64_t stamp() { return g.lastTime = now(); }
 
 OTF2_SourceCodeLocationRef callSite(void* returnAddress);
+// Source file and line of a code address (libdw); false when unknown.
+bool sourceLineOf(std::uintptr_t address, std::string& file, std::uint32_t& line);
 void enterRegion(OTF2_RegionRef region, std::uint64_t time, OTF2_SourceCodeLocationRef site);
 void leaveRegion(OTF2_RegionRef region, std::uint64_t time);
 

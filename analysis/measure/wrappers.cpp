@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "measure_internal.h"
+#include "profile_runtime.h"
 
 namespace waitscope::measure {
 namespace {
@@ -110,6 +111,9 @@ MPI_Status* statusArray(int n, MPI_Status* user) {
   if (tStatuses.size() < static_cast<std::size_t>(std::max(n, 1))) tStatuses.resize(static_cast<std::size_t>(std::max(n, 1)));
   return tStatuses.data();
 }
+
+// Profile mode (WAITSCOPE_PROFILE): its hooks and wrapper body.
+#include "profile_hooks.h"
 
 // --- point-to-point ---------------------------------------------------------------------------
 void recordSend(int dest, int count, MPI_Datatype type, int tag, MPI_Comm comm) {
@@ -235,6 +239,11 @@ struct Hook<Fn::MPI_Init> : Whole<Fn::MPI_Init> {
   }
   static void started(void* ra, std::uint64_t t0, Fn f) {
     startMeasurement(t0);
+    if (g.profiling) {
+      openProgramRegion(t0);
+      profile::recordInit(idx(f), ra, now() - t0);
+      return;
+    }
     if (!g.recording) return;
     openProgramRegion(t0);
     enterRegion(idx(f), t0, callSite(ra));
@@ -253,6 +262,10 @@ struct Hook<Fn::MPI_Init_thread> : Whole<Fn::MPI_Init_thread> {
 template <>
 struct Hook<Fn::MPI_Finalize> : Whole<Fn::MPI_Finalize> {
   static int whole(void* ra) {
+    if (g.profiling && tMainThread) {
+      profile::finish(idx(Fn::MPI_Finalize), ra);
+      return PMPI_Finalize();
+    }
     if (active()) {
       Call c{Fn::MPI_Finalize, 0};
       enterMpi(c, ra);
@@ -978,8 +991,11 @@ using namespace waitscope::measure;
     if constexpr (H::kWhole) {                                                                    \
       return H::whole(__builtin_return_address(0) WS_ARGS args);                                  \
     } else {                                                                                      \
-      if (!active() || (!H::kCustom && g.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])) [[unlikely]] \
+      if (!active() || (!H::kCustom && g.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])) [[unlikely]] { \
+        if (g.profiling && !g.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])                  \
+          return profiled<Fn::name>(__builtin_return_address(0) WS_ARGS args);                    \
         return P##name args;                                                                      \
+      }                                                                                           \
       Call c{Fn::name, 0};                                                                        \
       enterMpi(c, __builtin_return_address(0));                                                   \
       const int rc = H::call(c WS_ARGS args);                                                     \

@@ -1,5 +1,5 @@
 // waitscope-run: runs an MPI program under mpiexec with libwaitscope-measure preloaded and says
-// where the trace is.
+// where the trace (or, with --profile, the wait-state profile report) is.
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,16 +19,24 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kHelp =
-    "usage: waitscope-run [-n N] [-o DIR] [--profile] [--] PROGRAM [ARGS...]\n"
+    "usage: waitscope-run [-n N] [-o DIR] [--] PROGRAM [ARGS...]\n"
+    "       waitscope-run --profile [--waitall-test] [-n N] [-o REPORT] [--] PROGRAM [ARGS...]\n"
     "\n"
     "Runs PROGRAM under `mpiexec -n N` with the Waitscope recording library preloaded and writes\n"
-    "an OTF2 trace (DIR/traces.otf2) that waitscope-analyze and Score-P tools read.\n"
+    "an OTF2 trace (DIR/traces.otf2) that waitscope-analyze and Score-P tools read. With --profile\n"
+    "no trace is written: the library estimates the wait states from minimum call durations\n"
+    "(Late Sender, Wait at NxN, ...; seed 004) and writes a report (metrics *_estimate) that\n"
+    "waitscope-report and the desktop app open; its memory does not grow with the run time.\n"
     "\n"
     "options:\n"
     "  -n, --np N        number of MPI processes (default 1)\n"
     "  -o, --output DIR  directory for the trace (default ./waitscope-trace-YYYYMMDD-HHMMSS);\n"
-    "                    created if missing; a trace already in it is replaced\n"
-    "      --profile     estimate a wait-state profile without writing a trace (not available yet)\n"
+    "                    created if missing; a trace already in it is replaced.\n"
+    "                    With --profile: the report file (default\n"
+    "                    ./waitscope-profile-YYYYMMDD-HHMMSS.waitscope), replaced if it exists\n"
+    "      --profile     estimate a wait-state profile instead of writing a trace\n"
+    "      --waitall-test  (with --profile) test before MPI_Wait/MPI_Waitall and also report the\n"
+    "                    Late Sender estimate without the waits the test found complete\n"
     "  -h, --help        show this help\n"
     "\n"
     "environment:\n"
@@ -74,60 +82,20 @@ std::string findLibrary() {
   fail("cannot find libwaitscope-measure.so next to " + exe.string() + "; set WAITSCOPE_MEASURE_LIB");
 }
 
-std::string defaultDir() {
+std::string timestamped(const char* pattern) {
   char buf[64];
   const std::time_t t = std::time(nullptr);
   std::tm tm;
   localtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, "waitscope-trace-%Y%m%d-%H%M%S", &tm);
+  std::strftime(buf, sizeof buf, pattern, &tm);
   return buf;
 }
+std::string defaultDir() { return timestamped("waitscope-trace-%Y%m%d-%H%M%S"); }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  int np = 1;
-  std::string out;
-  int i = 1;
-  for (; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "-h" || a == "--help") {
-      std::fputs(kHelp, stdout);
-      return 0;
-    } else if (a == "--") {
-      ++i;
-      break;
-    } else if (a == "-n" || a == "--np" || a == "-np") {
-      if (++i >= argc) fail("-n needs a number of processes");
-      char* end = nullptr;
-      np = static_cast<int>(std::strtol(argv[i], &end, 10));
-      if (!end || *end || np < 1) fail(std::string("-n needs a positive number, not '") + argv[i] + "'");
-    } else if (a == "-o" || a == "--output") {
-      if (++i >= argc) fail("-o needs a directory");
-      out = argv[i];
-    } else if (a == "--profile") {
-      fail("--profile is not available yet (issue: profiling)");
-    } else if (!a.empty() && a[0] == '-') {
-      fail("unknown option '" + a + "' (see --help)");
-    } else {
-      break;
-    }
-  }
-  if (i >= argc) fail("no program given (see --help)");
-  const std::string program = argv[i];
-  const std::string programPath = findProgram(program);
-  if (programPath.empty()) fail("program not found or not executable: " + program);
-
-  if (out.empty()) out = defaultDir();
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec || !fs::is_directory(out) || access(out.c_str(), W_OK) != 0)
-    fail("cannot write to the output directory " + out + ": " + (ec ? ec.message() : std::strerror(EACCES)));
-  const std::string dir = fs::canonical(out).string();
-  fs::remove(dir + "/traces.otf2", ec);
-  fs::remove(dir + "/traces.def", ec);
-  fs::remove_all(dir + "/traces", ec);
-
+// Runs `mpiexec -n np PROGRAM ARGS` with the library preloaded and `env` (NAME=VALUE)
+// exported to the processes; returns the exit code (127: mpiexec could not be started).
+int runUnderMpiexec(int np, const std::vector<std::string>& env, const std::string& programPath, int programArg,
+                    int argc, char** argv) {
   const std::string lib = findLibrary();
   std::string preload = lib;
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
@@ -135,11 +103,12 @@ int main(int argc, char** argv) {
   const char* mpiexecEnv = std::getenv("MPIEXEC");
   const std::string mpiexec = mpiexecEnv && *mpiexecEnv ? mpiexecEnv : "mpiexec";
   std::vector<std::string> cmd = {mpiexec, "--oversubscribe", "-n", std::to_string(np), "-x", "LD_PRELOAD=" + preload,
-                                  "-x", "WAITSCOPE_TRACE_DIR=" + dir, "-x", "WAITSCOPE_QUIET=1"};
+                                  "-x", "WAITSCOPE_QUIET=1"};
+  for (const std::string& e : env) cmd.insert(cmd.end(), {"-x", e});
   for (const char* v : {"WAITSCOPE_BUFFER_MB", "WAITSCOPE_FILTER"})
     if (std::getenv(v)) cmd.insert(cmd.end(), {"-x", v});
   cmd.push_back(programPath);
-  for (int k = i + 1; k < argc; ++k) cmd.push_back(argv[k]);
+  for (int k = programArg + 1; k < argc; ++k) cmd.push_back(argv[k]);
 
   if (geteuid() == 0) {
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
@@ -158,7 +127,87 @@ int main(int argc, char** argv) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// --profile: no trace; rank 0 of the program writes the report `out`.
+int runProfile(int np, std::string out, bool waitallTest, const std::string& program, const std::string& programPath,
+               int programArg, int argc, char** argv) {
+  if (out.empty()) out = timestamped("waitscope-profile-%Y%m%d-%H%M%S.waitscope");
+  const fs::path report = fs::absolute(out);
+  std::error_code ec;
+  if (fs::is_directory(report, ec)) fail("the profile report " + out + " is a directory; name a file with -o");
+  const fs::path dir = report.parent_path();
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir) || access(dir.c_str(), W_OK) != 0)
+    fail("cannot write to the directory of the profile report " + dir.string() + ": " +
+         (ec ? ec.message() : std::strerror(EACCES)));
+  fs::remove(report, ec);  // so that a report found afterwards is this run's
+  std::vector<std::string> env = {"WAITSCOPE_PROFILE=1", "WAITSCOPE_PROFILE_OUT=" + report.string()};
+  if (waitallTest) env.push_back("WAITSCOPE_PROFILE_WAIT_TEST=1");
+  const int code = runUnderMpiexec(np, env, programPath, programArg, argc, argv);
+  if (code == 127) return code;
+  if (fs::exists(report)) {
+    std::printf("waitscope-run: profile written to %s\n", report.c_str());
+    if (code != 0) std::fprintf(stderr, "waitscope-run: %s exited with code %d\n", program.c_str(), code);
+    return code;
+  }
+  if (code != 0)
+    fail(program + " failed (exit code " + std::to_string(code) + ") before MPI_Finalize: no profile written", code);
+  fail("no profile written: " + program + " never called MPI_Init and MPI_Finalize (is it an MPI program?)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int np = 1;
+  std::string out;
+  bool profile = false, waitallTest = false;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    } else if (a == "--") {
+      ++i;
+      break;
+    } else if (a == "-n" || a == "--np" || a == "-np") {
+      if (++i >= argc) fail("-n needs a number of processes");
+      char* end = nullptr;
+      np = static_cast<int>(std::strtol(argv[i], &end, 10));
+      if (!end || *end || np < 1) fail(std::string("-n needs a positive number, not '") + argv[i] + "'");
+    } else if (a == "-o" || a == "--output") {
+      if (++i >= argc) fail("-o needs a directory");
+      out = argv[i];
+    } else if (a == "--profile") {
+      profile = true;
+    } else if (a == "--waitall-test") {
+      waitallTest = true;
+    } else if (!a.empty() && a[0] == '-') {
+      fail("unknown option '" + a + "' (see --help)");
+    } else {
+      break;
+    }
+  }
+  if (i >= argc) fail("no program given (see --help)");
+  const std::string program = argv[i];
+  const std::string programPath = findProgram(program);
+  if (programPath.empty()) fail("program not found or not executable: " + program);
+
+  if (waitallTest && !profile) fail("--waitall-test needs --profile");
+  if (profile) return runProfile(np, out, waitallTest, program, programPath, i, argc, argv);
+  if (out.empty()) out = defaultDir();
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec || !fs::is_directory(out) || access(out.c_str(), W_OK) != 0)
+    fail("cannot write to the output directory " + out + ": " + (ec ? ec.message() : std::strerror(EACCES)));
+  const std::string dir = fs::canonical(out).string();
+  fs::remove(dir + "/traces.otf2", ec);
+  fs::remove(dir + "/traces.def", ec);
+  fs::remove_all(dir + "/traces", ec);
+
+  const int code = runUnderMpiexec(np, {"WAITSCOPE_TRACE_DIR=" + dir}, programPath, i, argc, argv);
   if (code == 127) return code;
 
   const bool complete = fs::exists(dir + "/traces.otf2");
