@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "report_compare.h"
 #include "report_csv.h"
 #include "report_diagnostics.h"
 #include "report_print.h"
@@ -23,6 +24,8 @@ constexpr const char* kUsage =
     "                              one metric (with its sub-metrics) per call path and/or location, as CSV\n"
     "  diagnostics REPORT [--min-percent P]\n"
     "                              file:line: warning lines for wait states costing at least P% (default 1)\n"
+    "  compare PROFILE TRACE [--min-percent P] [--csv]\n"
+    "                              wait ratios of a profile's estimates against the trace analysis, per call path\n"
     "\n"
     "options:\n"
     "  -h, --help                  show this help (after a command: that command's help)\n"
@@ -84,6 +87,7 @@ int main(int argc, char** argv) {
     if (command == "print") return waitscope::tools::runPrint(rest, std::cout);
     if (command == "csv") return waitscope::tools::runCsv(rest, std::cout);
     if (command == "diagnostics") return waitscope::tools::runDiagnostics(rest, std::cout);
+    if (command == "compare") return waitscope::tools::runCompare(rest, std::cout);
     return usageError("unknown command '" + command + "'");
   } catch (const waitscope::tools::UsageError& e) {
     return usageError(e.what());
