@@ -8,6 +8,7 @@
 #include "report_csv.h"
 #include "report_diagnostics.h"
 #include "report_print.h"
+#include "report_timeline.h"
 #include "trace/otf2_reader.h"
 #include "trace_stats.h"
 #include "usage_error.h"
@@ -26,6 +27,8 @@ constexpr const char* kUsage =
     "                              file:line: warning lines for wait states costing at least P% (default 1)\n"
     "  compare PROFILE TRACE [--min-percent P] [--csv]\n"
     "                              wait ratios of a profile's estimates against the trace analysis, per call path\n"
+    "  timeline TRACE.otf2 REPORT --from T0 --to T1 --width W [--locations A-B] [--json|--binary]\n"
+    "                              what a timeline of W pixels shows of [T0, T1] (for the app over SSH)\n"
     "\n"
     "options:\n"
     "  -h, --help                  show this help (after a command: that command's help)\n"
@@ -88,6 +91,7 @@ int main(int argc, char** argv) {
     if (command == "csv") return waitscope::tools::runCsv(rest, std::cout);
     if (command == "diagnostics") return waitscope::tools::runDiagnostics(rest, std::cout);
     if (command == "compare") return waitscope::tools::runCompare(rest, std::cout);
+    if (command == "timeline") return waitscope::tools::runTimeline(rest, std::cout);
     return usageError("unknown command '" + command + "'");
   } catch (const waitscope::tools::UsageError& e) {
     return usageError(e.what());

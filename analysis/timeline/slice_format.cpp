@@ -1,0 +1,226 @@
+#include "slice_format.h"
+
+#include <charconv>
+#include <cstring>
+#include <type_traits>
+
+namespace waitscope::timeline {
+
+namespace {
+
+constexpr char kSliceMagic[8] = {'W', 'S', 'T', 'L', 'S', 'L', 'C', '\0'};
+
+constexpr std::string_view kCollectiveOpNames[] = {
+    "barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv", "alltoall",
+    "alltoallv", "alltoallw", "allreduce", "reduce", "reduce_scatter", "scan", "exscan", "reduce_scatter_block",
+    "create_handle", "destroy_handle", "allocate", "deallocate", "create_handle_and_allocate",
+    "destroy_handle_and_deallocate"};
+
+std::string_view collectiveOpName(std::uint8_t op) {
+  return op < std::size(kCollectiveOpNames) ? kCollectiveOpNames[op] : std::string_view("other");
+}
+
+// Shortest text that reads back as the same double.
+class Json {
+ public:
+  explicit Json(std::ostream& out) : out_(out) {}
+  Json& key(std::string_view k) {
+    out_ << (first_ ? "" : ",") << '"' << k << "\":";
+    first_ = false;
+    return *this;
+  }
+  Json& num(double v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out_.write(buf, r.ptr - buf);
+    return *this;
+  }
+  Json& id(std::uint32_t v) {
+    if (v == kNoId)
+      out_ << "null";
+    else
+      out_ << v;
+    return *this;
+  }
+  Json& count(std::uint64_t v) {
+    out_ << v;
+    return *this;
+  }
+  Json& str(std::string_view s) {
+    out_ << '"' << s << '"';
+    return *this;
+  }
+  void open(char c) {
+    out_ << c;
+    first_ = true;
+  }
+  void close(char c) {
+    out_ << c;
+    first_ = false;
+  }
+  void separator(bool& firstItem) {
+    if (!firstItem) out_ << ',';
+    firstItem = false;
+  }
+  std::ostream& out() { return out_; }
+
+ private:
+  std::ostream& out_;
+  bool first_ = true;
+};
+
+template <class T, class Fields>
+void jsonArray(Json& j, std::string_view name, const std::vector<T>& items, Fields&& fields) {
+  j.key(name);
+  j.open('[');
+  bool firstItem = true;
+  for (const T& item : items) {
+    j.separator(firstItem);
+    j.open('{');
+    j.key("start").num(item.start).key("end").num(item.end);
+    fields(item);
+    j.close('}');
+  }
+  j.close(']');
+}
+
+template <class T>
+void binaryArray(std::ostream& out, const std::vector<T>& items) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const std::uint64_t n = items.size();
+  out.write(reinterpret_cast<const char*>(&n), 8);
+  out.write(reinterpret_cast<const char*>(items.data()), static_cast<std::streamsize>(n * sizeof(T)));
+}
+
+class BinaryReader {
+ public:
+  explicit BinaryReader(std::string_view data) : data_(data) {}
+  template <class T>
+  T value(const char* what) {
+    T v;
+    take(&v, sizeof v, what);
+    return v;
+  }
+  template <class T>
+  void array(std::vector<T>& items, const char* what) {
+    const auto n = value<std::uint64_t>(what);
+    if (n > (data_.size() - pos_) / sizeof(T)) throw SliceFormatError(std::string("slice: truncated ") + what);
+    items.resize(n);
+    take(items.data(), n * sizeof(T), what);
+  }
+  bool atEnd() const { return pos_ == data_.size(); }
+
+ private:
+  void take(void* dst, std::size_t n, const char* what) {
+    if (n > data_.size() - pos_) throw SliceFormatError(std::string("slice: truncated ") + what);
+    std::memcpy(dst, data_.data() + pos_, n);
+    pos_ += n;
+  }
+  std::string_view data_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+void writeSliceJson(const Slice& slice, std::ostream& out) {
+  Json j(out);
+  j.open('{');
+  j.key("format").str("waitscope-timeline-slice").key("version").count(kSliceFormatVersion);
+  j.key("from").num(slice.from).key("to").num(slice.to).key("width").count(slice.width);
+  j.key("locations");
+  j.open('[');
+  bool firstLocation = true;
+  for (const LocationSlice& l : slice.locations) {
+    j.separator(firstLocation);
+    j.open('{');
+    j.key("location").id(l.location);
+    jsonArray(j, "regions", l.regions, [&](const RegionSpan& s) {
+      j.key("call_path").id(s.callPath).key("merged").count(s.merged).key("group").str(name(s.group));
+    });
+    jsonArray(j, "messages", l.messages, [&](const Message& m) {
+      j.key("sender").id(m.sender).key("receiver").id(m.receiver).key("tag").count(m.tag).key("comm").id(m.comm);
+      j.key("bytes").count(m.bytes).key("count").count(m.count);
+    });
+    jsonArray(j, "collectives", l.collectives, [&](const Collective& c) {
+      j.key("op").str(collectiveOpName(c.op)).key("comm").id(c.comm).key("root").id(c.root);
+      j.key("sequence").count(c.sequence).key("bytes").count(c.bytes).key("count").count(c.count);
+    });
+    jsonArray(j, "epochs", l.epochs, [&](const Epoch& e) {
+      j.key("kind").str(name(e.kind)).key("window").id(e.window).key("peer").id(e.peer);
+      if (e.kind == EpochKind::Lock || e.kind == EpochKind::LockAll)
+        j.key("lock").str(e.lockType == 0 ? "exclusive" : "shared");
+    });
+    jsonArray(j, "transfers", l.transfers, [&](const Transfer& t) {
+      j.key("kind").str(name(t.kind)).key("origin").id(t.origin).key("target").id(t.target);
+      j.key("window").id(t.window).key("bytes").count(t.bytes).key("count").count(t.count);
+    });
+    jsonArray(j, "instances", l.instances, [&](const InstanceMark& i) {
+      j.key("metric").id(i.metric).key("call_path").id(i.callPath).key("cause").id(i.cause);
+      j.key("count").count(i.count);
+    });
+    jsonArray(j, "critical_path", l.path, [&](const PathMark& p) {
+      j.key("call_path").id(p.callPath).key("order").count(p.order);
+    });
+    j.close('}');
+  }
+  j.close(']');
+  j.close('}');
+  out << '\n';
+}
+
+void writeSliceBinary(const Slice& slice, std::ostream& out) {
+  out.write(kSliceMagic, 8);
+  const std::uint64_t head[2] = {kSliceFormatVersion, slice.locations.size()};
+  const double window[2] = {slice.from, slice.to};
+  const std::uint64_t width = slice.width;
+  out.write(reinterpret_cast<const char*>(head), sizeof head);
+  out.write(reinterpret_cast<const char*>(window), sizeof window);
+  out.write(reinterpret_cast<const char*>(&width), 8);
+  for (const LocationSlice& l : slice.locations) {
+    const std::uint64_t location = l.location;
+    out.write(reinterpret_cast<const char*>(&location), 8);
+    binaryArray(out, l.regions);
+    binaryArray(out, l.messages);
+    binaryArray(out, l.collectives);
+    binaryArray(out, l.epochs);
+    binaryArray(out, l.transfers);
+    binaryArray(out, l.instances);
+    binaryArray(out, l.path);
+  }
+}
+
+Slice parseBinarySlice(std::string_view data) {
+  BinaryReader r(data);
+  char magic[8];
+  for (char& c : magic) c = r.value<char>("header");
+  if (std::memcmp(magic, kSliceMagic, 8) != 0) throw SliceFormatError("slice: not a binary timeline slice");
+  if (r.value<std::uint64_t>("header") != kSliceFormatVersion)
+    throw SliceFormatError("slice: unknown format version (update waitscope on both machines)");
+  const auto count = r.value<std::uint64_t>("header");
+  Slice s;
+  s.from = r.value<double>("header");
+  s.to = r.value<double>("header");
+  s.width = static_cast<std::uint32_t>(r.value<std::uint64_t>("header"));
+  if (count > data.size() / 64) throw SliceFormatError("slice: bad location count");
+  s.locations.resize(count);
+  for (LocationSlice& l : s.locations) {
+    l.location = static_cast<std::uint32_t>(r.value<std::uint64_t>("location"));
+    r.array(l.regions, "regions");
+    r.array(l.messages, "messages");
+    r.array(l.collectives, "collectives");
+    r.array(l.epochs, "epochs");
+    r.array(l.transfers, "transfers");
+    r.array(l.instances, "instances");
+    r.array(l.path, "critical path");
+    for (const RegionSpan& span : l.regions)
+      if (static_cast<std::size_t>(span.group) >= kRegionGroupCount) throw SliceFormatError("slice: bad region group");
+    for (const Epoch& e : l.epochs)
+      if (e.kind > EpochKind::LockAll) throw SliceFormatError("slice: bad epoch kind");
+    for (const Transfer& t : l.transfers)
+      if (t.kind > TransferKind::Atomic) throw SliceFormatError("slice: bad transfer kind");
+  }
+  if (!r.atEnd()) throw SliceFormatError("slice: trailing bytes");
+  return s;
+}
+
+}  // namespace waitscope::timeline

@@ -1,0 +1,289 @@
+#include "timeline_index_file.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <type_traits>
+
+namespace waitscope::timeline {
+
+namespace {
+
+constexpr char kMagic[8] = {'W', 'S', 'T', 'L', 'I', 'D', 'X', '\0'};
+constexpr std::uint64_t kEndianTag = 0x0102030405060708ull;
+constexpr std::size_t kHeaderBytes = 40;
+
+// A 64-bit hash over 8-byte words (every record of the file is a multiple of 8 bytes).
+struct Checksum {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull;
+  void add(const void* data, std::size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i + 8 <= bytes; i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      h = (h ^ w) * 0x100000001B3ull;
+      h ^= h >> 29;
+    }
+  }
+};
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+class Writer {
+ public:
+  Writer(std::FILE* f, const std::string& path) : f_(f), path_(path) {}
+  void bytes(const void* data, std::size_t n) {
+    static_assert(sizeof(std::uint64_t) == 8);
+    if (n % 8 != 0) throw IndexError(path_ + ": internal error: unaligned index record");
+    if (n != 0 && std::fwrite(data, 1, n, f_) != n)
+      throw IndexError("cannot write the timeline index " + path_ + ": " + std::strerror(errno));
+    sum.add(data, n);
+    written += n;
+  }
+  void u64(std::uint64_t v) { bytes(&v, 8); }
+  void f64(double v) { bytes(&v, 8); }
+  template <class T>
+  void array(const std::vector<T>& items) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 8 == 0);
+    u64(items.size());
+    bytes(items.data(), items.size() * sizeof(T));
+  }
+  Checksum sum;
+  std::uint64_t written = 0;
+
+ private:
+  std::FILE* f_;
+  const std::string& path_;
+};
+
+// Reads the payload; every count is checked against what is left of the file
+// before anything is allocated.
+class Reader {
+ public:
+  Reader(std::FILE* f, std::uint64_t payloadBytes) : f_(f), left_(payloadBytes) {}
+  bool bytes(void* data, std::uint64_t n) {
+    if (n > left_ || (n != 0 && std::fread(data, 1, n, f_) != n)) return false;
+    left_ -= n;
+    sum.add(data, n);
+    return true;
+  }
+  bool u64(std::uint64_t& v) { return bytes(&v, 8); }
+  bool f64(double& v) { return bytes(&v, 8); }
+  template <class T>
+  bool array(std::vector<T>& items) {
+    std::uint64_t n = 0;
+    if (!u64(n) || n > left_ / sizeof(T)) return false;
+    items.resize(n);
+    return bytes(items.data(), n * sizeof(T));
+  }
+  std::uint64_t left() const { return left_; }
+  Checksum sum;
+
+ private:
+  std::FILE* f_;
+  std::uint64_t left_;
+};
+
+template <class T>
+void writeList(Writer& w, const IntervalList<T>& list) {
+  w.array(list.items());
+}
+
+template <class T>
+bool readList(Reader& r, IntervalList<T>& list) {
+  std::vector<T> items;
+  if (!r.array(items)) return false;
+  list.assignSorted(std::move(items));
+  return list.isSorted();
+}
+
+bool validCallPath(std::uint32_t path, std::size_t count) {
+  return path < count || path == kNoId || path == kUnknownCallPath;
+}
+
+// Reads the payload after the header; returns a problem phrase or empty.
+std::string readPayload(Reader& r, const Fingerprint& expected, TimelineIndex& index, bool& stale) {
+  std::uint64_t files = 0;
+  if (!r.u64(files) || files > 64) return "bad source list";
+  Fingerprint stamps(files);
+  for (SourceStamp& s : stamps) {
+    std::uint64_t mtime = 0;
+    if (!r.u64(s.size) || !r.u64(mtime)) return "truncated source list";
+    s.modifiedNs = static_cast<std::int64_t>(mtime);
+  }
+  if (stamps != expected) {
+    stale = true;
+    return "the trace or the report changed since it was built";
+  }
+  if (!r.f64(index.begin) || !r.f64(index.end)) return "truncated time range";
+  std::vector<std::uint64_t> groupWords;
+  std::uint64_t groupCount = 0;
+  if (!r.u64(groupCount) || groupCount > r.left()) return "bad call-path count";
+  groupWords.resize((groupCount + 7) / 8);
+  if (!r.bytes(groupWords.data(), groupWords.size() * 8)) return "truncated call-path groups";
+  index.callPathGroups.resize(groupCount);
+  std::memcpy(index.callPathGroups.data(), groupWords.data(), groupCount);
+  for (RegionGroup g : index.callPathGroups)
+    if (static_cast<std::size_t>(g) >= kRegionGroupCount) return "bad region group";
+  std::uint64_t locations = 0;
+  if (!r.u64(locations) || locations > r.left() / 8) return "bad location count";
+  index.locations.resize(locations);
+  for (LocationTimeline& loc : index.locations) {
+    std::uint64_t levels = 0;
+    if (!r.u64(levels) || levels == 0 || levels > 64) return "bad level count";
+    loc.levels.resize(levels);
+    for (RegionLevel& level : loc.levels) {
+      if (!r.f64(level.resolution) || !r.array(level.points)) return "truncated region level";
+      for (std::size_t i = 0; i < level.points.size(); ++i) {
+        if (!validCallPath(level.points[i].callPath, groupCount)) return "call path out of range";
+        if (i > 0 && !(level.points[i - 1].start <= level.points[i].start)) return "region points out of order";
+      }
+    }
+    if (!readList(r, loc.sends) || !readList(r, loc.receives) || !readList(r, loc.collectives) ||
+        !readList(r, loc.epochs) || !readList(r, loc.outgoing) || !readList(r, loc.incoming) ||
+        !readList(r, loc.instances) || !readList(r, loc.path))
+      return "truncated or unsorted item list";
+  }
+  if (r.left() != 0) return "trailing bytes";
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::string> indexSources(const std::string& tracePath, const std::string& reportPath) {
+  std::filesystem::path def(tracePath);
+  def.replace_extension(".def");
+  return {tracePath, def.string(), reportPath};
+}
+
+Fingerprint fingerprintOf(const std::vector<std::string>& files) {
+  Fingerprint out;
+  for (const std::string& f : files) {
+    struct stat st {};
+    if (::stat(f.c_str(), &st) != 0)
+      throw IndexError("cannot read " + f + ": " + std::strerror(errno) + " (check the path)");
+    out.push_back({static_cast<std::uint64_t>(st.st_size),
+                   static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec});
+  }
+  return out;
+}
+
+std::string defaultIndexPath(const std::string& reportPath) { return reportPath + ".timeline"; }
+
+void writeTimelineIndex(const TimelineIndex& index, const Fingerprint& sources, const std::string& path) {
+  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  {
+    File f(std::fopen(tmp.c_str(), "wb"));
+    if (!f) throw IndexError("cannot write the timeline index " + path + ": " + std::strerror(errno));
+    try {
+      std::uint64_t header[5] = {0, kIndexFormatVersion, kEndianTag, 0, 0};
+      std::memcpy(&header[0], kMagic, 8);
+      if (std::fwrite(header, 1, sizeof header, f.get()) != sizeof header)
+        throw IndexError("cannot write the timeline index " + path + ": " + std::strerror(errno));
+      Writer w(f.get(), path);
+      w.u64(sources.size());
+      for (const SourceStamp& s : sources) {
+        w.u64(s.size);
+        w.u64(static_cast<std::uint64_t>(s.modifiedNs));
+      }
+      w.f64(index.begin);
+      w.f64(index.end);
+      w.u64(index.callPathGroups.size());
+      std::vector<std::uint64_t> groupWords((index.callPathGroups.size() + 7) / 8, 0);
+      std::memcpy(groupWords.data(), index.callPathGroups.data(), index.callPathGroups.size());
+      w.bytes(groupWords.data(), groupWords.size() * 8);
+      w.u64(index.locations.size());
+      for (const LocationTimeline& loc : index.locations) {
+        w.u64(loc.levels.size());
+        for (const RegionLevel& level : loc.levels) {
+          w.f64(level.resolution);
+          w.array(level.points);
+        }
+        writeList(w, loc.sends);
+        writeList(w, loc.receives);
+        writeList(w, loc.collectives);
+        writeList(w, loc.epochs);
+        writeList(w, loc.outgoing);
+        writeList(w, loc.incoming);
+        writeList(w, loc.instances);
+        writeList(w, loc.path);
+      }
+      header[3] = w.written;
+      header[4] = w.sum.h;
+      if (std::fseek(f.get(), 0, SEEK_SET) != 0 || std::fwrite(header, 1, sizeof header, f.get()) != sizeof header ||
+          std::fflush(f.get()) != 0)
+        throw IndexError("cannot write the timeline index " + path + ": " + std::strerror(errno));
+    } catch (...) {
+      std::remove(tmp.c_str());
+      throw;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    throw IndexError("cannot write the timeline index " + path + ": " + why);
+  }
+}
+
+LoadedIndex loadTimelineIndex(const std::string& path, const Fingerprint& expected) {
+  LoadedIndex out;
+  File f(std::fopen(path.c_str(), "rb"));
+  if (!f) {
+    out.problem = "no index file";
+    return out;
+  }
+  const auto fail = [&](IndexLoad status, std::string problem) {
+    out.status = status;
+    out.problem = std::move(problem);
+    out.index = {};
+    return std::move(out);
+  };
+  std::uint64_t header[5] = {};
+  if (std::fread(header, 1, sizeof header, f.get()) != sizeof header) return fail(IndexLoad::Corrupt, "truncated header");
+  if (std::memcmp(&header[0], kMagic, 8) != 0) return fail(IndexLoad::Corrupt, "not a timeline index");
+  if (header[2] != kEndianTag) return fail(IndexLoad::Stale, "written on a machine of other byte order");
+  if (header[1] != kIndexFormatVersion)
+    return fail(IndexLoad::Stale, "format version " + std::to_string(header[1]) + ", this program reads " +
+                                      std::to_string(kIndexFormatVersion));
+  struct stat st {};
+  if (::fstat(fileno(f.get()), &st) != 0 || static_cast<std::uint64_t>(st.st_size) != kHeaderBytes + header[3])
+    return fail(IndexLoad::Corrupt, "file size does not match its header (truncated?)");
+  Reader r(f.get(), header[3]);
+  bool stale = false;
+  std::string problem = readPayload(r, expected, out.index, stale);
+  if (stale) return fail(IndexLoad::Stale, problem);
+  if (problem.empty() && r.sum.h != header[4]) problem = "checksum mismatch";
+  if (!problem.empty()) return fail(IndexLoad::Corrupt, problem);
+  out.status = IndexLoad::Loaded;
+  return out;
+}
+
+OpenedIndex openTimelineIndex(const std::string& tracePath, const std::string& reportPath,
+                              const report::Report& report, const std::function<void(const std::string&)>& note,
+                              const std::string& indexPath) {
+  const std::string path = indexPath.empty() ? defaultIndexPath(reportPath) : indexPath;
+  const Fingerprint sources = fingerprintOf(indexSources(tracePath, reportPath));
+  LoadedIndex loaded = loadTimelineIndex(path, sources);
+  if (loaded.status == IndexLoad::Loaded && loaded.index.locations.size() == report.locations.size() &&
+      loaded.index.callPathGroups.size() == report.callPaths.size())
+    return {std::move(loaded.index), false};
+  if (loaded.status == IndexLoad::Loaded) loaded.problem = "it does not fit the report";
+  if (loaded.status != IndexLoad::Missing && note)
+    note("rebuilding the timeline index " + path + ": " + loaded.problem);
+  OpenedIndex out{buildTimelineIndex(tracePath, report), true};
+  try {
+    writeTimelineIndex(out.index, sources, path);
+  } catch (const IndexError& e) {
+    if (note) note(std::string(e.what()) + " (the index is kept in memory only; it is rebuilt next time)");
+  }
+  return out;
+}
+
+}  // namespace waitscope::timeline
