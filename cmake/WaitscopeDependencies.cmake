@@ -1,8 +1,9 @@
-# Backend dependencies: MPI, OTF2 (pkg-config: OTF2 3 ships no CMake package), SQLite.
+# Backend dependencies: MPI, OTF2 (pkg-config: OTF2 3 ships no CMake package), SQLite, zlib.
 find_package(MPI REQUIRED COMPONENTS C CXX)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(OTF2 REQUIRED IMPORTED_TARGET otf2>=3.0)
 find_package(SQLite3 REQUIRED)
+find_package(ZLIB REQUIRED)  # compressed Cube 4 data (ZCUBEX.DATA)
 find_package(Threads REQUIRED)
 
 if(WAITSCOPE_TESTS)

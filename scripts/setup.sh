@@ -8,6 +8,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git libgtest-dev
   # backend: MPI, OTF2, SQLite
   openmpi-bin libopenmpi-dev libotf2-trace-dev otf2-tools libsqlite3-dev sqlite3
+  # Cube 4 import: compressed metric data
+  zlib1g-dev
   # debug info for call-site resolution of the recorder
   binutils-dev libdw-dev elfutils
   # desktop app: Qt 6

@@ -1,0 +1,255 @@
+// Mapping (docs/cube.md): every metric is EXCLUSIVE along the call tree (our
+// severities are), so its rows are in call-tree pre-order; cnode ids are the
+// pre-order positions, metric ids the metric tree's pre-order, location ids the
+// system tree's document order. Counts that are whole numbers are UINT64.
+#include "cube_writer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "cube_format.h"
+#include "report_io.h"
+#include "report_queries.h"
+#include "tar_archive.h"
+#include "xml_document.h"
+
+namespace waitscope::report {
+namespace {
+
+template <typename T>
+void appendRaw(std::string& out, T value) {
+  char bytes[sizeof value];
+  std::memcpy(bytes, &value, sizeof value);
+  out.append(bytes, sizeof value);
+}
+
+const char* unitName(MetricUnit unit) {
+  switch (unit) {
+    case MetricUnit::Seconds: return "sec";
+    case MetricUnit::Bytes: return "bytes";
+    case MetricUnit::Occurrences: break;
+  }
+  return "occ";
+}
+
+std::string lineText(std::uint32_t line) { return line == 0 ? "-1" : std::to_string(line); }
+
+// Closes the open elements of a depth-first walk down to `depth`.
+void closeTo(std::string& xml, std::vector<std::string>& open, std::size_t depth) {
+  while (open.size() > depth) {
+    xml += std::string(2 * open.size() + 2, ' ') + "</" + open.back() + ">\n";
+    open.pop_back();
+  }
+}
+
+struct SystemLayout {
+  std::vector<std::uint32_t> locationOrder;  // cube location id -> report location
+  bool needsOrphanNode = false;              // a location without a system node
+};
+
+// Locations in document order: below each node (depth first) its own
+// locations, in report order, before its child nodes.
+SystemLayout systemLayout(const Report& report) {
+  SystemLayout layout;
+  std::vector<std::vector<std::uint32_t>> below(report.systemNodes.size());
+  for (std::uint32_t l = 0; l < report.locations.size(); ++l) {
+    const std::uint32_t node = report.locations[l].systemNode;
+    if (node < report.systemNodes.size()) below[node].push_back(l);
+    else layout.needsOrphanNode = true;
+  }
+  std::vector<std::vector<std::uint32_t>> children(report.systemNodes.size());
+  std::vector<std::uint32_t> stack;
+  for (std::uint32_t i = static_cast<std::uint32_t>(report.systemNodes.size()); i-- > 0;) {
+    const std::uint32_t p = report.systemNodes[i].parent;
+    if (p == kNoId) stack.push_back(i);
+    else children[p].insert(children[p].begin(), i);
+  }
+  while (!stack.empty()) {
+    const std::uint32_t n = stack.back();
+    stack.pop_back();
+    for (const std::uint32_t l : below[n]) layout.locationOrder.push_back(l);
+    for (auto c = children[n].rbegin(); c != children[n].rend(); ++c) stack.push_back(*c);
+  }
+  for (std::uint32_t l = 0; l < report.locations.size(); ++l)
+    if (report.locations[l].systemNode >= report.systemNodes.size()) layout.locationOrder.push_back(l);
+  return layout;
+}
+
+void appendLocation(std::string& xml, const Report& report, std::uint32_t location, std::uint32_t cubeId,
+                    std::size_t indent) {
+  const Location& l = report.locations[location];
+  const std::string pad(indent, ' ');
+  xml += pad + "<locationgroup Id=\"" + std::to_string(cubeId) + "\">\n" + pad + "  <name>" + xmlEscape(l.name) +
+         "</name>\n" + pad + "  <rank>" + std::to_string(l.rank) + "</rank>\n" + pad + "  <type>process</type>\n" +
+         pad + "  <location Id=\"" + std::to_string(cubeId) + "\">\n" + pad +
+         "    <name>Master thread</name>\n" + pad + "    <rank>0</rank>\n" + pad + "    <type>thread</type>\n" + pad +
+         "  </location>\n" + pad + "</locationgroup>\n";
+}
+
+std::string anchorXml(const Report& report, const std::vector<TreeEntry>& metricOrder,
+                      const std::vector<TreeEntry>& callOrder, const SystemLayout& layout,
+                      const std::vector<bool>& wholeNumbers) {
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<cube version=\"4.3\">\n";
+  const std::string version = report.metaValue("waitscope_version");
+  xml += "  <attr key=\"Creator\" value=\"Waitscope" + (version.empty() ? "" : " " + xmlEscape(version)) + "\"/>\n";
+  xml += "  <attr key=\"CUBE_CT_AGGR\" value=\"SUM\"/>\n";
+  for (const auto& [key, value] : report.meta)
+    xml += "  <attr key=\"waitscope." + xmlEscape(key) + "\" value=\"" + xmlEscape(value) + "\"/>\n";
+
+  xml += "  <metrics>\n";
+  std::vector<std::string> open;
+  for (std::uint32_t id = 0; id < metricOrder.size(); ++id) {
+    const TreeEntry& e = metricOrder[id];
+    closeTo(xml, open, e.depth);
+    const Metric& m = report.metrics[e.index];
+    const std::string pad(2 * e.depth + 4, ' ');
+    xml += pad + "<metric id=\"" + std::to_string(id) + "\" type=\"EXCLUSIVE\">\n";
+    xml += pad + "  <disp_name>" + xmlEscape(m.displayName.empty() ? m.uniqueName : m.displayName) + "</disp_name>\n";
+    xml += pad + "  <uniq_name>" + xmlEscape(m.uniqueName) + "</uniq_name>\n";
+    xml += pad + "  <dtype>" + (wholeNumbers[e.index] ? "UINT64" : "DOUBLE") + "</dtype>\n";
+    xml += pad + "  <uom>" + unitName(m.unit) + "</uom>\n";
+    xml += pad + "  <url></url>\n";
+    xml += pad + "  <descr>" + xmlEscape(m.description) + "</descr>\n";
+    open.push_back("metric");
+  }
+  closeTo(xml, open, 0);
+  xml += "  </metrics>\n  <program>\n";
+  for (std::uint32_t r = 0; r < report.regions.size(); ++r) {
+    const Region& region = report.regions[r];
+    xml += "    <region id=\"" + std::to_string(r) + "\" mod=\"" + xmlEscape(region.file) + "\" begin=\"" +
+           lineText(region.beginLine) + "\" end=\"" + lineText(region.endLine) + "\">\n";
+    xml += "      <name>" + xmlEscape(region.name) + "</name>\n      <url></url>\n      <descr>" +
+           xmlEscape(region.paradigm) + "</descr>\n    </region>\n";
+  }
+  for (std::uint32_t id = 0; id < callOrder.size(); ++id) {
+    const TreeEntry& e = callOrder[id];
+    closeTo(xml, open, e.depth);
+    const CallPath& c = report.callPaths[e.index];
+    xml += std::string(2 * e.depth + 4, ' ') + "<cnode id=\"" + std::to_string(id) + "\" line=\"" +
+           lineText(c.callSiteLine) + "\" mod=\"" + xmlEscape(c.callSiteFile) + "\" calleeId=\"" +
+           std::to_string(c.region) + "\">\n";
+    open.push_back("cnode");
+  }
+  closeTo(xml, open, 0);
+  xml += "  </program>\n  <system>\n";
+
+  std::vector<std::uint32_t> cubeLocation(report.locations.size());
+  for (std::uint32_t i = 0; i < layout.locationOrder.size(); ++i) cubeLocation[layout.locationOrder[i]] = i;
+  std::vector<std::vector<std::uint32_t>> locationsBelow(report.systemNodes.size());
+  for (const std::uint32_t l : layout.locationOrder)
+    if (report.locations[l].systemNode < report.systemNodes.size())
+      locationsBelow[report.locations[l].systemNode].push_back(l);
+  std::vector<TreeEntry> nodes;
+  {
+    std::vector<std::vector<std::uint32_t>> children(report.systemNodes.size());
+    std::vector<TreeEntry> stack;
+    for (std::uint32_t i = static_cast<std::uint32_t>(report.systemNodes.size()); i-- > 0;) {
+      const std::uint32_t p = report.systemNodes[i].parent;
+      if (p == kNoId) stack.push_back({i, 0});
+      else children[p].insert(children[p].begin(), i);
+    }
+    while (!stack.empty()) {
+      const TreeEntry e = stack.back();
+      stack.pop_back();
+      nodes.push_back(e);
+      for (auto c = children[e.index].rbegin(); c != children[e.index].rend(); ++c) stack.push_back({*c, e.depth + 1});
+    }
+  }
+  std::uint32_t nodeId = 0;
+  for (const TreeEntry& e : nodes) {
+    closeTo(xml, open, e.depth);
+    const SystemNode& n = report.systemNodes[e.index];
+    const std::string pad(2 * e.depth + 4, ' ');
+    xml += pad + "<systemtreenode Id=\"" + std::to_string(nodeId++) + "\">\n" + pad + "  <name>" + xmlEscape(n.name) +
+           "</name>\n" + pad + "  <class>" + xmlEscape(n.className) + "</class>\n";
+    for (const std::uint32_t l : locationsBelow[e.index]) appendLocation(xml, report, l, cubeLocation[l], pad.size() + 2);
+    open.push_back("systemtreenode");
+  }
+  closeTo(xml, open, 0);
+  if (layout.needsOrphanNode) {
+    xml += "    <systemtreenode Id=\"" + std::to_string(nodeId) +
+           "\">\n      <name>unknown machine</name>\n      <class>machine</class>\n";
+    for (const std::uint32_t l : layout.locationOrder)
+      if (report.locations[l].systemNode >= report.systemNodes.size()) appendLocation(xml, report, l, cubeLocation[l], 6);
+    xml += "    </systemtreenode>\n";
+  }
+  xml += "  </system>\n</cube>\n";
+  return xml;
+}
+
+}  // namespace
+
+std::string cubeArchive(const Report& report) {
+  const std::vector<TreeEntry> metricOrder = metricsDepthFirst(report);
+  const std::vector<TreeEntry> callOrder = callPathsDepthFirst(report);
+  const SystemLayout layout = systemLayout(report);
+  std::vector<std::uint32_t> callPosition(report.callPaths.size());
+  for (std::uint32_t i = 0; i < callOrder.size(); ++i) callPosition[callOrder[i].index] = i;
+
+  // Rows per metric, by pre-order position.
+  std::vector<std::vector<std::pair<std::uint32_t, const SeverityRow*>>> rows(report.metrics.size());
+  for (const SeverityRow& row : report.severities) rows[row.metric].emplace_back(callPosition[row.callPath], &row);
+  std::vector<bool> wholeNumbers(report.metrics.size(), false);
+  for (std::uint32_t m = 0; m < report.metrics.size(); ++m) {
+    std::sort(rows[m].begin(), rows[m].end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    bool whole = report.metrics[m].unit != MetricUnit::Seconds;
+    for (const auto& [position, row] : rows[m])
+      for (const double v : row->values)
+        whole = whole && v >= 0.0 && v < 9007199254740992.0 && std::floor(v) == v && !std::signbit(v);
+    wholeNumbers[m] = whole;
+  }
+
+  std::vector<TarEntry> entries;
+  entries.push_back({cube::kAnchor, anchorXml(report, metricOrder, callOrder, layout, wholeNumbers)});
+  for (std::uint32_t id = 0; id < metricOrder.size(); ++id) {
+    const std::uint32_t m = metricOrder[id].index;
+    std::string index = cube::kIndexMarker;
+    appendRaw(index, std::uint32_t{1});  // the reader's endianness check
+    appendRaw(index, std::uint16_t{0});
+    appendRaw(index, cube::kIndexSparse);
+    appendRaw(index, static_cast<std::uint32_t>(rows[m].size()));
+    std::string data = cube::kDataMarker;
+    data.reserve(data.size() + rows[m].size() * report.locations.size() * 8);
+    for (const auto& [position, row] : rows[m]) {
+      appendRaw(index, position);
+      for (const std::uint32_t l : layout.locationOrder) {
+        if (wholeNumbers[m]) appendRaw(data, static_cast<std::uint64_t>(row->values[l]));
+        else appendRaw(data, row->values[l]);
+      }
+    }
+    entries.push_back({cube::indexName(id), std::move(index)});
+    entries.push_back({cube::dataName(id), std::move(data)});
+  }
+  return writeTar(entries);
+}
+
+void writeCube(const Report& report, const std::string& path) {
+  if (const std::string problem = firstProblem(report); !problem.empty())
+    throw ReportError(path + ": cannot write the Cube file: the report is inconsistent (" + problem + ")");
+  const std::string bytes = cubeArchive(report);
+  const std::string temporary = path + ".part" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw ReportError(path + ": cannot write the Cube file: " + std::strerror(errno));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      throw ReportError(path + ": cannot write the Cube file (disk full?)");
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    throw ReportError(path + ": cannot write the Cube file: " + error.message());
+  }
+}
+
+}  // namespace waitscope::report
