@@ -1,0 +1,36 @@
+#pragma once
+// The command line of `waitscope`: a report to open, what to select, and
+// exports for scripts and reproducible figures (rendered offscreen with --quit).
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include "model/value_mode.h"
+
+namespace waitscope::app {
+
+struct CommandLine {
+  QString report;
+  QString metric;        // unique name, e.g. mpi_latesender
+  QString callPath;      // "main/foo/MPI_Recv"
+  views::ValueMode mode = views::ValueMode::Absolute;
+  bool modeGiven = false;
+  bool flat = false;
+  QString exportPng, exportSvg, exportCsv;
+  QString csvTree = QStringLiteral("call");  // metric, call or system
+  QSize size;            // invalid: the default (or remembered) size
+  bool quit = false;
+
+  bool exports() const { return !exportPng.isEmpty() || !exportSvg.isEmpty() || !exportCsv.isEmpty(); }
+};
+
+// Parses arguments (without the program name). On a usage error returns false
+// and sets `error` to one line.
+bool parseCommandLine(const QStringList& arguments, CommandLine* out, QString* error);
+QString commandLineHelp();
+
+// True when argv asks for a headless run (--quit): checked before QApplication
+// exists, to pick the offscreen platform when there is no display.
+bool wantsHeadless(int argc, char** argv);
+
+}  // namespace waitscope::app

@@ -1,0 +1,87 @@
+#pragma once
+// The Waitscope main window: the report browser (three coupled trees and the
+// charts), File/View/Help menus with shortcuts, recent files, drag and drop,
+// remembered window state, loading off the GUI thread with Cancel, and export.
+#include <QMainWindow>
+
+#include "model/report_data.h"
+
+class QAction;
+class QActionGroup;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+
+namespace waitscope::views {
+class ReportBrowser;
+class Selection;
+class TreePane;
+}  // namespace waitscope::views
+
+namespace waitscope::app {
+
+class ReportLoader;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  views::Selection* selection() const { return selection_; }
+  views::ReportBrowser* browser() const { return browser_; }
+  ReportLoader* loader() const { return loader_; }
+
+  // Starts loading `path` off the GUI thread; reportLoaded or loadFailed follows.
+  void openReport(const QString& path);
+  // Shows an already loaded report.
+  void showReport(views::ReportDataPtr report);
+  // Message boxes on errors (off for scripted runs and tests, which use loadFailed).
+  void setInteractive(bool interactive) { interactive_ = interactive; }
+  // Restores / saves geometry, window state, splitter sizes, mode and recent files.
+  void restoreSettings();
+  void saveSettings() const;
+  QStringList recentFiles() const;
+
+  // Export; each returns an empty string on success, else a one-line error.
+  QString exportWindowPng(const QString& path);
+  QString exportWindowSvg(const QString& path);
+  QString exportTreeCsv(views::TreePane* pane, const QString& path);
+  QString exportTreePng(views::TreePane* pane, const QString& path);
+  QString exportTreeSvg(views::TreePane* pane, const QString& path);
+
+ signals:
+  void reportLoaded();
+  void loadFailed(const QString& message);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void createActions();
+  void addRecentFile(const QString& path);
+  void updateRecentMenu();
+  void onLoaded(views::ReportDataPtr report);
+  void onFailed(const QString& message);
+  void setLoadingUi(bool loading);
+  void updateStatus();
+  void exportInteractively(const QString& what);
+
+  views::Selection* selection_;
+  views::ReportBrowser* browser_;
+  ReportLoader* loader_;
+  QMenu* recentMenu_ = nullptr;
+  QActionGroup* modeGroup_ = nullptr;
+  QAction* flatAction_ = nullptr;
+  QAction* sortAction_ = nullptr;
+  QLabel* summary_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QStringList recent_;
+  bool interactive_ = true;
+};
+
+}  // namespace waitscope::app

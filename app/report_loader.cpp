@@ -1,0 +1,64 @@
+#include "report_loader.h"
+
+#include <QFileInfo>
+#include <QtConcurrent>
+
+#include "report/report_io.h"
+
+namespace waitscope::app {
+
+ReportLoader::ReportLoader(QObject* parent) : QObject(parent) {}
+
+ReportLoader::~ReportLoader() {
+  // The worker holds no pointer to us; waiting keeps shutdown orderly.
+  if (watcher_) watcher_->waitForFinished();
+}
+
+LoadResult ReportLoader::loadNow(const QString& path) {
+  LoadResult result;
+  const QFileInfo info(path);
+  if (!info.exists()) {
+    result.error = QStringLiteral("%1: no such file (check the path)").arg(path);
+    return result;
+  }
+  if (info.isDir()) {
+    result.error = QStringLiteral("%1: is a folder; open the .waitscope report file in it").arg(path);
+    return result;
+  }
+  try {
+    report::Report r = report::readReport(path.toStdString());
+    result.report = std::make_shared<const views::ReportData>(std::move(r), info.absoluteFilePath());
+  } catch (const std::exception& e) {
+    result.error = QString::fromStdString(e.what());
+  }
+  return result;
+}
+
+void ReportLoader::load(const QString& path) {
+  cancel();
+  path_ = path;
+  loading_ = true;
+  watcher_ = new QFutureWatcher<LoadResult>(this);
+  QFutureWatcher<LoadResult>* watcher = watcher_;
+  connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher] {
+    watcher->deleteLater();
+    if (watcher != watcher_) return;  // cancelled: a newer load or none owns the state now
+    watcher_ = nullptr;
+    loading_ = false;
+    const LoadResult result = watcher->result();
+    if (result.report)
+      emit loaded(result.report);
+    else
+      emit failed(result.error);
+  });
+  watcher->setFuture(QtConcurrent::run([path] { return loadNow(path); }));
+}
+
+void ReportLoader::cancel() {
+  if (!loading_) return;
+  loading_ = false;
+  watcher_ = nullptr;  // the running read finishes in the background; its result is dropped
+  emit cancelled();
+}
+
+}  // namespace waitscope::app

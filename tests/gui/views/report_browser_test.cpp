@@ -1,0 +1,268 @@
+// The browser and the main window, offscreen: coupling of the three trees and
+// the charts, tree actions, loading (good, corrupted and missing files),
+// export (PNG size, valid SVG, CSV equal to the model), settings, the command line.
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include "command_line.h"
+#include "main_window.h"
+#include "model/selection.h"
+#include "model/value_tree_model.h"
+#include "report/report_io.h"
+#include "report_loader.h"
+#include "sample_report.h"
+#include "scripted_export.h"
+#include "widgets/chart_pane.h"
+#include "widgets/report_browser.h"
+#include "widgets/tree_pane.h"
+
+using namespace waitscope;
+using namespace waitscope::views;
+using namespace waitscope::test;
+using waitscope::app::MainWindow;
+
+class ReportBrowserTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  QString reportPath_;
+
+  std::unique_ptr<MainWindow> openedWindow() {
+    auto window = std::make_unique<MainWindow>();
+    window->setInteractive(false);
+    window->show();
+    QSignalSpy loaded(window.get(), &MainWindow::reportLoaded);
+    window->openReport(reportPath_);
+    if (!loaded.wait(10000)) qFatal("report did not load");
+    return window;
+  }
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication::setOrganizationName(QStringLiteral("WaitscopeTest"));
+    QApplication::setApplicationName(QStringLiteral("report_browser_test"));
+    QVERIFY(dir_.isValid());
+    reportPath_ = dir_.filePath(QStringLiteral("sample.waitscope"));
+    report::writeReport(sampleReport(), reportPath_.toStdString());
+  }
+
+  void selectingAMetricFillsTheCallTreeAndACallPathTheSystemTree() {
+    auto window = openedWindow();
+    ReportBrowser* browser = window->browser();
+    // Opening selects the first metric root (time) and the call-tree root (main).
+    QCOMPARE(window->selection()->metrics(), (TreePicks{{kTime, true}}));
+    QCOMPARE(browser->callModel()->absoluteValue(kMain), 8.75);
+
+    QVERIFY(browser->selectMetric(QStringLiteral("mpi")));
+    QCOMPARE(window->selection()->metrics(), (TreePicks{{kMpi, true}}));
+    QCOMPARE(browser->callModel()->inclusiveValue(kMain), 2.75);
+    QCOMPARE(browser->callModel()->exclusiveValue(kFooRecv), 1.5);
+    // The system tree shows mpi in main and below (main is collapsed).
+    QCOMPARE(browser->systemModel()->absoluteValue(kRank1), 2.0);
+    QCOMPARE(browser->chartPane()->barValues(), (std::vector<double>{0.75, 2.0, 0}));
+
+    // Expanding the selected metric switches to its exclusive value everywhere.
+    browser->metricPane()->expandNode(kMpi, true);
+    QCOMPARE(window->selection()->metrics(), (TreePicks{{kMpi, false}}));
+    QCOMPARE(browser->callModel()->exclusiveValue(kFooRecv), 1.0);
+
+    // A call path fills the system tree and the charts.
+    QVERIFY(browser->selectCallPath(QStringLiteral("main/foo/MPI_Recv")));
+    QCOMPARE(browser->systemModel()->absoluteValue(kRank1), 1.0);
+    QCOMPARE(browser->systemModel()->absoluteValue(kRank0), 0.0);
+    QCOMPARE(browser->chartPane()->barValues(), (std::vector<double>{0, 1.0, 0}));
+    QCOMPARE(browser->chartPane()->quartiles(), (std::vector<double>{0, 0, 0, 1.0, 1.0}));
+    browser->chartPane()->setSorted(true);
+    QCOMPARE(browser->chartPane()->barLabels().front(), QStringLiteral("1"));
+
+    // Multiple selection sums: both MPI_Recv call paths.
+    browser->callPane()->selectNodes({kMainRecv, kFooRecv});
+    QCOMPARE(browser->systemModel()->absoluteValue(kRank0), 0.5);
+    QCOMPARE(browser->systemModel()->absoluteValue(kRank1), 1.5);
+
+    // Selecting a location elsewhere (e.g. the timeline) selects it in the system tree.
+    window->selection()->setSystemItems({{kRank2, true}});
+    QCOMPARE(browser->systemPane()->picks(), (TreePicks{{kRank2, true}}));
+  }
+
+  void flatProfileAndModes() {
+    auto window = openedWindow();
+    ReportBrowser* browser = window->browser();
+    browser->selectMetric(QStringLiteral("mpi"));
+    browser->setFlatProfile(true);
+    QVERIFY(browser->flatProfile());
+    browser->callPane()->selectNode(1);  // region MPI_Recv
+    QVERIFY(window->selection()->flatProfile());
+    QCOMPARE(browser->systemModel()->absoluteValue(kRank0), 0.75);
+    QCOMPARE(browser->systemModel()->absoluteValue(kRank1), 2.0);
+    window->selection()->setMode(ValueMode::PercentOfSelection);
+    QCOMPARE(browser->systemModel()->shownValue(kRank1), 100.0 * 2.0 / 2.75);
+    QCOMPARE(browser->callModel()->mode(), ValueMode::PercentOfSelection);
+  }
+
+  void findAndHotPath() {
+    auto window = openedWindow();
+    ReportBrowser* browser = window->browser();
+    browser->selectMetric(QStringLiteral("mpi"));
+    TreePane* calls = browser->callPane();
+    calls->selectNode(kMain);
+    QVERIFY(calls->find(QStringLiteral("recv")));
+    QCOMPARE(calls->picks().front().node, static_cast<std::uint32_t>(kMainRecv));
+    QVERIFY(calls->find(QStringLiteral("recv")));
+    QCOMPARE(calls->picks().front().node, static_cast<std::uint32_t>(kFooRecv));
+    QVERIFY(calls->find(QStringLiteral("recv")));  // wraps around
+    QCOMPARE(calls->picks().front().node, static_cast<std::uint32_t>(kMainRecv));
+    QVERIFY(calls->find(QStringLiteral("recv"), true));
+    QCOMPARE(calls->picks().front().node, static_cast<std::uint32_t>(kFooRecv));
+    QVERIFY(!calls->find(QStringLiteral("no such region")));
+
+    calls->view()->collapseAll();
+    calls->expandHotPath();  // main (2.75) > foo (1.5, not MPI_Recv 1.25) > MPI_Recv (1.5)
+    QCOMPARE(calls->picks(), (TreePicks{{kFooRecv, true}}));
+    QVERIFY(calls->view()->isExpanded(calls->view()->currentIndex().parent()));
+  }
+
+  void exportWritesWhatIsShown() {
+    auto window = openedWindow();
+    window->resize(900, 600);
+    QApplication::processEvents();
+    ReportBrowser* browser = window->browser();
+    browser->selectMetric(QStringLiteral("mpi_latesender"));
+    browser->callPane()->expandNode(kMain, true);
+
+    const QString png = dir_.filePath(QStringLiteral("window.png"));
+    QCOMPARE(window->exportWindowPng(png), QString());
+    const QImage image(png);
+    QCOMPARE(image.size(), window->size() * window->devicePixelRatio());
+
+    const QString svg = dir_.filePath(QStringLiteral("window.svg"));
+    QCOMPARE(window->exportWindowSvg(svg), QString());
+    QSvgRenderer renderer(svg);
+    QVERIFY(renderer.isValid());
+    QCOMPARE(renderer.viewBox().size(), window->size());
+
+    const QString csv = dir_.filePath(QStringLiteral("calls.csv"));
+    QCOMPARE(window->exportTreeCsv(browser->callPane(), csv), QString());
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    // Header, main (expanded: exclusive 0), MPI_Recv, foo (collapsed: inclusive) — foo's child is hidden.
+    QCOMPARE(lines.size(), 4);
+    QCOMPARE(lines[0], QStringLiteral("depth,name,Value (s)"));
+    const ValueTreeModel* model = browser->callModel();
+    QCOMPARE(lines[1], QStringLiteral("0,main,%1").arg(model->shownValue(kMain), 0, 'g', 17));
+    QCOMPARE(lines[2].section(QLatin1Char(','), 2).toDouble(), model->shownValue(kMainRecv));
+    QCOMPARE(lines[2].section(QLatin1Char(','), 2).toDouble(), 0.25);
+    QCOMPARE(lines[3].section(QLatin1Char(','), 2).toDouble(), 0.5);
+
+    QVERIFY(!window->exportWindowPng(QStringLiteral("/nonexistent-dir/x.png")).isEmpty());
+  }
+
+  void badFilesFailWithTheirNameAndKeepTheWindow() {
+    MainWindow window;
+    window.setInteractive(false);
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    const QString garbage = dir_.filePath(QStringLiteral("garbage.waitscope"));
+    QFile file(garbage);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("this is not a report\n");
+    file.close();
+    window.openReport(garbage);
+    QVERIFY(failed.wait(10000));
+    QVERIFY(failed.front().front().toString().contains(garbage));
+    window.openReport(dir_.filePath(QStringLiteral("missing.waitscope")));
+    QVERIFY(failed.wait(10000));
+    QVERIFY(failed.back().front().toString().contains(QStringLiteral("missing.waitscope")));
+    QVERIFY(!window.selection()->report());
+  }
+
+  void cancelKeepsTheShownReport() {
+    auto window = openedWindow();
+    const ReportDataPtr shown = window->selection()->report();
+    QSignalSpy loaded(window.get(), &MainWindow::reportLoaded);
+    window->openReport(reportPath_);
+    window->loader()->cancel();
+    QTest::qWait(300);
+    QCOMPARE(loaded.count(), 0);
+    QCOMPARE(window->selection()->report(), shown);
+  }
+
+  void dropOpensTheReport() {
+    MainWindow window;
+    window.setInteractive(false);
+    QSignalSpy loaded(&window, &MainWindow::reportLoaded);
+    window.show();
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(reportPath_)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QVERIFY(loaded.wait(10000));
+    QCOMPARE(window.recentFiles().front(), QFileInfo(reportPath_).absoluteFilePath());
+  }
+
+  void settingsAreRemembered() {
+    {
+      auto window = openedWindow();
+      window->selection()->setMode(ValueMode::PeerPercent);
+      window->browser()->treeSplitter()->setSizes({100, 500, 300});
+      window->saveSettings();
+    }
+    MainWindow restored;
+    restored.restoreSettings();
+    QCOMPARE(restored.selection()->mode(), ValueMode::PeerPercent);
+    QCOMPARE(restored.recentFiles().front(), QFileInfo(reportPath_).absoluteFilePath());
+    QSettings().clear();
+  }
+
+  void commandLine() {
+    app::CommandLine cl;
+    QString error;
+    QVERIFY(app::parseCommandLine({QStringLiteral("r.waitscope"), QStringLiteral("--select-metric"),
+                                   QStringLiteral("mpi_latesender"), QStringLiteral("--mode"),
+                                   QStringLiteral("percent"), QStringLiteral("--export-png"), QStringLiteral("a.png"),
+                                   QStringLiteral("--size"), QStringLiteral("800x600"), QStringLiteral("--quit")},
+                                  &cl, &error));
+    QCOMPARE(cl.report, QStringLiteral("r.waitscope"));
+    QCOMPARE(cl.metric, QStringLiteral("mpi_latesender"));
+    QCOMPARE(cl.mode, ValueMode::PercentOfTotal);
+    QCOMPARE(cl.size, QSize(800, 600));
+    QVERIFY(cl.quit && cl.exports());
+    QVERIFY(!app::parseCommandLine({QStringLiteral("--mode"), QStringLiteral("loud")}, &cl, &error));
+    QVERIFY(error.contains(QStringLiteral("loud")));
+    QVERIFY(!app::parseCommandLine({QStringLiteral("--export-png"), QStringLiteral("a.png")}, &cl, &error));
+    QVERIFY(!app::parseCommandLine({QStringLiteral("--bogus")}, &cl, &error));
+
+    // The scripted run: select, export and report unknown names.
+    MainWindow window;
+    app::CommandLine scripted;
+    scripted.report = reportPath_;
+    scripted.metric = QStringLiteral("mpi_latesender");
+    scripted.callPath = QStringLiteral("main/MPI_Recv");
+    scripted.exportCsv = dir_.filePath(QStringLiteral("scripted.csv"));
+    scripted.csvTree = QStringLiteral("system");
+    scripted.quit = true;
+    QCOMPARE(app::runScriptedExport(window, scripted), 0);
+    QCOMPARE(window.browser()->systemModel()->absoluteValue(kRank0), 0.25);
+    QVERIFY(QFile::exists(scripted.exportCsv));
+    scripted.metric = QStringLiteral("no_such_metric");
+    QCOMPARE(app::runScriptedExport(window, scripted), 1);
+  }
+};
+
+QTEST_MAIN(ReportBrowserTest)
+#include "report_browser_test.moc"

@@ -1,0 +1,176 @@
+#include "report_data.h"
+
+#include <algorithm>
+#include <set>
+
+namespace waitscope::views {
+namespace {
+
+QString fromStd(const std::string& s) { return QString::fromStdString(s); }
+
+QString sourceText(const std::string& file, std::uint32_t line) {
+  if (file.empty()) return {};
+  return line ? QStringLiteral("%1:%2").arg(fromStd(file)).arg(line) : fromStd(file);
+}
+
+}  // namespace
+
+ReportData::ReportData(report::Report report, QString path) : report_(std::move(report)), path_(std::move(path)) {
+  const report::Report& r = report_;
+
+  metricTree_.parent.reserve(r.metrics.size());
+  for (const report::Metric& m : r.metrics) metricTree_.parent.push_back(m.parent);
+  metricTree_.link();
+  for (std::size_t i = 0; i < r.metrics.size(); ++i) {
+    const report::Metric& m = r.metrics[i];
+    metricTree_.names[i] = fromStd(m.displayName.empty() ? m.uniqueName : m.displayName);
+    metricTree_.toolTips[i] = QStringLiteral("<b>%1</b> (%2)<br>%3")
+                                  .arg(metricTree_.names[i].toHtmlEscaped(), fromStd(m.uniqueName).toHtmlEscaped(),
+                                       fromStd(m.description).toHtmlEscaped());
+  }
+
+  callTree_.parent.reserve(r.callPaths.size());
+  for (const report::CallPath& c : r.callPaths) callTree_.parent.push_back(c.parent);
+  callTree_.link();
+  for (std::size_t i = 0; i < r.callPaths.size(); ++i) {
+    const report::CallPath& c = r.callPaths[i];
+    const report::Region* region = c.region < r.regions.size() ? &r.regions[c.region] : nullptr;
+    callTree_.names[i] = region ? fromStd(region->name) : QStringLiteral("(unknown region)");
+    QString tip = sourceText(c.callSiteFile, c.callSiteLine);
+    if (tip.isEmpty() && region) tip = sourceText(region->file, region->beginLine);
+    callTree_.toolTips[i] = tip;
+  }
+
+  regionTree_.parent.assign(r.regions.size(), kNoNode);
+  regionTree_.link();
+  for (std::size_t i = 0; i < r.regions.size(); ++i) {
+    regionTree_.names[i] = fromStd(r.regions[i].name);
+    regionTree_.toolTips[i] = sourceText(r.regions[i].file, r.regions[i].beginLine);
+  }
+
+  // System tree: machines and nodes first (parents before children), then the locations.
+  const std::size_t nodes = r.systemNodes.size();
+  systemTree_.parent.reserve(nodes + r.locations.size());
+  for (const report::SystemNode& n : r.systemNodes) systemTree_.parent.push_back(n.parent);
+  for (const report::Location& l : r.locations) systemTree_.parent.push_back(l.systemNode);
+  systemTree_.link();
+  for (std::size_t i = 0; i < nodes; ++i) {
+    systemTree_.names[i] = fromStd(r.systemNodes[i].name);
+    systemTree_.toolTips[i] = fromStd(r.systemNodes[i].className);
+  }
+  for (std::size_t i = 0; i < r.locations.size(); ++i) {
+    systemTree_.names[nodes + i] = fromStd(r.locations[i].name);
+    systemTree_.toolTips[nodes + i] = QStringLiteral("MPI rank %1").arg(r.locations[i].rank);
+  }
+
+  rowsByMetric_.assign(r.metrics.size(), {});
+  rowTotals_.assign(r.severities.size(), 0.0);
+  metricExclusive_.assign(r.metrics.size(), 0.0);
+  for (std::uint32_t i = 0; i < r.severities.size(); ++i) {
+    const report::SeverityRow& row = r.severities[i];
+    double sum = 0.0;
+    for (const double v : row.values) sum += v;
+    rowTotals_[i] = sum;
+    rowsByMetric_[row.metric].push_back(i);
+    metricExclusive_[row.metric] += sum;
+  }
+  metricInclusive_ = metricTree_.inclusive(metricExclusive_);
+}
+
+std::uint32_t ReportData::systemNodeOfLocation(std::uint32_t location) const {
+  return location < report_.locations.size() ? static_cast<std::uint32_t>(report_.systemNodes.size() + location)
+                                             : kNoNode;
+}
+
+std::uint32_t ReportData::locationOfSystemNode(std::uint32_t node) const {
+  const std::size_t nodes = report_.systemNodes.size();
+  return node >= nodes && node < nodes + report_.locations.size() ? static_cast<std::uint32_t>(node - nodes) : kNoNode;
+}
+
+namespace {
+std::vector<char> maskOf(const ValueTree& tree, const TreePicks& picks) {
+  std::vector<char> mask(tree.size(), 0);
+  for (const TreePick& p : picks) {
+    if (p.node >= tree.size()) continue;
+    if (p.inclusive)
+      tree.markSubtree(p.node, mask);
+    else
+      mask[p.node] = 1;
+  }
+  return mask;
+}
+}  // namespace
+
+std::vector<char> ReportData::metricMask(const TreePicks& picks) const { return maskOf(metricTree_, picks); }
+std::vector<char> ReportData::callPathMask(const TreePicks& picks) const { return maskOf(callTree_, picks); }
+
+std::vector<char> ReportData::callPathMaskOfRegions(const TreePicks& regionPicks) const {
+  const std::vector<char> regions = maskOf(regionTree_, regionPicks);
+  std::vector<char> mask(report_.callPaths.size(), 0);
+  for (std::size_t i = 0; i < mask.size(); ++i) {
+    const std::uint32_t region = report_.callPaths[i].region;
+    mask[i] = region < regions.size() && regions[region];
+  }
+  return mask;
+}
+
+std::vector<double> ReportData::callPathValues(const std::vector<char>& metrics) const {
+  std::vector<double> out(report_.callPaths.size(), 0.0);
+  for (std::size_t m = 0; m < metrics.size() && m < rowsByMetric_.size(); ++m) {
+    if (!metrics[m]) continue;
+    for (const std::uint32_t row : rowsByMetric_[m]) out[report_.severities[row].callPath] += rowTotals_[row];
+  }
+  return out;
+}
+
+std::vector<double> ReportData::regionValues(const std::vector<char>& metrics) const {
+  const std::vector<double> byCallPath = callPathValues(metrics);
+  std::vector<double> out(report_.regions.size(), 0.0);
+  for (std::size_t c = 0; c < byCallPath.size(); ++c) out[report_.callPaths[c].region] += byCallPath[c];
+  return out;
+}
+
+std::vector<double> ReportData::locationValues(const std::vector<char>& metrics,
+                                               const std::vector<char>& callPaths) const {
+  std::vector<double> out(report_.locations.size(), 0.0);
+  for (std::size_t m = 0; m < metrics.size() && m < rowsByMetric_.size(); ++m) {
+    if (!metrics[m]) continue;
+    for (const std::uint32_t row : rowsByMetric_[m]) {
+      const report::SeverityRow& s = report_.severities[row];
+      if (s.callPath >= callPaths.size() || !callPaths[s.callPath]) continue;
+      for (std::size_t l = 0; l < out.size(); ++l) out[l] += s.values[l];
+    }
+  }
+  return out;
+}
+
+std::vector<double> ReportData::systemValues(const std::vector<char>& metrics,
+                                             const std::vector<char>& callPaths) const {
+  const std::vector<double> byLocation = locationValues(metrics, callPaths);
+  std::vector<double> out(systemTree_.size(), 0.0);
+  std::copy(byLocation.begin(), byLocation.end(), out.begin() + static_cast<std::ptrdiff_t>(report_.systemNodes.size()));
+  return out;
+}
+
+double ReportData::rootTotal(const TreePicks& metricPicks) const {
+  std::set<std::uint32_t> roots;
+  for (const TreePick& p : metricPicks) {
+    std::uint32_t m = p.node;
+    if (m >= metricTree_.size()) continue;
+    while (metricTree_.parent[m] != kNoNode) m = metricTree_.parent[m];
+    roots.insert(m);
+  }
+  double total = 0.0;
+  for (const std::uint32_t r : roots) total += metricInclusive_[r];
+  return total;
+}
+
+report::MetricUnit ReportData::unit(const TreePicks& metricPicks, bool* mixed) const {
+  std::set<report::MetricUnit> units;
+  for (const TreePick& p : metricPicks)
+    if (p.node < report_.metrics.size()) units.insert(report_.metrics[p.node].unit);
+  if (mixed) *mixed = units.size() > 1;
+  return units.size() == 1 ? *units.begin() : report::MetricUnit::Seconds;
+}
+
+}  // namespace waitscope::views

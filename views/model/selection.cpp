@@ -1,0 +1,74 @@
+#include "selection.h"
+
+namespace waitscope::views {
+
+Selection::Selection(QObject* parent) : QObject(parent) {}
+
+void Selection::setReport(ReportDataPtr report) {
+  report_ = std::move(report);
+  metrics_.clear();
+  callPaths_.clear();
+  systemItems_.clear();
+  flatProfile_ = false;
+  windowStart_ = windowEnd_ = 0.0;
+  emit reportChanged();
+}
+
+void Selection::setMetrics(const TreePicks& picks) {
+  if (picks == metrics_) return;
+  metrics_ = picks;
+  emit metricsChanged();
+}
+
+void Selection::setCallPaths(const TreePicks& picks, bool flatProfile) {
+  if (picks == callPaths_ && flatProfile == flatProfile_) return;
+  callPaths_ = picks;
+  flatProfile_ = flatProfile;
+  emit callPathsChanged();
+}
+
+void Selection::setSystemItems(const TreePicks& picks) {
+  if (picks == systemItems_) return;
+  systemItems_ = picks;
+  emit systemItemsChanged();
+}
+
+void Selection::setMode(ValueMode mode) {
+  if (mode == mode_) return;
+  mode_ = mode;
+  emit modeChanged();
+}
+
+void Selection::setThreshold(double percent) {
+  if (percent == threshold_) return;
+  threshold_ = percent;
+  emit thresholdChanged();
+}
+
+void Selection::setTimeWindow(double start, double end) {
+  if (start == windowStart_ && end == windowEnd_) return;
+  windowStart_ = start;
+  windowEnd_ = end;
+  emit timeWindowChanged();
+}
+
+std::vector<char> Selection::metricMask() const { return report_ ? report_->metricMask(metrics_) : std::vector<char>{}; }
+
+std::vector<char> Selection::callPathMask() const {
+  if (!report_) return {};
+  return flatProfile_ ? report_->callPathMaskOfRegions(callPaths_) : report_->callPathMask(callPaths_);
+}
+
+std::vector<std::uint32_t> Selection::selectedLocations() const {
+  std::vector<std::uint32_t> out;
+  if (!report_) return out;
+  std::vector<char> mask(report_->systemTree().size(), 0);
+  for (const TreePick& p : systemItems_) report_->systemTree().markSubtree(p.node, mask);
+  for (std::uint32_t n = 0; n < mask.size(); ++n) {
+    const std::uint32_t location = report_->locationOfSystemNode(n);
+    if (mask[n] && location != kNoNode) out.push_back(location);
+  }
+  return out;
+}
+
+}  // namespace waitscope::views

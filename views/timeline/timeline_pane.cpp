@@ -1,0 +1,85 @@
+#include "timeline_pane.h"
+
+#include <QDoubleValidator>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "timeline_view.h"
+
+namespace waitscope::views {
+
+namespace {
+
+QToolButton* button(QWidget* parent, const QString& text, const QString& tip) {
+  auto* b = new QToolButton(parent);
+  b->setText(text);
+  b->setToolTip(tip);
+  return b;
+}
+
+}  // namespace
+
+TimelinePane::TimelinePane(QWidget* parent)
+    : QWidget(parent), view_(new TimelineView(this)), from_(new QLineEdit(this)), to_(new QLineEdit(this)) {
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(0, 0, 0, 0);
+  for (QLineEdit* e : {from_, to_}) {
+    auto* v = new QDoubleValidator(e);
+    v->setNotation(QDoubleValidator::ScientificNotation);
+    e->setValidator(v);
+    e->setMaximumWidth(140);
+    connect(e, &QLineEdit::returnPressed, this, &TimelinePane::applyTypedWindow);
+  }
+  from_->setObjectName(QStringLiteral("timelineFrom"));
+  to_->setObjectName(QStringLiteral("timelineTo"));
+  bar->addWidget(new QLabel(tr("From"), this));
+  bar->addWidget(from_);
+  bar->addWidget(new QLabel(tr("to"), this));
+  bar->addWidget(to_);
+  bar->addWidget(new QLabel(tr("s"), this));
+  QToolButton* apply = button(this, tr("Show"), tr("Show exactly this time window"));
+  QToolButton* in = button(this, tr("+"), tr("Zoom in (+)"));
+  QToolButton* out = button(this, tr("−"), tr("Zoom out (-)"));
+  QToolButton* all = button(this, tr("All"), tr("The whole trace (Home)"));
+  undo_ = button(this, tr("Undo zoom"), tr("Back to the previous time window (Ctrl+Z)"));
+  redo_ = button(this, tr("Redo zoom"), tr("Forward again (Ctrl+Shift+Z)"));
+  for (QToolButton* b : {apply, in, out, all, undo_, redo_}) bar->addWidget(b);
+  bar->addStretch(1);
+  connect(apply, &QToolButton::clicked, this, &TimelinePane::applyTypedWindow);
+  connect(in, &QToolButton::clicked, view_, &TimelineView::zoomIn);
+  connect(out, &QToolButton::clicked, view_, &TimelineView::zoomOut);
+  connect(all, &QToolButton::clicked, view_, &TimelineView::zoomToAll);
+  connect(undo_, &QToolButton::clicked, view_, &TimelineView::undoZoom);
+  connect(redo_, &QToolButton::clicked, view_, &TimelineView::redoZoom);
+  connect(view_, &TimelineView::timeWindowChanged, this, &TimelinePane::showWindow);
+  connect(view_, &TimelineView::zoomHistoryChanged, this, &TimelinePane::updateButtons);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addLayout(bar);
+  layout->addWidget(view_, 1);
+  updateButtons();
+}
+
+void TimelinePane::applyTypedWindow() {
+  bool okFrom = false, okTo = false;
+  const double from = QLocale().toDouble(from_->text(), &okFrom);
+  const double to = QLocale().toDouble(to_->text(), &okTo);
+  if (okFrom && okTo && to > from) view_->setTimeWindow(from, to);
+  else showWindow(view_->timeWindow().from, view_->timeWindow().to);  // back to what is shown
+}
+
+void TimelinePane::showWindow(double from, double to) {
+  from_->setText(QLocale().toString(from, 'g', 12));
+  to_->setText(QLocale().toString(to, 'g', 12));
+}
+
+void TimelinePane::updateButtons() {
+  undo_->setEnabled(view_->canUndoZoom());
+  redo_->setEnabled(view_->canRedoZoom());
+}
+
+}  // namespace waitscope::views

@@ -1,0 +1,36 @@
+#pragma once
+// The timeline with its tool bar: the exact time window (from / to, in
+// seconds, Enter applies), zoom in / out / whole trace, undo / redo of zoom
+// steps. The main window embeds this pane; view() gives the coupling slots.
+#include <QWidget>
+
+class QLineEdit;
+class QToolButton;
+
+namespace waitscope::views {
+
+class TimelineView;
+
+class TimelinePane : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelinePane(QWidget* parent = nullptr);
+  TimelineView* view() const { return view_; }
+  QLineEdit* fromEdit() const { return from_; }
+  QLineEdit* toEdit() const { return to_; }
+
+ private slots:
+  void applyTypedWindow();
+  void showWindow(double from, double to);
+  void updateButtons();
+
+ private:
+  TimelineView* view_;
+  QLineEdit* from_;
+  QLineEdit* to_;
+  QToolButton* undo_;
+  QToolButton* redo_;
+};
+
+}  // namespace waitscope::views

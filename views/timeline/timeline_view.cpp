@@ -1,0 +1,759 @@
+#include "timeline_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QFileInfo>
+#include <QHelpEvent>
+#include <QImage>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QWheelEvent>
+
+namespace waitscope::views {
+
+namespace {
+
+constexpr int kLabelWidth = 130;
+constexpr int kRulerHeight = 24;
+constexpr int kLegendHeight = 22;
+// Inside a location row (TimelineRows::kLocationHeight = 22 px):
+constexpr int kBandTop = 2;       // region band
+constexpr int kBandHeight = 12;
+constexpr int kEpochTop = 15;     // epoch band under it
+constexpr int kEpochHeight = 5;
+constexpr double kMinSpan = 1e-9;  // the smallest window: one nanosecond
+constexpr int kClickSlop = 3;      // pixels a press may move and still be a click
+constexpr qint64 kWheelStepMs = 600;  // wheel events closer than this are one undo step
+
+using timeline::kNoId;
+
+// "1.5 ms", "250 µs", "3.25 s": the unit that keeps the number readable.
+QString formatTime(double seconds) {
+  const double a = std::fabs(seconds);
+  if (a >= 1.0 || a == 0.0) return QStringLiteral("%1 s").arg(seconds, 0, 'g', 7);
+  if (a >= 1e-3) return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'g', 7);
+  if (a >= 1e-6) return QStringLiteral("%1 µs").arg(seconds * 1e6, 0, 'g', 7);
+  return QStringLiteral("%1 ns").arg(seconds * 1e9, 0, 'g', 7);
+}
+
+QString formatBytes(std::uint64_t bytes) { return QStringLiteral("%1 bytes").arg(bytes); }
+
+double distanceToSegment(const QPointF& p, const QPointF& a, const QPointF& b) {
+  const QPointF ab = b - a;
+  const double len2 = QPointF::dotProduct(ab, ab);
+  const double t = len2 > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+  const QPointF d = p - (a + t * ab);
+  return std::hypot(d.x(), d.y());
+}
+
+}  // namespace
+
+struct TimelineView::Hit {
+  enum class Kind { None, Region, Message, Transfer, Epoch, Instance, Path, NodeHeader };
+  Kind kind = Kind::None;
+  std::size_t slot = 0;   // index into slice_.locations
+  std::size_t index = 0;  // index into that slice's list of `kind`
+  std::uint32_t node = 0;
+};
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent), scroll_(new QScrollBar(Qt::Vertical, this)) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(true);
+  setMinimumSize(320, 160);
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  connect(scroll_, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
+  rebuildStyles();
+}
+
+TimelineView::~TimelineView() = default;
+
+void TimelineView::setData(std::shared_ptr<timeline::SliceSource> source, std::shared_ptr<const report::Report> report) {
+  source_ = std::move(source);
+  report_ = std::move(report);
+  rows_.setReport(report_.get());
+  callPathNames_.clear();
+  locationNames_.clear();
+  nodeNames_.clear();
+  if (report_) {
+    for (const report::CallPath& c : report_->callPaths)
+      callPathNames_.push_back(c.region < report_->regions.size() ? QString::fromStdString(report_->regions[c.region].name)
+                                                                 : QStringLiteral("?"));
+    for (const report::Location& l : report_->locations) locationNames_.push_back(QString::fromStdString(l.name));
+    for (std::uint32_t node : rows_.nodes())
+      nodeNames_.push_back(node < report_->systemNodes.size() ? QString::fromStdString(report_->systemNodes[node].name)
+                                                               : tr("(no node)"));
+  }
+  rebuildStyles();
+  history_.clear();
+  window_ = source_ ? clamped({source_->begin(), source_->end()}) : TimeWindow{0.0, 1.0};
+  highlightedMetric_ = highlightedCallPath_ = kNoId;
+  metricHighlighted_.clear();
+  updateScrollBar();
+  emit timeWindowChanged(window_.from, window_.to);
+  emit zoomHistoryChanged();
+  update();
+}
+
+void TimelineView::rebuildStyles() {
+  const QFontMetrics fm(font());
+  callPathNameWidths_.resize(callPathNames_.size());
+  for (std::size_t i = 0; i < callPathNames_.size(); ++i) callPathNameWidths_[i] = fm.horizontalAdvance(callPathNames_[i]);
+  groupBrushes_.clear();
+  for (const QColor& c : colors_.groups) groupBrushes_.emplace_back(c);
+  epochBrushes_.clear();
+  for (QColor c : colors_.epochs) {
+    c.setAlpha(170);  // overlapping epochs (a fence shared by two) stay visible
+    epochBrushes_.emplace_back(c);
+  }
+  const std::size_t metrics = report_ ? report_->metrics.size() : 0;
+  patternPens_.clear();
+  patternStrongPens_.clear();
+  patternBrushes_.clear();
+  for (std::uint32_t m = 0; m < metrics; ++m) {
+    const QColor c = TimelineColors::pattern(m);
+    patternPens_.emplace_back(c, 1.5);
+    patternStrongPens_.emplace_back(c, 3.0);
+    patternBrushes_.emplace_back(c, Qt::BDiagPattern);
+  }
+  messagePen_ = QPen(colors_.message, 1.0);
+  transferPen_ = QPen(colors_.transfer, 1.5);
+  transferBrush_ = QBrush(colors_.transfer);
+  pathPen_ = QPen(colors_.criticalPath, 3.0, Qt::SolidLine, Qt::FlatCap);
+  pathLinkPen_ = QPen(colors_.criticalPath, 1.5, Qt::DashLine);
+  highlightPen_ = QPen(colors_.highlight, 2.5);
+  QColor pale(0x80, 0x80, 0x80, 110);
+  paleInstancePen_ = QPen(pale, 1.0);
+  paleInstanceBrush_ = QBrush(pale, Qt::BDiagPattern);
+}
+
+void TimelineView::setGroupColor(timeline::RegionGroup group, const QColor& color) {
+  colors_.groups[static_cast<std::size_t>(group)] = color;
+  rebuildStyles();
+  update();
+}
+
+void TimelineView::setCollapsed(std::uint32_t nodeGroup, bool collapsed) {
+  rows_.setCollapsed(nodeGroup, collapsed);
+  updateScrollBar();
+  update();
+}
+
+// ---------------------------------------------------------------- geometry
+
+QRect TimelineView::plotRect(const QSize& size) const {
+  const int scrollWidth = scroll_->sizeHint().width();
+  return QRect(kLabelWidth, kRulerHeight, std::max(1, size.width() - kLabelWidth - scrollWidth),
+               std::max(1, size.height() - kRulerHeight - kLegendHeight));
+}
+
+double TimelineView::xOf(double time, const QRect& plot) const {
+  return plot.left() + (time - window_.from) / (window_.to - window_.from) * plot.width();
+}
+
+double TimelineView::timeAt(double x) const {
+  const QRect plot = plotRect(size());
+  return window_.from + (x - plot.left()) / plot.width() * (window_.to - window_.from);
+}
+
+int TimelineView::contentTop(const QRect& plot) const { return plot.top() - scroll_->value(); }
+
+QPointF TimelineView::positionOf(std::uint32_t location, double time) const {
+  const QRect plot = plotRect(size());
+  const int row = rows_.rowOfLocation(location);
+  if (row < 0) return {xOf(time, plot), -1.0};
+  return {xOf(time, plot), static_cast<double>(contentTop(plot) + rows_.rows()[row].top + kBandTop + kBandHeight / 2)};
+}
+
+void TimelineView::updateScrollBar() {
+  const QRect plot = plotRect(size());
+  scroll_->setGeometry(plot.right() + 1, plot.top(), scroll_->sizeHint().width(), plot.height());
+  scroll_->setRange(0, std::max(0, rows_.contentHeight() - plot.height()));
+  scroll_->setPageStep(plot.height());
+  scroll_->setSingleStep(TimelineRows::kLocationHeight);
+}
+
+void TimelineView::resizeEvent(QResizeEvent*) { updateScrollBar(); }
+
+// ---------------------------------------------------------------- zoom steps
+
+TimeWindow TimelineView::clamped(TimeWindow w) const {
+  double lo = 0.0, hi = 1.0;
+  if (source_ && source_->end() > source_->begin()) {
+    lo = source_->begin();
+    hi = source_->end();
+  }
+  const double span = std::clamp(w.to - w.from, kMinSpan, hi - lo);
+  if (w.from < lo) w.from = lo;
+  if (w.from + span > hi) w.from = hi - span;
+  w.to = w.from + span;
+  return w;
+}
+
+void TimelineView::applyWindow(TimeWindow w, bool recordStep) {
+  w = clamped(w);
+  if (w == window_) return;
+  if (recordStep) history_.push(window_);
+  window_ = w;
+  emit timeWindowChanged(window_.from, window_.to);
+  emit zoomHistoryChanged();
+  update();
+}
+
+void TimelineView::setTimeWindow(double from, double to) {
+  if (!(to > from)) return;
+  applyWindow({from, to}, true);
+}
+
+void TimelineView::zoomAround(double time, double factor, bool recordStep) {
+  applyWindow({time - (time - window_.from) * factor, time + (window_.to - time) * factor}, recordStep);
+}
+
+void TimelineView::zoomIn() { zoomAround((window_.from + window_.to) / 2, 0.5, true); }
+void TimelineView::zoomOut() { zoomAround((window_.from + window_.to) / 2, 2.0, true); }
+void TimelineView::zoomToAll() {
+  if (source_) applyWindow({source_->begin(), source_->end()}, true);
+}
+void TimelineView::panLeft() {
+  const double d = (window_.to - window_.from) / 4;
+  applyWindow({window_.from - d, window_.to - d}, true);
+}
+void TimelineView::panRight() {
+  const double d = (window_.to - window_.from) / 4;
+  applyWindow({window_.from + d, window_.to + d}, true);
+}
+
+void TimelineView::undoZoom() {
+  if (!history_.canUndo()) return;
+  window_ = history_.undo(window_);
+  emit timeWindowChanged(window_.from, window_.to);
+  emit zoomHistoryChanged();
+  update();
+}
+
+void TimelineView::redoZoom() {
+  if (!history_.canRedo()) return;
+  window_ = history_.redo(window_);
+  emit timeWindowChanged(window_.from, window_.to);
+  emit zoomHistoryChanged();
+  update();
+}
+
+// ---------------------------------------------------------------- coupling
+
+void TimelineView::setHighlightedMetric(std::uint32_t metric) {
+  highlightedMetric_ = metric;
+  metricHighlighted_.clear();
+  if (report_ && metric < report_->metrics.size()) {
+    metricHighlighted_.assign(report_->metrics.size(), 0);
+    for (std::size_t m = 0; m < report_->metrics.size(); ++m)
+      for (std::uint32_t a = static_cast<std::uint32_t>(m); a != report::kNoId; a = report_->metrics[a].parent)
+        if (a == metric) {
+          metricHighlighted_[m] = 1;
+          break;
+        }
+  } else {
+    highlightedMetric_ = kNoId;
+  }
+  update();
+}
+
+void TimelineView::setHighlightedCallPath(std::uint32_t callPath) {
+  highlightedCallPath_ = callPath;
+  update();
+}
+
+void TimelineView::scrollToLocation(std::uint32_t location) {
+  const std::uint32_t node = rows_.nodeOfLocation(location);
+  if (node == report::kNoId) return;
+  if (rows_.collapsed(node)) setCollapsed(node, false);
+  const int row = rows_.rowOfLocation(location);
+  if (row < 0) return;
+  const TimelineRow& r = rows_.rows()[row];
+  const int page = scroll_->pageStep();
+  if (r.top < scroll_->value())
+    scroll_->setValue(r.top);
+  else if (r.top + r.height > scroll_->value() + page)
+    scroll_->setValue(r.top + r.height - page);
+}
+
+// ---------------------------------------------------------------- painting
+
+void TimelineView::querySlice(const QRect& plot) {
+  lastPlot_ = plot;
+  const std::uint32_t n = source_ ? source_->locationCount() : 0;
+  rowCenter_.assign(n, -1.0);
+  request_.locations.clear();
+  const int top = contentTop(plot);
+  for (const TimelineRow& r : rows_.rows()) {
+    if (r.isNode || r.location >= n) continue;
+    rowCenter_[r.location] = top + r.top + kBandTop + kBandHeight / 2.0;
+    if (top + r.top + r.height > plot.top() && top + r.top < plot.bottom()) request_.locations.push_back(r.location);
+  }
+  request_.from = window_.from;
+  request_.to = window_.to;
+  request_.width = static_cast<std::uint32_t>(plot.width());
+  if (source_ && !request_.locations.empty())
+    source_->query(request_, slice_);
+  else
+    slice_.locations.clear();
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  paintAll(p, size());
+}
+
+void TimelineView::paintTo(QPainter& painter, const QSize& size) { paintAll(painter, size); }
+
+void TimelineView::paintAll(QPainter& p, const QSize& size) {
+  const QRect plot = plotRect(size);
+  p.fillRect(QRect(QPoint(0, 0), size), palette().base());
+  querySlice(plot);
+  p.save();
+  p.setClipRect(plot);
+  paintRows(p, plot);
+  paintLines(p, plot);
+  paintCriticalPath(p, plot);
+  if (drag_ == Drag::RubberBand) {
+    const int x0 = std::min(pressPos_.x(), dragPos_.x()), x1 = std::max(pressPos_.x(), dragPos_.x());
+    p.fillRect(QRect(x0, plot.top(), x1 - x0, plot.height()), QColor(0x30, 0x60, 0xc0, 50));
+  }
+  p.restore();
+  paintLabels(p, plot);
+  paintRuler(p, plot);
+  paintLegend(p, size);
+}
+
+void TimelineView::paintRows(QPainter& p, const QRect& plot) {
+  const QPen textPen(palette().text().color());
+  for (const timeline::LocationSlice& ls : slice_.locations) {
+    const double top = rowCenter_[ls.location] - kBandTop - kBandHeight / 2.0;
+    for (const timeline::RegionSpan& s : ls.regions) {
+      const double x0 = xOf(s.start, plot), x1 = xOf(s.end, plot);
+      const QRectF r(x0, top + kBandTop, std::max(x1 - x0, 1.0), kBandHeight);
+      p.fillRect(r, groupBrushes_[static_cast<std::size_t>(s.group)]);
+      if (s.callPath == highlightedCallPath_) {
+        p.setPen(highlightPen_);
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r);
+      }
+      if (s.callPath < callPathNameWidths_.size() && r.width() > callPathNameWidths_[s.callPath] + 6) {
+        p.setPen(textPen);
+        p.drawText(r, Qt::AlignCenter, callPathNames_[s.callPath]);
+      }
+    }
+    for (const timeline::Epoch& e : ls.epochs) {
+      const double x0 = xOf(e.start, plot), x1 = xOf(e.end, plot);
+      p.fillRect(QRectF(x0, top + kEpochTop, std::max(x1 - x0, 1.0), kEpochHeight),
+                 epochBrushes_[static_cast<std::size_t>(e.kind)]);
+    }
+    for (const timeline::InstanceMark& i : ls.instances) {
+      const double x0 = xOf(i.start, plot), x1 = xOf(i.end, plot);
+      const QRectF r(x0, top + kBandTop - 1, std::max(x1 - x0, 2.0), kBandHeight + 2);
+      const bool known = i.metric < patternPens_.size();
+      if (highlightedMetric_ != kNoId && !(i.metric < metricHighlighted_.size() && metricHighlighted_[i.metric])) {
+        p.setPen(paleInstancePen_);
+        p.setBrush(paleInstanceBrush_);
+      } else if (known) {
+        p.setPen(highlightedMetric_ != kNoId ? patternStrongPens_[i.metric] : patternPens_[i.metric]);
+        p.setBrush(patternBrushes_[i.metric]);
+      } else {
+        p.setPen(paleInstancePen_);
+        p.setBrush(paleInstanceBrush_);
+      }
+      p.drawRect(r);
+    }
+  }
+}
+
+void TimelineView::paintLines(QPainter& p, const QRect& plot) {
+  p.setRenderHint(QPainter::Antialiasing, true);
+  p.setPen(messagePen_);
+  for (const timeline::LocationSlice& ls : slice_.locations)
+    for (const timeline::Message& m : ls.messages) {
+      if (m.sender >= rowCenter_.size() || m.receiver >= rowCenter_.size()) continue;
+      const double ys = rowCenter_[m.sender], yr = rowCenter_[m.receiver];
+      if (ys < 0 || yr < 0) continue;
+      p.drawLine(QLineF(xOf(m.start, plot), ys, xOf(m.end, plot), yr));
+    }
+  for (const timeline::LocationSlice& ls : slice_.locations)
+    for (const timeline::Transfer& t : ls.transfers) {
+      if (t.origin >= rowCenter_.size() || t.target >= rowCenter_.size()) continue;
+      const double yo = rowCenter_[t.origin], yt = rowCenter_[t.target];
+      if (yo < 0 || yt < 0) continue;
+      const QPointF a(xOf(t.start, plot), yo), b(xOf(t.end, plot), yt);
+      p.setPen(transferPen_);
+      p.drawLine(QLineF(a, b));
+      // Arrowhead at the target.
+      const QPointF d = b - a;
+      const double len = std::hypot(d.x(), d.y());
+      if (len < 1.0) continue;
+      const QPointF u = d / len, n(-u.y(), u.x());
+      const QPointF head[3] = {b, b - 7.0 * u + 3.5 * n, b - 7.0 * u - 3.5 * n};
+      p.setPen(Qt::NoPen);
+      p.setBrush(transferBrush_);
+      p.drawPolygon(head, 3);
+    }
+  p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+void TimelineView::paintCriticalPath(QPainter& p, const QRect& plot) {
+  pathPoints_.clear();
+  for (const timeline::LocationSlice& ls : slice_.locations)
+    for (const timeline::PathMark& m : ls.path)
+      pathPoints_.push_back({m.order, m.callPath, xOf(m.start, plot), xOf(m.end, plot), rowCenter_[ls.location]});
+  if (pathPoints_.empty()) return;
+  std::sort(pathPoints_.begin(), pathPoints_.end(),
+            [](const PathPoint& a, const PathPoint& b) { return a.order < b.order; });
+  for (std::size_t i = 0; i < pathPoints_.size(); ++i) {
+    const PathPoint& pt = pathPoints_[i];
+    if (i > 0) {
+      p.setPen(pathLinkPen_);
+      p.drawLine(QLineF(pathPoints_[i - 1].x1, pathPoints_[i - 1].y, pt.x0, pt.y));
+    }
+    p.setPen(pt.callPath == highlightedCallPath_ ? highlightPen_ : pathPen_);
+    p.drawLine(QLineF(pt.x0, pt.y, std::max(pt.x1, pt.x0 + 1.0), pt.y));
+  }
+}
+
+void TimelineView::paintLabels(QPainter& p, const QRect& plot) {
+  p.save();
+  p.setClipRect(QRect(0, plot.top(), kLabelWidth, plot.height()));
+  p.fillRect(QRect(0, plot.top(), kLabelWidth, plot.height()), palette().window());
+  p.setPen(palette().text().color());
+  const int top = contentTop(plot);
+  for (const TimelineRow& r : rows_.rows()) {
+    const int y = top + r.top;
+    if (y + r.height < plot.top() || y > plot.bottom()) continue;
+    if (r.isNode) {
+      const bool closed = rows_.collapsed(r.node);
+      QPointF tri[3] = {QPointF(3, y + 5), QPointF(11, y + 5), QPointF(7, y + 11)};  // expanded: pointing down
+      if (closed) {
+        tri[0] = QPointF(4, y + 3);
+        tri[1] = QPointF(10, y + 8);
+        tri[2] = QPointF(4, y + 13);
+      }
+      p.setBrush(palette().text());
+      p.drawPolygon(tri, 3);
+      if (r.node < nodeNames_.size())
+        p.drawText(QRect(14, y, kLabelWidth - 16, r.height), Qt::AlignVCenter | Qt::AlignLeft, nodeNames_[r.node]);
+    } else if (r.location < locationNames_.size()) {
+      p.drawText(QRect(18, y, kLabelWidth - 20, r.height), Qt::AlignVCenter | Qt::AlignLeft, locationNames_[r.location]);
+    }
+  }
+  p.restore();
+}
+
+void TimelineView::paintRuler(QPainter& p, const QRect& plot) {
+  p.fillRect(QRect(0, 0, plot.right() + 1, kRulerHeight), palette().window());
+  p.setPen(palette().text().color());
+  p.drawLine(plot.left(), kRulerHeight - 1, plot.right(), kRulerHeight - 1);
+  const double span = window_.to - window_.from;
+  // A tick about every 100 pixels, at 1, 2 or 5 times a power of ten.
+  const double raw = span / std::max(1.0, plot.width() / 100.0);
+  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+  const double step = raw / decade < 2 ? 2 * decade : raw / decade < 5 ? 5 * decade : 10 * decade;
+  for (double t = std::ceil(window_.from / step) * step; t <= window_.to; t += step) {
+    const double x = xOf(t, plot);
+    p.drawLine(QLineF(x, kRulerHeight - 6, x, kRulerHeight - 1));
+    p.drawText(QRectF(x + 2, 0, 90, kRulerHeight - 6), Qt::AlignLeft | Qt::AlignVCenter, formatTime(t));
+  }
+}
+
+void TimelineView::paintLegend(QPainter& p, const QSize& size) {
+  const int y = size.height() - kLegendHeight;
+  p.fillRect(QRect(0, y, size.width(), kLegendHeight), palette().window());
+  p.setPen(palette().text().color());
+  const QFontMetrics fm(font());
+  int x = 6;
+  const auto entry = [&](const QBrush& brush, const QPen& pen, const QString& label) {
+    p.setPen(pen);
+    p.setBrush(brush);
+    p.drawRect(QRect(x, y + 5, 12, 12));
+    p.setPen(palette().text().color());
+    p.drawText(QPoint(x + 16, y + 15), label);
+    x += 16 + fm.horizontalAdvance(label) + 12;
+  };
+  for (std::size_t g = 0; g < timeline::kRegionGroupCount; ++g)
+    entry(groupBrushes_[g], QPen(Qt::NoPen), groupLabel(static_cast<timeline::RegionGroup>(g)));
+  for (std::size_t k = 0; k < colors_.epochs.size(); ++k)
+    entry(epochBrushes_[k], QPen(Qt::NoPen), epochLabel(static_cast<timeline::EpochKind>(k)));
+  entry(QBrush(Qt::black, Qt::BDiagPattern), QPen(Qt::black), tr("wait state"));
+  entry(QBrush(colors_.criticalPath), QPen(Qt::NoPen), tr("critical path"));
+}
+
+// ---------------------------------------------------------------- hit testing and tooltips
+
+TimelineView::Hit TimelineView::hitTest(const QPoint& pos) const {
+  Hit hit;
+  const QRect plot = lastPlot_.isValid() ? lastPlot_ : plotRect(size());
+  const int top = contentTop(plot);
+  if (pos.x() < kLabelWidth && pos.y() >= plot.top() && pos.y() <= plot.bottom()) {
+    const int row = rows_.rowAt(pos.y() - top);
+    if (row >= 0 && rows_.rows()[row].isNode) {
+      hit.kind = Hit::Kind::NodeHeader;
+      hit.node = rows_.rows()[row].node;
+    }
+    return hit;
+  }
+  if (!plot.contains(pos)) return hit;
+  const double t = window_.from + (pos.x() - plot.left()) / double(plot.width()) * (window_.to - window_.from);
+  const double slop = 2.0 * (window_.to - window_.from) / plot.width();
+  const QPointF pf(pos);
+  const int row = rows_.rowAt(pos.y() - top);
+  for (std::size_t s = 0; s < slice_.locations.size(); ++s) {
+    const timeline::LocationSlice& ls = slice_.locations[s];
+    const bool onRow = row >= 0 && !rows_.rows()[row].isNode && rows_.rows()[row].location == ls.location;
+    if (onRow) {
+      const int y = pos.y() - (top + rows_.rows()[row].top);
+      const auto within = [&](double a, double b) { return t >= a - slop && t <= b + slop; };
+      if (y >= kBandTop - 1 && y < kBandTop + kBandHeight + 1)
+        for (std::size_t i = 0; i < ls.instances.size(); ++i)
+          if (within(ls.instances[i].start, ls.instances[i].end)) return {Hit::Kind::Instance, s, i, 0};
+      if (std::abs(y - (kBandTop + kBandHeight / 2)) <= 2)
+        for (std::size_t i = 0; i < ls.path.size(); ++i)
+          if (within(ls.path[i].start, ls.path[i].end)) return {Hit::Kind::Path, s, i, 0};
+      if (y >= kEpochTop && y < kEpochTop + kEpochHeight)
+        for (std::size_t i = ls.epochs.size(); i-- > 0;)
+          if (within(ls.epochs[i].start, ls.epochs[i].end)) return {Hit::Kind::Epoch, s, i, 0};
+    }
+    for (std::size_t i = 0; i < ls.messages.size(); ++i) {
+      const timeline::Message& m = ls.messages[i];
+      if (m.sender >= rowCenter_.size() || m.receiver >= rowCenter_.size() || rowCenter_[m.sender] < 0 ||
+          rowCenter_[m.receiver] < 0)
+        continue;
+      if (distanceToSegment(pf, {xOf(m.start, plot), rowCenter_[m.sender]}, {xOf(m.end, plot), rowCenter_[m.receiver]}) <= 2.5)
+        return {Hit::Kind::Message, s, i, 0};
+    }
+    for (std::size_t i = 0; i < ls.transfers.size(); ++i) {
+      const timeline::Transfer& m = ls.transfers[i];
+      if (m.origin >= rowCenter_.size() || m.target >= rowCenter_.size() || rowCenter_[m.origin] < 0 ||
+          rowCenter_[m.target] < 0)
+        continue;
+      if (distanceToSegment(pf, {xOf(m.start, plot), rowCenter_[m.origin]}, {xOf(m.end, plot), rowCenter_[m.target]}) <= 2.5)
+        return {Hit::Kind::Transfer, s, i, 0};
+    }
+  }
+  if (row >= 0 && !rows_.rows()[row].isNode) {
+    const int y = pos.y() - (top + rows_.rows()[row].top);
+    for (std::size_t s = 0; s < slice_.locations.size(); ++s) {
+      const timeline::LocationSlice& ls = slice_.locations[s];
+      if (ls.location != rows_.rows()[row].location || y < kBandTop || y >= kBandTop + kBandHeight) continue;
+      for (std::size_t i = 0; i < ls.regions.size(); ++i)
+        if (t >= ls.regions[i].start && t < ls.regions[i].end) return {Hit::Kind::Region, s, i, 0};
+    }
+  }
+  return hit;
+}
+
+QString TimelineView::describeAt(const QPoint& pos) const {
+  const Hit hit = hitTest(pos);
+  if (hit.kind == Hit::Kind::None || hit.kind == Hit::Kind::NodeHeader) return {};
+  const timeline::LocationSlice& ls = slice_.locations[hit.slot];
+  const auto locationName = [&](std::uint32_t l) {
+    return l < locationNames_.size() ? locationNames_[l] : tr("location %1").arg(l);
+  };
+  const auto pathName = [&](std::uint32_t c) {
+    return report_ && c < report_->callPaths.size() ? QString::fromStdString(report::callPathString(*report_, c))
+                                                    : tr("(unknown call path)");
+  };
+  const auto metricName = [&](std::uint32_t m) {
+    return report_ && m < report_->metrics.size() ? QString::fromStdString(report_->metrics[m].displayName)
+                                                  : tr("metric %1").arg(m);
+  };
+  switch (hit.kind) {
+    case Hit::Kind::Region: {
+      const timeline::RegionSpan& s = ls.regions[hit.index];
+      QString text = tr("%1\n%2 on %3\nstart %4, duration %5")
+                         .arg(s.callPath < callPathNames_.size() ? callPathNames_[s.callPath] : tr("(unknown region)"),
+                              pathName(s.callPath), locationName(ls.location), formatTime(s.start),
+                              formatTime(s.end - s.start));
+      if (s.merged > 1) text += tr("\n(dominant region of %1 intervals in this pixel range)").arg(s.merged);
+      return text;
+    }
+    case Hit::Kind::Message: {
+      const timeline::Message& m = ls.messages[hit.index];
+      QString text = tr("Message %1 → %2\n%3, tag %4\nsent %5, received %6 (%7)")
+                         .arg(locationName(m.sender), locationName(m.receiver), formatBytes(m.bytes))
+                         .arg(m.tag)
+                         .arg(formatTime(m.start), formatTime(m.end), formatTime(m.end - m.start));
+      if (m.count > 1) text += tr("\n(%1 messages in this pixel)").arg(m.count);
+      return text;
+    }
+    case Hit::Kind::Transfer: {
+      const timeline::Transfer& t = ls.transfers[hit.index];
+      return tr("RMA %1 %2 → %3 on window %4\n%5\nissued %6, completed %7")
+          .arg(QString::fromUtf8(timeline::name(t.kind).data(), qsizetype(timeline::name(t.kind).size())),
+               locationName(t.origin), locationName(t.target))
+          .arg(t.window)
+          .arg(formatBytes(t.bytes), formatTime(t.start), formatTime(t.end));
+    }
+    case Hit::Kind::Epoch: {
+      const timeline::Epoch& e = ls.epochs[hit.index];
+      QString text = tr("%1 on window %2\n%3 to %4 (%5)")
+                         .arg(epochLabel(e.kind))
+                         .arg(e.window)
+                         .arg(formatTime(e.start), formatTime(e.end), formatTime(e.end - e.start));
+      if (e.kind == timeline::EpochKind::Lock)
+        text += tr("\n%1 lock on %2").arg(e.lockType == 0 ? tr("exclusive") : tr("shared"), locationName(e.peer));
+      return text;
+    }
+    case Hit::Kind::Instance: {
+      const timeline::InstanceMark& i = ls.instances[hit.index];
+      QString text = tr("%1 on %2\nin %3\nwaiting %4 (from %5)")
+                         .arg(metricName(i.metric), locationName(ls.location), pathName(i.callPath),
+                              formatTime(i.end - i.start), formatTime(i.start));
+      if (i.cause != kNoId) text += tr("\ncaused by %1").arg(locationName(i.cause));
+      if (i.count > 1) text += tr("\n(%1 instances in this pixel)").arg(i.count);
+      return text;
+    }
+    case Hit::Kind::Path: {
+      const timeline::PathMark& m = ls.path[hit.index];
+      return tr("Critical path on %1\n%2\n%3 to %4")
+          .arg(locationName(ls.location), pathName(m.callPath), formatTime(m.start), formatTime(m.end));
+    }
+    default:
+      return {};
+  }
+}
+
+bool TimelineView::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    const auto* help = static_cast<QHelpEvent*>(e);
+    const QString text = describeAt(help->pos());
+    if (text.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(help->globalPos(), text, this);
+    return true;
+  }
+  return QWidget::event(e);
+}
+
+// ---------------------------------------------------------------- input
+
+void TimelineView::wheelEvent(QWheelEvent* e) {
+  const double steps = e->angleDelta().y() / 120.0;
+  if (steps == 0) return;
+  if (e->modifiers() & Qt::ShiftModifier) {
+    scroll_->setValue(scroll_->value() - static_cast<int>(steps * TimelineRows::kLocationHeight));
+    return;
+  }
+  const bool newStep = !lastWheelStep_.isValid() || lastWheelStep_.elapsed() > kWheelStepMs;
+  lastWheelStep_.restart();
+  zoomAround(timeAt(e->position().x()), std::pow(0.8, steps), newStep);
+  e->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* e) {
+  pressPos_ = dragPos_ = e->position().toPoint();
+  if (e->button() == Qt::MiddleButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier))) {
+    drag_ = Drag::Pan;
+    panStart_ = window_;
+    history_.push(window_);
+    emit zoomHistoryChanged();
+  } else if (e->button() == Qt::LeftButton) {
+    drag_ = Drag::Pending;
+  }
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* e) {
+  dragPos_ = e->position().toPoint();
+  if (drag_ == Drag::Pending && std::abs(dragPos_.x() - pressPos_.x()) > kClickSlop && pressPos_.x() >= kLabelWidth)
+    drag_ = Drag::RubberBand;
+  if (drag_ == Drag::RubberBand) {
+    update();
+  } else if (drag_ == Drag::Pan) {
+    const double dt = (dragPos_.x() - pressPos_.x()) / double(plotRect(size()).width()) * (panStart_.to - panStart_.from);
+    applyWindow({panStart_.from - dt, panStart_.to - dt}, false);
+  }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
+  const QPoint pos = e->position().toPoint();
+  const Drag drag = drag_;
+  drag_ = Drag::None;
+  if (drag == Drag::RubberBand) {
+    const double a = timeAt(std::min(pressPos_.x(), pos.x())), b = timeAt(std::max(pressPos_.x(), pos.x()));
+    setTimeWindow(a, b);
+    update();
+    return;
+  }
+  if (drag != Drag::Pending) return;
+  const Hit hit = hitTest(pos);
+  if (hit.kind == Hit::Kind::NodeHeader) {
+    setCollapsed(hit.node, !rows_.collapsed(hit.node));
+  } else if (hit.kind == Hit::Kind::Instance) {
+    const timeline::InstanceMark& i = slice_.locations[hit.slot].instances[hit.index];
+    emit instanceClicked(i.metric, i.callPath, slice_.locations[hit.slot].location);
+  }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e) {
+  const bool ctrl = e->modifiers() & Qt::ControlModifier;
+  const bool shift = e->modifiers() & Qt::ShiftModifier;
+  switch (e->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomIn(); return;
+    case Qt::Key_Minus: zoomOut(); return;
+    case Qt::Key_Left: panLeft(); return;
+    case Qt::Key_Right: panRight(); return;
+    case Qt::Key_Home: zoomToAll(); return;
+    case Qt::Key_Up: scroll_->setValue(scroll_->value() - TimelineRows::kLocationHeight); return;
+    case Qt::Key_Down: scroll_->setValue(scroll_->value() + TimelineRows::kLocationHeight); return;
+    case Qt::Key_Backspace: undoZoom(); return;
+    case Qt::Key_Z:
+      if (ctrl) {
+        shift ? redoZoom() : undoZoom();
+        return;
+      }
+      break;
+    case Qt::Key_Y:
+      if (ctrl) {
+        redoZoom();
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  QWidget::keyPressEvent(e);
+}
+
+// ---------------------------------------------------------------- export
+
+QString TimelineView::exportPng(const QString& path) {
+  QImage image(size(), QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  {
+    QPainter p(&image);
+    paintAll(p, size());
+  }
+  if (!image.save(path, "PNG"))
+    return tr("%1: cannot write the PNG (check that the folder exists and is writable)").arg(path);
+  return {};
+}
+
+QString TimelineView::exportSvg(const QString& path) {
+  QSvgGenerator generator;
+  generator.setFileName(path);
+  generator.setSize(size());
+  generator.setViewBox(rect());
+  generator.setTitle(tr("Waitscope timeline %1 to %2").arg(formatTime(window_.from), formatTime(window_.to)));
+  generator.setDescription(tr("Exported by Waitscope"));
+  QPainter p;
+  if (!p.begin(&generator))
+    return tr("%1: cannot write the SVG (check that the folder exists and is writable)").arg(path);
+  paintAll(p, size());
+  p.end();
+  if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0)
+    return tr("%1: cannot write the SVG (check that the folder exists and is writable)").arg(path);
+  return {};
+}
+
+}  // namespace waitscope::views

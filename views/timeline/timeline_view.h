@@ -1,0 +1,170 @@
+#pragma once
+// The process timeline (Vampir-like): one row per location, grouped by node
+// (click a node header to collapse it); regions coloured by group with a
+// legend; messages as lines, RMA transfers as arrows, RMA epochs as bands under
+// each row; wait-state instances hatched and outlined in their pattern's
+// colour; the critical path as one connected line across rows; a time ruler.
+//
+// Everything it paints comes from one slice query per frame (the visible rows
+// at the view's width in pixels), reusing its buffers: no allocation per item.
+//
+// Mouse: wheel zooms around the pointer, Shift+wheel scrolls the rows; drag
+// with the left button selects a time range to zoom to (rubber band); drag with
+// the middle button or Shift+left pans; a click on an instance emits
+// instanceClicked. Keys: + / - zoom, Left / Right pan, Up / Down scroll, Home
+// the whole trace, Ctrl+Z / Ctrl+Shift+Z (or Backspace / Ctrl+Y) undo and redo zoom steps.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <QBrush>
+#include <QElapsedTimer>
+#include <QPen>
+#include <QString>
+#include <QWidget>
+
+#include "report/report.h"
+#include "timeline/timeline_query.h"
+#include "timeline_colors.h"
+#include "timeline_rows.h"
+#include "zoom_history.h"
+
+class QScrollBar;
+
+namespace waitscope::views {
+
+class TimelineView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelineView(QWidget* parent = nullptr);
+  ~TimelineView() override;
+
+  // The slices to draw and the report they belong to (names, nodes, metrics).
+  // Shows the whole trace and clears the zoom history.
+  void setData(std::shared_ptr<timeline::SliceSource> source, std::shared_ptr<const report::Report> report);
+
+  TimeWindow timeWindow() const { return window_; }
+  bool canUndoZoom() const { return history_.canUndo(); }
+  bool canRedoZoom() const { return history_.canRedo(); }
+
+  const TimelineColors& colors() const { return colors_; }
+  void setGroupColor(timeline::RegionGroup group, const QColor& color);
+  void setCollapsed(std::uint32_t nodeGroup, bool collapsed);
+  const TimelineRows& rows() const { return rows_; }
+
+  // Widget coordinates of `time` on the middle of `location`'s region band
+  // (y < 0 if the row is collapsed); and the time at widget x.
+  QPointF positionOf(std::uint32_t location, double time) const;
+  double timeAt(double x) const;
+  // The tooltip text for widget position `pos` (empty: nothing there).
+  QString describeAt(const QPoint& pos) const;
+
+  // Pictures of the view as it is; each returns an empty string on success,
+  // else one line naming the file and what went wrong.
+  QString exportPng(const QString& path);
+  QString exportSvg(const QString& path);
+  // Paints the whole view into `painter` at `size` (exports, benchmarks).
+  void paintTo(QPainter& painter, const QSize& size);
+  // Items of the last slice painted (for benchmarks and tests).
+  std::size_t lastSliceItems() const { return slice_.itemCount(); }
+
+ public slots:
+  // One zoom step each (undoable).
+  void setTimeWindow(double from, double to);
+  void zoomIn();
+  void zoomOut();
+  void zoomToAll();
+  void panLeft();
+  void panRight();
+  void undoZoom();
+  void redoZoom();
+  // Coupling with the trees: a metric's instances (with its sub-metrics') and a
+  // call path's regions and critical-path segments stand out; kNoId clears.
+  void setHighlightedMetric(std::uint32_t metric);
+  void setHighlightedCallPath(std::uint32_t callPath);
+  void scrollToLocation(std::uint32_t location);
+
+ signals:
+  void instanceClicked(std::uint32_t metric, std::uint32_t callPath, std::uint32_t location);
+  void timeWindowChanged(double from, double to);
+  void zoomHistoryChanged();
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  bool event(QEvent* event) override;
+
+ private:
+  struct Hit;
+  struct PathPoint {
+    std::uint32_t order;
+    std::uint32_t callPath;
+    double x0, x1, y;
+  };
+
+  QRect plotRect(const QSize& size) const;
+  double xOf(double time, const QRect& plot) const;
+  int contentTop(const QRect& plot) const;  // widget y of content y 0
+  void applyWindow(TimeWindow w, bool recordStep);
+  TimeWindow clamped(TimeWindow w) const;
+  void zoomAround(double time, double factor, bool recordStep);
+  void updateScrollBar();
+  void querySlice(const QRect& plot);
+  Hit hitTest(const QPoint& pos) const;
+  void rebuildStyles();
+
+  void paintAll(QPainter& p, const QSize& size);
+  void paintRows(QPainter& p, const QRect& plot);
+  void paintLines(QPainter& p, const QRect& plot);
+  void paintCriticalPath(QPainter& p, const QRect& plot);
+  void paintLabels(QPainter& p, const QRect& plot);
+  void paintRuler(QPainter& p, const QRect& plot);
+  void paintLegend(QPainter& p, const QSize& size);
+
+  std::shared_ptr<timeline::SliceSource> source_;
+  std::shared_ptr<const report::Report> report_;
+  TimelineRows rows_;
+  TimelineColors colors_;
+  TimeWindow window_;
+  ZoomHistory history_;
+  QElapsedTimer lastWheelStep_;
+  QScrollBar* scroll_ = nullptr;
+
+  std::uint32_t highlightedMetric_ = timeline::kNoId;
+  std::vector<char> metricHighlighted_;  // per metric: it or an ancestor is highlighted
+  std::uint32_t highlightedCallPath_ = timeline::kNoId;
+
+  // Precomputed once per report: names and their widths, pens and brushes.
+  std::vector<QString> callPathNames_;
+  std::vector<int> callPathNameWidths_;
+  std::vector<QString> locationNames_;
+  std::vector<QString> nodeNames_;
+  std::vector<QBrush> groupBrushes_;
+  std::vector<QBrush> epochBrushes_;
+  std::vector<QPen> patternPens_, patternStrongPens_;
+  std::vector<QBrush> patternBrushes_;
+  QPen messagePen_, transferPen_, pathPen_, pathLinkPen_, highlightPen_, paleInstancePen_;
+  QBrush transferBrush_, paleInstanceBrush_;
+
+  // Reused by every frame.
+  timeline::SliceRequest request_;
+  timeline::Slice slice_;
+  std::vector<double> rowCenter_;  // per location: widget y of its region band's middle, or -1
+  std::vector<PathPoint> pathPoints_;
+  QRect lastPlot_;
+
+  // Mouse gestures.
+  enum class Drag { None, Pending, RubberBand, Pan };
+  Drag drag_ = Drag::None;
+  QPoint pressPos_;
+  QPoint dragPos_;
+  TimeWindow panStart_;
+};
+
+}  // namespace waitscope::views

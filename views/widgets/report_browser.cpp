@@ -1,0 +1,200 @@
+#include "report_browser.h"
+
+#include <QSplitter>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "chart_pane.h"
+#include "model/selection.h"
+#include "model/value_tree_model.h"
+#include "tree_pane.h"
+
+namespace waitscope::views {
+namespace {
+
+QString pathOf(const ValueTree& tree, std::uint32_t node) {
+  QStringList parts;
+  for (; node != kNoNode; node = tree.parent[node]) parts.prepend(tree.names[node]);
+  return parts.join(QLatin1Char('/'));
+}
+
+double sum(const std::vector<double>& values) {
+  double s = 0.0;
+  for (const double v : values) s += v;
+  return s;
+}
+
+QString namesOf(const ValueTree& tree, const TreePicks& picks) {
+  QStringList names;
+  for (const TreePick& p : picks)
+    if (p.node < tree.size()) names << tree.names[p.node];
+  return names.join(QStringLiteral(" + "));
+}
+
+}  // namespace
+
+ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
+    : QWidget(parent),
+      selection_(selection),
+      metricModel_(new ValueTreeModel(tr("Metric"), this)),
+      callModel_(new ValueTreeModel(tr("Call path"), this)),
+      regionModel_(new ValueTreeModel(tr("Region (flat profile)"), this)),
+      systemModel_(new ValueTreeModel(tr("System"), this)),
+      metricPane_(new TreePane(this)),
+      callPane_(new TreePane(this)),
+      systemPane_(new TreePane(this)),
+      activePane_(metricPane_),
+      chartPane_(new ChartPane(this)),
+      treeSplitter_(new QSplitter(Qt::Horizontal, this)),
+      chartSplitter_(new QSplitter(Qt::Vertical, this)) {
+  metricPane_->setObjectName(QStringLiteral("metricPane"));
+  callPane_->setObjectName(QStringLiteral("callPane"));
+  systemPane_->setObjectName(QStringLiteral("systemPane"));
+  metricPane_->setModel(metricModel_);
+  callPane_->setModel(callModel_);
+  systemPane_->setModel(systemModel_);
+  treeSplitter_->addWidget(metricPane_);
+  treeSplitter_->addWidget(callPane_);
+  treeSplitter_->addWidget(systemPane_);
+  chartSplitter_->addWidget(treeSplitter_);
+  chartSplitter_->addWidget(chartPane_);
+  chartSplitter_->setStretchFactor(0, 3);
+  chartSplitter_->setStretchFactor(1, 1);
+  chartSplitter_->setSizes({540, 260});
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(chartSplitter_);
+
+  for (TreePane* pane : {metricPane_, callPane_, systemPane_})
+    connect(pane, &TreePane::focused, this, [this, pane] { activePane_ = pane; });
+
+  // Views write their picks into the selection ...
+  connect(metricPane_, &TreePane::picksChanged, this, [this] { selection_->setMetrics(metricPane_->picks()); });
+  connect(callPane_, &TreePane::picksChanged, this,
+          [this] { selection_->setCallPaths(callPane_->picks(), callPane_->model() == regionModel_); });
+  connect(systemPane_, &TreePane::picksChanged, this, [this] { selection_->setSystemItems(systemPane_->picks()); });
+  // ... and follow it.
+  connect(selection_, &Selection::reportChanged, this, &ReportBrowser::onReport);
+  connect(selection_, &Selection::metricsChanged, this, &ReportBrowser::onMetrics);
+  connect(selection_, &Selection::callPathsChanged, this, &ReportBrowser::onCallPaths);
+  connect(selection_, &Selection::systemItemsChanged, this, [this] {
+    if (systemPane_->picks() == selection_->systemItems()) return;
+    std::vector<std::uint32_t> nodes;
+    for (const TreePick& p : selection_->systemItems()) nodes.push_back(p.node);
+    systemPane_->selectNodes(nodes);
+  });
+  connect(selection_, &Selection::modeChanged, this, &ReportBrowser::onMode);
+  connect(selection_, &Selection::thresholdChanged, this, [this] {
+    for (TreePane* pane : {metricPane_, callPane_, systemPane_}) pane->setThreshold(selection_->threshold());
+  });
+  onReport();
+}
+
+void ReportBrowser::onReport() {
+  const ReportDataPtr& current = selection_->report();
+  metricModel_->setTree(current ? &current->metricTree() : nullptr);
+  callModel_->setTree(current ? &current->callTree() : nullptr);
+  regionModel_->setTree(current ? &current->regionTree() : nullptr);
+  systemModel_->setTree(current ? &current->systemTree() : nullptr);
+  onMode();
+  if (!current) {
+    chartPane_->setValues({}, {}, {}, {});
+    return;
+  }
+  std::vector<report::MetricUnit> units;
+  for (const report::Metric& m : current->report().metrics) units.push_back(m.unit);
+  metricModel_->setNodeUnits(std::move(units));
+  ValueTreeModel::References references;
+  references.totalPerRoot = true;
+  metricModel_->setValues(current->metricExclusive(), references, report::MetricUnit::Seconds);
+  // Start like Cube: the first metric root (time) and the whole program.
+  if (!current->metricTree().roots.empty()) metricPane_->selectNode(current->metricTree().roots.front());
+  if (!current->callTree().roots.empty()) callPane_->selectNode(current->callTree().roots.front());
+  // Machines and nodes are few: show every location.
+  const ValueTree& system = current->systemTree();
+  for (std::uint32_t n = 0; n < system.size(); ++n)
+    if (!system.children[n].empty()) systemPane_->expandNode(n, true);
+}
+
+void ReportBrowser::onMetrics() {
+  if (metricPane_->picks() != selection_->metrics()) {
+    std::vector<std::uint32_t> nodes;
+    for (const TreePick& p : selection_->metrics()) nodes.push_back(p.node);
+    metricPane_->selectNodes(nodes);
+  }
+  const ReportDataPtr& current = selection_->report();
+  if (!current) return;
+  const std::vector<char> metrics = selection_->metricMask();
+  const report::MetricUnit unit = current->unit(selection_->metrics());
+  ValueTreeModel::References references;
+  references.total = current->rootTotal(selection_->metrics());
+  std::vector<double> byCallPath = current->callPathValues(metrics);
+  references.selection = sum(byCallPath);
+  callModel_->setValues(std::move(byCallPath), references, unit);
+  regionModel_->setValues(current->regionValues(metrics), references, unit);
+  callPane_->refresh();
+  onCallPaths();
+}
+
+void ReportBrowser::onCallPaths() {
+  const ReportDataPtr& current = selection_->report();
+  if (!current) return;
+  const std::vector<char> metrics = selection_->metricMask();
+  const std::vector<char> callPaths = selection_->callPathMask();
+  ValueTreeModel::References references;
+  references.total = current->rootTotal(selection_->metrics());
+  std::vector<double> bySystemNode = current->systemValues(metrics, callPaths);
+  references.selection = sum(bySystemNode);
+  systemModel_->setValues(std::move(bySystemNode), references, current->unit(selection_->metrics()));
+  systemPane_->refresh();
+  updateCharts();
+}
+
+void ReportBrowser::onMode() {
+  for (ValueTreeModel* model : {metricModel_, callModel_, regionModel_, systemModel_}) model->setMode(selection_->mode());
+}
+
+void ReportBrowser::updateCharts() {
+  const ReportDataPtr& current = selection_->report();
+  if (!current) return;
+  std::vector<double> values = current->locationValues(selection_->metricMask(), selection_->callPathMask());
+  QStringList labels;
+  for (const report::Location& l : current->report().locations) labels << QString::number(l.rank);
+  const ValueTree& calls = selection_->flatProfile() ? current->regionTree() : current->callTree();
+  const QString title = tr("%1 in %2").arg(namesOf(current->metricTree(), selection_->metrics()),
+                                           namesOf(calls, selection_->callPaths()));
+  const report::MetricUnit unit = current->unit(selection_->metrics());
+  chartPane_->setValues(std::move(values), labels, title,
+                        unit == report::MetricUnit::Seconds ? tr("seconds")
+                        : unit == report::MetricUnit::Bytes ? tr("bytes")
+                                                            : tr("occurrences"));
+}
+
+void ReportBrowser::setFlatProfile(bool flat) { callPane_->setModel(flat ? regionModel_ : callModel_); }
+
+bool ReportBrowser::flatProfile() const { return callPane_->model() == regionModel_; }
+
+bool ReportBrowser::selectMetric(const QString& uniqueName) {
+  const ReportDataPtr& current = selection_->report();
+  if (!current) return false;
+  const std::uint32_t m = current->report().findMetric(uniqueName.toStdString());
+  if (m == report::kNoId) return false;
+  metricPane_->selectNode(m);
+  return true;
+}
+
+bool ReportBrowser::selectCallPath(const QString& path) {
+  const ReportDataPtr& current = selection_->report();
+  if (!current) return false;
+  setFlatProfile(false);
+  const ValueTree& tree = current->callTree();
+  for (std::uint32_t c = 0; c < tree.size(); ++c) {
+    if (pathOf(tree, c) == path) {
+      callPane_->selectNode(c);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace waitscope::views

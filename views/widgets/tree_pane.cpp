@@ -1,0 +1,232 @@
+#include "tree_pane.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "model/tree_filter_proxy.h"
+#include "model/value_tree_model.h"
+
+namespace waitscope::views {
+
+TreePane::TreePane(QWidget* parent) : QWidget(parent) {
+  proxy_ = new TreeFilterProxy(this);
+  view_ = new QTreeView(this);
+  view_->setModel(proxy_);
+  view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  view_->setUniformRowHeights(true);  // constant-time layout for large call trees
+  view_->setAlternatingRowColors(true);
+  view_->header()->setStretchLastSection(false);
+  view_->installEventFilter(this);
+
+  search_ = new QLineEdit(this);
+  search_->setPlaceholderText(tr("Find…"));
+  search_->setClearButtonEnabled(true);
+  previous_ = new QToolButton(this);
+  previous_->setArrowType(Qt::UpArrow);
+  previous_->setToolTip(tr("Previous match (Shift+F3)"));
+  next_ = new QToolButton(this);
+  next_->setArrowType(Qt::DownArrow);
+  next_->setToolTip(tr("Next match (F3)"));
+  notFound_ = new QLabel(this);
+
+  auto* searchRow = new QHBoxLayout;
+  searchRow->setContentsMargins(0, 0, 0, 0);
+  searchRow->addWidget(search_, 1);
+  searchRow->addWidget(notFound_);
+  searchRow->addWidget(previous_);
+  searchRow->addWidget(next_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(view_, 1);
+  layout->addLayout(searchRow);
+
+  connect(search_, &QLineEdit::returnPressed, this, [this] { find(search_->text()); });
+  connect(next_, &QToolButton::clicked, this, [this] { find(search_->text()); });
+  connect(previous_, &QToolButton::clicked, this, [this] { find(search_->text(), true); });
+  connect(view_, &QTreeView::expanded, this, [this](const QModelIndex& i) { onExpansion(i, true); });
+  connect(view_, &QTreeView::collapsed, this, [this](const QModelIndex& i) { onExpansion(i, false); });
+}
+
+void TreePane::setModel(ValueTreeModel* model) {
+  if (model == model_) return;
+  if (view_->selectionModel()) disconnect(view_->selectionModel(), nullptr, this, nullptr);
+  model_ = model;
+  proxy_->setSourceModel(model);
+  connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &TreePane::picksChanged);
+  connect(proxy_, &QAbstractItemModel::modelReset, this, &TreePane::picksChanged);
+  if (proxy_->columnCount() > 1) {  // the header has sections only once there are columns
+    view_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    view_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+  }
+  // The view's expansion state must match the model's after a switch.
+  if (model_ && model_->tree()) {
+    for (std::uint32_t n = 0; n < model_->tree()->size(); ++n)
+      if (model_->isExpanded(n)) view_->setExpanded(proxyIndexOf(n), true);
+  }
+  refresh();
+  emit picksChanged();
+}
+
+TreePicks TreePane::picks() const {
+  TreePicks out;
+  if (!model_) return out;
+  for (const QModelIndex& proxyIndex : view_->selectionModel()->selectedRows(0)) {
+    const std::uint32_t node = ValueTreeModel::nodeOf(proxy_->mapToSource(proxyIndex));
+    if (node == kNoNode) continue;
+    const bool leaf = model_->tree()->children[node].empty();
+    out.push_back({node, leaf || !view_->isExpanded(proxyIndex)});
+  }
+  std::sort(out.begin(), out.end(), [](const TreePick& a, const TreePick& b) { return a.node < b.node; });
+  return out;
+}
+
+QModelIndex TreePane::proxyIndexOf(std::uint32_t node) const {
+  return model_ ? proxy_->mapFromSource(model_->indexOfNode(node)) : QModelIndex();
+}
+
+void TreePane::expandNode(std::uint32_t node, bool expanded) {
+  const QModelIndex index = proxyIndexOf(node);
+  if (index.isValid()) view_->setExpanded(index, expanded);
+}
+
+void TreePane::selectNodes(const std::vector<std::uint32_t>& nodes) {
+  if (!model_) return;
+  QItemSelection selection;
+  QModelIndex first;
+  for (const std::uint32_t node : nodes) {
+    // Expand the ancestors so the item is visible.
+    for (std::uint32_t p = model_->tree()->parent[node]; p != kNoNode; p = model_->tree()->parent[p]) expandNode(p, true);
+    const QModelIndex index = proxyIndexOf(node);
+    if (!index.isValid()) continue;
+    if (!first.isValid()) first = index;
+    selection.select(index, index.siblingAtColumn(ValueTreeModel::ValueColumn));
+  }
+  view_->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  if (first.isValid()) {
+    view_->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+    view_->scrollTo(first);
+  }
+}
+
+void TreePane::onExpansion(const QModelIndex& proxyIndex, bool expanded) {
+  if (!model_) return;
+  const std::uint32_t node = ValueTreeModel::nodeOf(proxy_->mapToSource(proxyIndex));
+  model_->setExpanded(node, expanded);
+  // A selected item switches between its inclusive and exclusive value.
+  if (view_->selectionModel()->isRowSelected(proxyIndex.row(), proxyIndex.parent())) emit picksChanged();
+}
+
+std::vector<std::uint32_t> TreePane::visibleOrder() const {
+  std::vector<std::uint32_t> out;
+  if (!model_) return out;
+  std::vector<QModelIndex> stack;
+  for (int r = proxy_->rowCount() - 1; r >= 0; --r) stack.push_back(proxy_->index(r, 0));
+  while (!stack.empty()) {
+    const QModelIndex index = stack.back();
+    stack.pop_back();
+    out.push_back(ValueTreeModel::nodeOf(proxy_->mapToSource(index)));
+    if (!view_->isExpanded(index)) continue;
+    for (int r = proxy_->rowCount(index) - 1; r >= 0; --r) stack.push_back(proxy_->index(r, 0, index));
+  }
+  return out;
+}
+
+bool TreePane::find(const QString& text, bool backwards) {
+  notFound_->clear();
+  if (!model_ || !model_->tree() || text.isEmpty()) return false;
+  // Search the whole tree in display order (collapsed items too), not only what is expanded.
+  std::vector<std::uint32_t> order;
+  std::vector<QModelIndex> stack;
+  for (int r = proxy_->rowCount() - 1; r >= 0; --r) stack.push_back(proxy_->index(r, 0));
+  while (!stack.empty()) {
+    const QModelIndex index = stack.back();
+    stack.pop_back();
+    order.push_back(ValueTreeModel::nodeOf(proxy_->mapToSource(index)));
+    for (int r = proxy_->rowCount(index) - 1; r >= 0; --r) stack.push_back(proxy_->index(r, 0, index));
+  }
+  if (order.empty()) return false;
+  const std::uint32_t current = ValueTreeModel::nodeOf(proxy_->mapToSource(view_->currentIndex()));
+  std::size_t start = 0;
+  const auto at = std::find(order.begin(), order.end(), current);
+  if (at != order.end()) start = static_cast<std::size_t>(at - order.begin());
+  const std::size_t n = order.size();
+  for (std::size_t step = 1; step <= n; ++step) {
+    const std::size_t i = backwards ? (start + n - step % n) % n : (start + step) % n;
+    if (model_->tree()->names[order[i]].contains(text, Qt::CaseInsensitive)) {
+      selectNode(order[i]);
+      return true;
+    }
+  }
+  notFound_->setText(tr("not found"));
+  return false;
+}
+
+void TreePane::expandHotPath() {
+  if (!model_ || proxy_->rowCount() == 0) return;
+  auto largest = [this](const QModelIndex& parent) {
+    QModelIndex best;
+    double bestValue = -1.0;
+    for (int r = 0; r < proxy_->rowCount(parent); ++r) {
+      const QModelIndex child = proxy_->index(r, 0, parent);
+      const double v = std::fabs(model_->inclusiveValue(ValueTreeModel::nodeOf(proxy_->mapToSource(child))));
+      if (v > bestValue) {
+        bestValue = v;
+        best = child;
+      }
+    }
+    return best;
+  };
+  QModelIndex at = largest({});
+  while (proxy_->rowCount(at) > 0) {
+    view_->setExpanded(at, true);
+    at = largest(at);
+  }
+  selectNode(ValueTreeModel::nodeOf(proxy_->mapToSource(at)));
+}
+
+void TreePane::setSortByValue(bool byValue) {
+  sortByValue_ = byValue;
+  view_->setSortingEnabled(false);
+  if (byValue)
+    proxy_->sort(ValueTreeModel::ValueColumn, Qt::DescendingOrder);
+  else
+    proxy_->sort(-1);  // the tree's own order
+}
+
+void TreePane::setThreshold(double percent) { proxy_->setThreshold(percent); }
+
+void TreePane::refresh() {
+  if (proxy_->threshold() > 0.0) proxy_->invalidate();
+  if (sortByValue_) proxy_->sort(ValueTreeModel::ValueColumn, Qt::DescendingOrder);
+}
+
+QString TreePane::toCsv() const {
+  auto quote = [](QString s) {
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')))
+      s = QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    return s;
+  };
+  QString out = QStringLiteral("depth,name,%1\n")
+                    .arg(model_ ? quote(model_->headerData(ValueTreeModel::ValueColumn, Qt::Horizontal).toString())
+                                : QStringLiteral("value"));
+  if (!model_) return out;
+  for (const std::uint32_t node : visibleOrder())
+    out += QStringLiteral("%1,%2,%3\n")
+               .arg(model_->tree()->depth[node])
+               .arg(quote(model_->tree()->names[node]))
+               .arg(QString::number(model_->shownValue(node), 'g', 17));
+  return out;
+}
+
+bool TreePane::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == view_ && event->type() == QEvent::FocusIn) emit focused();
+  return QWidget::eventFilter(watched, event);
+}
+
+}  // namespace waitscope::views

@@ -1,0 +1,73 @@
+#pragma once
+// One of the three browser trees with its search bar: a QTreeView over a
+// ValueTreeModel (through a sort/filter proxy) that reports what is picked,
+// tells the model which items are expanded, and offers Cube's tree actions
+// (find, hot path, sort by value, threshold, CSV of what is shown).
+#include <QWidget>
+
+#include "model/report_data.h"
+
+class QLabel;
+class QLineEdit;
+class QTreeView;
+class QToolButton;
+
+namespace waitscope::views {
+
+class TreeFilterProxy;
+class ValueTreeModel;
+
+class TreePane : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TreePane(QWidget* parent = nullptr);
+
+  void setModel(ValueTreeModel* model);
+  ValueTreeModel* model() const { return model_; }
+  QTreeView* view() const { return view_; }
+  QLineEdit* searchField() const { return search_; }
+
+  // What the selected items stand for: collapsed inclusive, expanded exclusive.
+  TreePicks picks() const;
+  // Selects these nodes (expanding their ancestors and scrolling to the first).
+  void selectNodes(const std::vector<std::uint32_t>& nodes);
+  void selectNode(std::uint32_t node) { selectNodes({node}); }
+  void expandNode(std::uint32_t node, bool expanded);
+
+  // The next (or previous) item whose name contains `text`, in tree order, wrapping
+  // around; selects it and returns true, or false when no visible item matches.
+  bool find(const QString& text, bool backwards = false);
+  // Expands along the largest child from the largest root and selects the end ("hot path").
+  void expandHotPath();
+  void setSortByValue(bool byValue);
+  void setThreshold(double percent);
+  // Re-applies sorting and the threshold after the model got new values.
+  void refresh();
+
+  // Exactly the rows shown (expanded ancestors, threshold, order) as CSV:
+  // depth,name,value with the value in the current mode.
+  QString toCsv() const;
+
+ signals:
+  void picksChanged();
+  void focused();
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void onExpansion(const QModelIndex& proxyIndex, bool expanded);
+  QModelIndex proxyIndexOf(std::uint32_t node) const;
+  std::vector<std::uint32_t> visibleOrder() const;
+
+  ValueTreeModel* model_ = nullptr;
+  TreeFilterProxy* proxy_ = nullptr;
+  QTreeView* view_ = nullptr;
+  QLineEdit* search_ = nullptr;
+  QToolButton* previous_ = nullptr;
+  QToolButton* next_ = nullptr;
+  QLabel* notFound_ = nullptr;
+  bool sortByValue_ = false;
+};
+
+}  // namespace waitscope::views
