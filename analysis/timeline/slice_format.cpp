@@ -112,6 +112,7 @@ class BinaryReader {
 
  private:
   void take(void* dst, std::size_t n, const char* what) {
+    if (n == 0) return;  // empty arrays have no storage (memcpy must not see a null pointer)
     if (n > data_.size() - pos_) throw SliceFormatError(std::string("slice: truncated ") + what);
     std::memcpy(dst, data_.data() + pos_, n);
     pos_ += n;

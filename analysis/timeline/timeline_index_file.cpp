@@ -69,7 +69,8 @@ class Reader {
  public:
   Reader(std::FILE* f, std::uint64_t payloadBytes) : f_(f), left_(payloadBytes) {}
   bool bytes(void* data, std::uint64_t n) {
-    if (n > left_ || (n != 0 && std::fread(data, 1, n, f_) != n)) return false;
+    if (n == 0) return true;
+    if (n > left_ || std::fread(data, 1, n, f_) != n) return false;
     left_ -= n;
     sum.add(data, n);
     return true;
@@ -129,7 +130,7 @@ std::string readPayload(Reader& r, const Fingerprint& expected, TimelineIndex& i
   groupWords.resize((groupCount + 7) / 8);
   if (!r.bytes(groupWords.data(), groupWords.size() * 8)) return "truncated call-path groups";
   index.callPathGroups.resize(groupCount);
-  std::memcpy(index.callPathGroups.data(), groupWords.data(), groupCount);
+  if (groupCount != 0) std::memcpy(index.callPathGroups.data(), groupWords.data(), groupCount);
   for (RegionGroup g : index.callPathGroups)
     if (static_cast<std::size_t>(g) >= kRegionGroupCount) return "bad region group";
   std::uint64_t locations = 0;
@@ -197,7 +198,8 @@ void writeTimelineIndex(const TimelineIndex& index, const Fingerprint& sources, 
       w.f64(index.end);
       w.u64(index.callPathGroups.size());
       std::vector<std::uint64_t> groupWords((index.callPathGroups.size() + 7) / 8, 0);
-      std::memcpy(groupWords.data(), index.callPathGroups.data(), index.callPathGroups.size());
+      if (!groupWords.empty())
+        std::memcpy(groupWords.data(), index.callPathGroups.data(), index.callPathGroups.size());
       w.bytes(groupWords.data(), groupWords.size() * 8);
       w.u64(index.locations.size());
       for (const LocationTimeline& loc : index.locations) {

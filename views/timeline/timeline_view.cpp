@@ -14,6 +14,8 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include "report/report_queries.h"
+
 namespace waitscope::views {
 
 namespace {
@@ -137,6 +139,12 @@ void TimelineView::setGroupColor(timeline::RegionGroup group, const QColor& colo
   update();
 }
 
+void TimelineView::setLegendVisible(bool visible) {
+  legendVisible_ = visible;
+  updateScrollBar();
+  update();
+}
+
 void TimelineView::setCollapsed(std::uint32_t nodeGroup, bool collapsed) {
   rows_.setCollapsed(nodeGroup, collapsed);
   updateScrollBar();
@@ -147,8 +155,9 @@ void TimelineView::setCollapsed(std::uint32_t nodeGroup, bool collapsed) {
 
 QRect TimelineView::plotRect(const QSize& size) const {
   const int scrollWidth = scroll_->sizeHint().width();
+  const int legend = legendVisible_ ? kLegendHeight : 0;
   return QRect(kLabelWidth, kRulerHeight, std::max(1, size.width() - kLabelWidth - scrollWidth),
-               std::max(1, size.height() - kRulerHeight - kLegendHeight));
+               std::max(1, size.height() - kRulerHeight - legend));
 }
 
 double TimelineView::xOf(double time, const QRect& plot) const {
@@ -326,7 +335,7 @@ void TimelineView::paintAll(QPainter& p, const QSize& size) {
   p.restore();
   paintLabels(p, plot);
   paintRuler(p, plot);
-  paintLegend(p, size);
+  if (legendVisible_) paintLegend(p, size);
 }
 
 void TimelineView::paintRows(QPainter& p, const QRect& plot) {
@@ -551,7 +560,8 @@ TimelineView::Hit TimelineView::hitTest(const QPoint& pos) const {
   return hit;
 }
 
-QString TimelineView::describeAt(const QPoint& pos) const {
+QString TimelineView::describeAt(const QPoint& pos) {
+  querySlice(plotRect(size()));  // hit-test what is shown now, even before the first paint
   const Hit hit = hitTest(pos);
   if (hit.kind == Hit::Kind::None || hit.kind == Hit::Kind::NodeHeader) return {};
   const timeline::LocationSlice& ls = slice_.locations[hit.slot];
@@ -685,6 +695,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
     return;
   }
   if (drag != Drag::Pending) return;
+  querySlice(plotRect(size()));
   const Hit hit = hitTest(pos);
   if (hit.kind == Hit::Kind::NodeHeader) {
     setCollapsed(hit.node, !rows_.collapsed(hit.node));

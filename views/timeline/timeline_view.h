@@ -52,13 +52,16 @@ class TimelineView : public QWidget {
   void setGroupColor(timeline::RegionGroup group, const QColor& color);
   void setCollapsed(std::uint32_t nodeGroup, bool collapsed);
   const TimelineRows& rows() const { return rows_; }
+  // The legend strip at the bottom (shown by default; exports may leave it out).
+  void setLegendVisible(bool visible);
+  bool legendVisible() const { return legendVisible_; }
 
   // Widget coordinates of `time` on the middle of `location`'s region band
   // (y < 0 if the row is collapsed); and the time at widget x.
   QPointF positionOf(std::uint32_t location, double time) const;
   double timeAt(double x) const;
   // The tooltip text for widget position `pos` (empty: nothing there).
-  QString describeAt(const QPoint& pos) const;
+  QString describeAt(const QPoint& pos);
 
   // Pictures of the view as it is; each returns an empty string on success,
   // else one line naming the file and what went wrong.
@@ -158,6 +161,7 @@ class TimelineView : public QWidget {
   std::vector<double> rowCenter_;  // per location: widget y of its region band's middle, or -1
   std::vector<PathPoint> pathPoints_;
   QRect lastPlot_;
+  bool legendVisible_ = true;
 
   // Mouse gestures.
   enum class Drag { None, Pending, RubberBand, Pan };

@@ -1,0 +1,227 @@
+// The timeline view, offscreen: zoom steps by keys, rubber band and wheel with
+// undo and redo; the SVG holds the RMA epochs and the instance shapes of a
+// builder-made trace only where the window shows them; a click on an instance
+// emits instanceClicked; tooltips; collapsing a node; the coupling slots.
+#include <QFile>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "timeline/timeline_query.h"
+#include "timeline_scenarios.h"
+#include "timeline_view.h"
+
+using namespace waitscope;
+using waitscope::views::TimelineView;
+using waitscope::views::TimeWindow;
+
+namespace {
+
+struct Fixture {
+  trace::TraceBuilder builder;
+  std::shared_ptr<report::Report> report;
+  explicit Fixture(std::size_t ranks) : builder(ranks) {}
+  void attach(TimelineView& view) {
+    auto index = timeline::buildTimelineIndex(builder.trace(), *report);
+    view.setData(std::make_shared<timeline::LocalSliceSource>(std::move(index)), report);
+  }
+};
+
+std::unique_ptr<Fixture> rmaFixture() {
+  auto f = std::make_unique<Fixture>(3);
+  test::buildRma(f->builder);
+  f->report = std::make_shared<report::Report>(test::reportSkeleton(f->builder.trace()));
+  f->report->instances.push_back({1, 1, test::callPathOf(*f->report, "main/MPI_Win_start"), 4.0, 4.5, 0});
+  f->report->criticalPath.push_back({0, test::callPathOf(*f->report, "main"), 0.0, 4.0});
+  f->report->criticalPath.push_back({1, test::callPathOf(*f->report, "main/MPI_Win_start"), 4.0, 4.5});
+  return f;
+}
+
+QString svgOf(TimelineView& view, const QString& path) {
+  const QString problem = view.exportSvg(path);
+  if (!problem.isEmpty()) qWarning() << problem;
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return QString::fromUtf8(f.readAll());
+}
+
+}  // namespace
+
+class TimelineViewTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void zoomStepsAndUndo() {
+    Fixture f(2);
+    test::buildMessages(f.builder);
+    f.report = std::make_shared<report::Report>(test::reportSkeleton(f.builder.trace()));
+    TimelineView view;
+    view.resize(800, 300);
+    f.attach(view);
+    QCOMPARE(view.timeWindow(), (TimeWindow{0.0, 8.0}));
+    QVERIFY(!view.canUndoZoom());
+
+    QTest::keyClick(&view, Qt::Key_Plus);
+    QCOMPARE(view.timeWindow(), (TimeWindow{2.0, 6.0}));
+    view.zoomIn();
+    QCOMPARE(view.timeWindow(), (TimeWindow{3.0, 5.0}));
+    QTest::keyClick(&view, Qt::Key_Right);  // a quarter of the window
+    QCOMPARE(view.timeWindow(), (TimeWindow{3.5, 5.5}));
+    QTest::keyClick(&view, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(view.timeWindow(), (TimeWindow{3.0, 5.0}));
+    view.undoZoom();
+    QCOMPARE(view.timeWindow(), (TimeWindow{2.0, 6.0}));
+    view.undoZoom();
+    QCOMPARE(view.timeWindow(), (TimeWindow{0.0, 8.0}));
+    QVERIFY(!view.canUndoZoom());
+    QTest::keyClick(&view, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(view.timeWindow(), (TimeWindow{2.0, 6.0}));
+    QVERIFY(view.canRedoZoom());
+    view.zoomOut();  // a new step drops what was redoable
+    QCOMPARE(view.timeWindow(), (TimeWindow{0.0, 8.0}));
+    QVERIFY(!view.canRedoZoom());
+    view.zoomOut();  // never beyond the trace
+    QCOMPARE(view.timeWindow(), (TimeWindow{0.0, 8.0}));
+
+    // Rubber band from t = 1 to t = 3 on rank 0's row: one step to that window (within a pixel).
+    const QPointF a = view.positionOf(0, 1.0), b = view.positionOf(0, 3.0);
+    QTest::mousePress(&view, Qt::LeftButton, {}, a.toPoint());
+    QMouseEvent move(QEvent::MouseMove, b, view.mapToGlobal(b), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&view, &move);
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, b.toPoint());
+    const double pixel = 8.0 / (view.positionOf(0, 8.0).x() - view.positionOf(0, 0.0).x());
+    QVERIFY2(std::abs(view.timeWindow().from - 1.0) <= pixel, qPrintable(QString::number(view.timeWindow().from)));
+    QVERIFY2(std::abs(view.timeWindow().to - 3.0) <= pixel, qPrintable(QString::number(view.timeWindow().to)));
+    view.undoZoom();
+    QCOMPARE(view.timeWindow(), (TimeWindow{0.0, 8.0}));
+
+    // The exact window entry, then Home.
+    view.setTimeWindow(2.25, 2.5);
+    QCOMPARE(view.timeWindow(), (TimeWindow{2.25, 2.5}));
+    QTest::keyClick(&view, Qt::Key_Home);
+    QCOMPARE(view.timeWindow(), (TimeWindow{0.0, 8.0}));
+  }
+
+  void wheelZoomsAroundThePointer() {
+    Fixture f(2);
+    test::buildMessages(f.builder);
+    f.report = std::make_shared<report::Report>(test::reportSkeleton(f.builder.trace()));
+    TimelineView view;
+    view.resize(800, 300);
+    f.attach(view);
+    const QPointF at = view.positionOf(0, 2.0);
+    QWheelEvent wheel(at, view.mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&view, &wheel);
+    // 0.8 of the window, the time under the pointer stays where it was.
+    QVERIFY(std::abs((view.timeWindow().to - view.timeWindow().from) - 6.4) < 1e-9);
+    QVERIFY(std::abs(view.timeAt(at.x()) - 2.0) < 1e-9);
+    QVERIFY(view.canUndoZoom());
+  }
+
+  void svgHoldsEpochsAndInstancesOfTheWindow() {
+    auto f = rmaFixture();
+    TimelineView view;
+    view.resize(900, 300);
+    view.setLegendVisible(false);  // the legend shows every colour; here only the data may
+    f->attach(view);
+    QTemporaryDir dir;
+    const views::TimelineColors& c = view.colors();
+    const QString pattern = views::TimelineColors::pattern(1).name();
+    const auto has = [](const QString& svg, const QColor& color, const char* attribute) {
+      return svg.contains(QStringLiteral("%1=\"%2\"").arg(QLatin1String(attribute), color.name()));
+    };
+
+    const QString all = svgOf(view, dir.filePath("all.svg"));
+    QVERIFY(all.contains(QStringLiteral("<svg")));
+    QVERIFY(has(all, c.epoch(timeline::EpochKind::Fence), "fill"));
+    QVERIFY(has(all, c.epoch(timeline::EpochKind::Access), "fill"));
+    QVERIFY(has(all, c.epoch(timeline::EpochKind::Exposure), "fill"));
+    QVERIFY(has(all, c.epoch(timeline::EpochKind::Lock), "fill"));
+    QVERIFY2(has(all, QColor(pattern), "stroke"), "the Late Post instance's outline");
+    QVERIFY(has(all, c.criticalPath, "stroke"));
+
+    view.setTimeWindow(1.0, 3.0);  // fences only
+    const QString fences = svgOf(view, dir.filePath("fences.svg"));
+    QVERIFY(has(fences, c.epoch(timeline::EpochKind::Fence), "fill"));
+    QVERIFY(!has(fences, c.epoch(timeline::EpochKind::Exposure), "fill"));
+    QVERIFY(!has(fences, c.epoch(timeline::EpochKind::Lock), "fill"));
+    QVERIFY(!has(fences, QColor(pattern), "stroke"));
+
+    view.setTimeWindow(4.0, 5.0);  // GATS: exposure, access and the instance
+    const QString gats = svgOf(view, dir.filePath("gats.svg"));
+    QVERIFY(has(gats, c.epoch(timeline::EpochKind::Exposure), "fill"));
+    QVERIFY(has(gats, c.epoch(timeline::EpochKind::Access), "fill"));
+    QVERIFY(!has(gats, c.epoch(timeline::EpochKind::Fence), "fill"));
+    QVERIFY(has(gats, QColor(pattern), "stroke"));
+
+    QVERIFY(view.exportPng(dir.filePath("gats.png")).isEmpty());
+    QVERIFY(QFile::exists(dir.filePath("gats.png")));
+    QVERIFY(!view.exportSvg(dir.filePath("no such dir/x.svg")).isEmpty());
+  }
+
+  void clickOnInstanceEmitsItsPatternCallPathAndLocation() {
+    auto f = rmaFixture();
+    TimelineView view;
+    view.resize(900, 300);
+    f->attach(view);
+    QSignalSpy spy(&view, &TimelineView::instanceClicked);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, view.positionOf(1, 4.25).toPoint());
+    QCOMPARE(spy.count(), 1);
+    const QList<QVariant> args = spy.takeFirst();
+    QCOMPARE(args.at(0).value<std::uint32_t>(), 1u);
+    QCOMPARE(args.at(1).value<std::uint32_t>(), test::callPathOf(*f->report, "main/MPI_Win_start"));
+    QCOMPARE(args.at(2).value<std::uint32_t>(), 1u);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, view.positionOf(0, 7.5).toPoint());  // no instance there
+    QCOMPARE(spy.count(), 0);
+  }
+
+  void tooltipsDescribeWhatIsUnderThePointer() {
+    auto f = rmaFixture();
+    TimelineView view;
+    view.resize(900, 300);
+    f->attach(view);
+    const QString instance = view.describeAt(view.positionOf(1, 4.25).toPoint());
+    QVERIFY2(instance.startsWith(QStringLiteral("Late Post on MPI Rank 1")), qPrintable(instance));
+    QVERIFY2(instance.contains(QStringLiteral("waiting 500 ms")), qPrintable(instance));
+    QVERIFY2(instance.contains(QStringLiteral("caused by MPI Rank 0")), qPrintable(instance));
+    const QPointF epochAt = view.positionOf(2, 5.9) + QPointF(0, 11);  // the epoch band under rank 2's regions
+    const QString epoch = view.describeAt(epochAt.toPoint());
+    QVERIFY2(epoch.startsWith(QStringLiteral("lock epoch on window 0")), qPrintable(epoch));
+    QVERIFY2(epoch.contains(QStringLiteral("exclusive lock on MPI Rank 0")), qPrintable(epoch));
+    const QString region = view.describeAt(view.positionOf(0, 7.5).toPoint());
+    QVERIFY2(region.startsWith(QStringLiteral("main\n")), qPrintable(region));
+  }
+
+  void nodeHeaderCollapsesAndScrollToLocationExpands() {
+    auto f = rmaFixture();
+    TimelineView view;
+    view.resize(900, 300);
+    f->attach(view);
+    QVERIFY(view.positionOf(2, 1.0).y() > 0);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, 24 + 8));  // the node header, first row
+    QVERIFY(view.rows().collapsed(0));
+    QCOMPARE(view.positionOf(2, 1.0).y(), -1.0);
+    view.scrollToLocation(2);
+    QVERIFY(!view.rows().collapsed(0));
+    QVERIFY(view.positionOf(2, 1.0).y() > 0);
+  }
+
+  void highlightingNeedsNoRequery() {
+    auto f = rmaFixture();
+    TimelineView view;
+    view.resize(900, 300);
+    f->attach(view);
+    view.setHighlightedMetric(0);  // "time": every pattern below it
+    view.setHighlightedCallPath(test::callPathOf(*f->report, "main/MPI_Win_start"));
+    QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    view.paintTo(p, view.size());
+    QVERIFY(view.lastSliceItems() > 0);
+    view.setHighlightedMetric(timeline::kNoId);
+  }
+};
+
+QTEST_MAIN(TimelineViewTest)
+#include "timeline_view_test.moc"
