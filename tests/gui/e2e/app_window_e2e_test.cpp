@@ -1,0 +1,116 @@
+// End to end through the real binaries: record tests/apps/fence with
+// waitscope-run, analyze it with `mpiexec waitscope-analyze`, then start the
+// real `waitscope` window under Xvfb (a real X server, not the offscreen
+// platform), open the report, select Wait at Fence, export a screenshot and
+// the call tree, and check the picture (expected size, not blank) and that the
+// exported numbers are the report's.
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QSet>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "report/report_io.h"
+#include "report/report_queries.h"
+
+class AppWindowE2eTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  QString report_;
+
+  static QString binary(const QString& relative) { return QStringLiteral(WAITSCOPE_BINARY_DIR "/") + relative; }
+
+  // Runs a command to completion; fails the test with its output on error.
+  static bool runTool(const QString& program, const QStringList& arguments, const QProcessEnvironment& env,
+                      int timeoutMs = 180000) {
+    QProcess process;
+    process.setProcessEnvironment(env);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(program, arguments);
+    if (!process.waitForFinished(timeoutMs)) {
+      process.kill();
+      qWarning() << program << "timed out:" << process.readAll();
+      return false;
+    }
+    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+      qWarning() << program << arguments << "failed:" << process.readAll();
+      return false;
+    }
+    return true;
+  }
+
+ private slots:
+  void initTestCase() {
+    if (QStandardPaths::findExecutable(QStringLiteral("xvfb-run")).isEmpty())
+      QFAIL("xvfb-run is missing: run scripts/setup.sh (it installs xvfb and xauth)");
+    QVERIFY(dir_.isValid());
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    const QString trace = dir_.filePath(QStringLiteral("fence-trace"));
+    QVERIFY(runTool(binary(QStringLiteral("analysis/tools/waitscope-run")),
+                    {QStringLiteral("-n"), QStringLiteral("4"), QStringLiteral("-o"), trace, QStringLiteral("--"),
+                     binary(QStringLiteral("tests/apps/fence")), QStringLiteral("5"), QStringLiteral("0.02"),
+                     QStringLiteral("--late-put")},
+                    env));
+    report_ = dir_.filePath(QStringLiteral("fence.waitscope"));
+    QVERIFY(runTool(QStringLiteral(WAITSCOPE_MPIEXEC),
+                    {QStringLiteral("--oversubscribe"), QStringLiteral("-n"), QStringLiteral("4"),
+                     binary(QStringLiteral("analysis/tools/waitscope-analyze")), QStringLiteral("--quiet"),
+                     trace + QStringLiteral("/traces.otf2"), QStringLiteral("-o"), report_},
+                    env));
+  }
+
+  void screenshotOfTheRealWindow() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the xcb platform on Xvfb's display
+    env.remove(QStringLiteral("DISPLAY"));
+    const QString png = dir_.filePath(QStringLiteral("window.png"));
+    const QString csv = dir_.filePath(QStringLiteral("calls.csv"));
+    QVERIFY(runTool(QStringLiteral("xvfb-run"),
+                    {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
+                     binary(QStringLiteral("app/waitscope")), report_, QStringLiteral("--select-metric"),
+                     QStringLiteral("mpi_rma_wait_at_fence"), QStringLiteral("--size"), QStringLiteral("1280x800"),
+                     QStringLiteral("--export-png"), png, QStringLiteral("--export-csv"), csv, QStringLiteral("--quit")},
+                    env, 120000));
+
+    const QImage image(png);
+    QVERIFY2(!image.isNull(), qPrintable(png));
+    QCOMPARE(image.size(), QSize(1280, 800));
+    // Not blank: trees, colour boxes, text and charts give many colours.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2)
+      for (int x = 0; x < image.width(); x += 2) colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() > 100, qPrintable(QStringLiteral("only %1 colours").arg(colours.size())));
+
+    // The call tree shows Wait at Fence: its root's inclusive value is the metric's total.
+    const auto report = waitscope::report::readReport(report_.toStdString());
+    const std::uint32_t metric = report.findMetric("mpi_rma_wait_at_fence");
+    QVERIFY(metric != waitscope::report::kNoId);
+    const double total = waitscope::report::metricTotals(report)[metric];
+    QVERIFY(total > 0.05);  // 5 fences with a 20 ms imbalance on 4 ranks
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(lines.size() >= 2);
+    QCOMPARE(lines[1].section(QLatin1Char(','), 2).toDouble(), total);
+  }
+
+  void unreadableReportExitsWithOneLine() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcess process;
+    process.setProcessEnvironment(env);
+    process.start(binary(QStringLiteral("app/waitscope")),
+                  {dir_.filePath(QStringLiteral("missing.waitscope")), QStringLiteral("--export-png"),
+                   dir_.filePath(QStringLiteral("x.png")), QStringLiteral("--quit")});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 1);
+    const QString err = QString::fromUtf8(process.readAllStandardError());
+    QVERIFY2(err.contains(QStringLiteral("missing.waitscope: no such file")), qPrintable(err));
+  }
+};
+
+QTEST_GUILESS_MAIN(AppWindowE2eTest)
+#include "app_window_e2e_test.moc"
