@@ -17,6 +17,8 @@ packages=(
   qt6-qpa-plugins libxkbcommon-dev
   # headless GUI tests and screenshots
   xvfb xauth fonts-dejavu-core
+  # launcher tests: ssh client and a real sshd on 127.0.0.1 (tests/gui/launch)
+  openssh-client openssh-server
 )
 
 missing=()

@@ -1,0 +1,236 @@
+#include "analyze_dialog.h"
+
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "profile_editor.h"
+#include "remote_browsing.h"
+#include "remote_file_dialog.h"
+
+namespace waitscope::launch {
+
+namespace {
+
+QString elapsedWords(qint64 ms) {
+  const qint64 s = ms / 1000;
+  return QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+}  // namespace
+
+AnalyzeDialog::AnalyzeDialog(ProfileStore store, QWidget* parent)
+    : QDialog(parent), store_(std::move(store)), runner_(new AnalysisRunner(this)), clock_(new QTimer(this)) {
+  setWindowTitle(tr("Analyze trace"));
+  resize(720, 560);
+  auto* layout = new QVBoxLayout(this);
+  auto* form = new QFormLayout;
+  profile_ = new QComboBox(this);
+  profile_->setObjectName(QStringLiteral("profile"));
+  auto* editProfiles = new QPushButton(tr("Profiles…"), this);
+  auto* profileRow = new QHBoxLayout;
+  profileRow->addWidget(profile_, 1);
+  profileRow->addWidget(editProfiles);
+  form->addRow(tr("Run on"), profileRow);
+  trace_ = new QLineEdit(this);
+  trace_->setObjectName(QStringLiteral("trace"));
+  trace_->setPlaceholderText(tr("…/traces.otf2 on the chosen machine"));
+  browse_ = new QPushButton(tr("Browse…"), this);
+  auto* traceRow = new QHBoxLayout;
+  traceRow->addWidget(trace_, 1);
+  traceRow->addWidget(browse_);
+  form->addRow(tr("Trace"), traceRow);
+  ranks_ = new QSpinBox(this);
+  ranks_->setObjectName(QStringLiteral("ranks"));
+  ranks_->setRange(1, 1 << 20);
+  rankNote_ = new QLabel(this);
+  auto* rankRow = new QHBoxLayout;
+  rankRow->addWidget(ranks_);
+  rankRow->addWidget(rankNote_, 1);
+  form->addRow(tr("Ranks"), rankRow);
+  layout->addLayout(form);
+
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 100);
+  progress_->setValue(0);
+  progress_->setFormat(tr("Not started"));
+  elapsed_ = new QLabel(elapsedWords(0), this);
+  auto* progressRow = new QHBoxLayout;
+  progressRow->addWidget(progress_, 1);
+  progressRow->addWidget(elapsed_);
+  layout->addLayout(progressRow);
+  status_ = new QLabel(this);
+  status_->setObjectName(QStringLiteral("status"));
+  status_->setWordWrap(true);
+  layout->addWidget(status_);
+  log_ = new QPlainTextEdit(this);
+  log_->setObjectName(QStringLiteral("log"));
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(10000);
+  layout->addWidget(log_, 1);
+
+  auto* buttons = new QHBoxLayout;
+  start_ = new QPushButton(tr("Start"), this);
+  cancel_ = new QPushButton(tr("Cancel analysis"), this);
+  retry_ = new QPushButton(tr("Retry copy"), this);
+  auto* close = new QPushButton(tr("Close"), this);
+  buttons->addStretch(1);
+  for (QPushButton* b : {start_, cancel_, retry_, close}) buttons->addWidget(b);
+  layout->addLayout(buttons);
+  start_->setDefault(true);
+
+  connect(editProfiles, &QPushButton::clicked, this, &AnalyzeDialog::editProfiles);
+  connect(browse_, &QPushButton::clicked, this, &AnalyzeDialog::browse);
+  connect(trace_, &QLineEdit::editingFinished, this, [this] {
+    if (!trace_->text().trimmed().isEmpty()) setTrace(trace_->text().trimmed());
+  });
+  connect(profile_, &QComboBox::currentIndexChanged, this, [this] { rankNote_->clear(); });
+  connect(start_, &QPushButton::clicked, this, &AnalyzeDialog::start);
+  connect(cancel_, &QPushButton::clicked, this, &AnalyzeDialog::cancel);
+  connect(retry_, &QPushButton::clicked, this, &AnalyzeDialog::retryCopy);
+  connect(close, &QPushButton::clicked, this, &AnalyzeDialog::reject);
+  connect(clock_, &QTimer::timeout, this, &AnalyzeDialog::updateElapsed);
+  clock_->setInterval(500);
+
+  connect(runner_, &AnalysisRunner::progressChanged, this, [this](const QString&, const QString& title, int, int overall) {
+    progress_->setValue(overall);
+    progress_->setFormat(tr("%1 — %p%").arg(title));
+  });
+  connect(runner_, &AnalysisRunner::logLine, log_, &QPlainTextEdit::appendPlainText);
+  connect(runner_, &AnalysisRunner::copyProgress, this, [this](qint64 bytes, qint64 total) {
+    progress_->setValue(total > 0 ? static_cast<int>(100 * bytes / total) : 100);
+    progress_->setFormat(tr("Copying the report — %p%"));
+  });
+  connect(runner_, &AnalysisRunner::stateChanged, this, [this](AnalysisRunner::State state) {
+    updateButtons();
+    updateElapsed();
+    if (runner_->isActive()) return;
+    clock_->stop();
+    if (state == AnalysisRunner::State::Succeeded) {
+      progress_->setValue(100);
+      progress_->setFormat(tr("Done — %p%"));
+      status_->setText(tr("The report is ready: %1").arg(runner_->localReport()));
+    } else if (state != AnalysisRunner::State::Idle) {
+      status_->setText(runner_->failure().message);
+      progress_->setFormat(state == AnalysisRunner::State::Cancelled ? tr("Cancelled") : tr("Failed"));
+    }
+  });
+  connect(runner_, &AnalysisRunner::reportReady, this, &AnalyzeDialog::reportReady);
+
+  reloadProfiles();
+  updateButtons();
+}
+
+void AnalyzeDialog::reloadProfiles() {
+  const QString current = profile_->currentText();
+  profiles_ = store_.load();
+  profile_->clear();
+  for (const ConnectionProfile& p : profiles_) profile_->addItem(p.name);
+  selectProfile(current);
+}
+
+void AnalyzeDialog::selectProfile(const QString& name) {
+  const int index = profile_->findText(name);
+  if (index >= 0) profile_->setCurrentIndex(index);
+}
+
+ConnectionProfile AnalyzeDialog::currentProfile() const {
+  const int index = profile_->currentIndex();
+  return index >= 0 && index < profiles_.size() ? profiles_[index] : ConnectionProfile();
+}
+
+void AnalyzeDialog::setTrace(const QString& trace) {
+  trace_->setText(trace);
+  rankNote_->setText(tr("reading the trace's rank count…"));
+  const int request = ++rankRequests_;
+  traceRankCount(currentProfile(), trace, this, [this, request](int count, const QString& error) {
+    if (request != rankRequests_) return;
+    if (count > 0) {
+      ranks_->setValue(count);
+      rankNote_->setText(tr("the trace has %n rank(s)", nullptr, count));
+    } else {
+      rankNote_->setText(error);
+    }
+    emit rankCountKnown(count);
+  });
+}
+
+void AnalyzeDialog::setRanks(int ranks) { ranks_->setValue(ranks); }
+int AnalyzeDialog::ranks() const { return ranks_->value(); }
+
+void AnalyzeDialog::browse() {
+  const QString start = trace_->text().contains(QLatin1Char('/')) ? trace_->text().section(QLatin1Char('/'), 0, -2) : QString();
+  RemoteFileDialog dialog(currentProfile(), start, this);
+  if (dialog.exec() == QDialog::Accepted && !dialog.selectedPath().isEmpty()) setTrace(dialog.selectedPath());
+}
+
+void AnalyzeDialog::editProfiles() {
+  ProfileEditor editor(store_, this);
+  if (editor.exec() == QDialog::Accepted) reloadProfiles();
+}
+
+void AnalyzeDialog::start() {
+  if (runner_->isActive()) return;
+  const QString trace = trace_->text().trimmed();
+  if (trace.isEmpty()) {
+    status_->setText(tr("Choose a trace first."));
+    return;
+  }
+  log_->clear();
+  status_->setText(tr("Running on %1…").arg(currentProfile().displayHost()));
+  progress_->setValue(0);
+  progress_->setFormat(tr("Starting — %p%"));
+  clock_->start();
+  AnalysisRunner::Request request;
+  request.profile = currentProfile();
+  request.trace = trace;
+  request.ranks = ranks_->value();
+  runner_->start(request);
+}
+
+void AnalyzeDialog::cancel() { runner_->cancel(); }
+
+void AnalyzeDialog::retryCopy() {
+  status_->setText(tr("Continuing the copy…"));
+  clock_->start();
+  runner_->retryCopy();
+}
+
+void AnalyzeDialog::updateButtons() {
+  const bool active = runner_->isActive();
+  start_->setEnabled(!active);
+  cancel_->setEnabled(active);
+  browse_->setEnabled(!active);
+  profile_->setEnabled(!active);
+  const FailureKind kind = runner_->failure().kind;
+  retry_->setVisible(runner_->state() == AnalysisRunner::State::Failed && currentProfile().isRemote() &&
+                     (kind == FailureKind::ConnectionDropped || kind == FailureKind::CopyFailed || kind == FailureKind::ChecksumMismatch) &&
+                     !runner_->remoteReport().isEmpty());
+}
+
+void AnalyzeDialog::updateElapsed() { elapsed_->setText(elapsedWords(runner_->elapsedMs())); }
+
+QString AnalyzeDialog::statusText() const { return status_->text(); }
+QString AnalyzeDialog::logText() const { return log_->toPlainText(); }
+QString AnalyzeDialog::progressText() const { return progress_->text(); }
+
+void AnalyzeDialog::closeEvent(QCloseEvent* event) {
+  runner_->cancel();  // closing the window must not leave a job running
+  event->accept();
+}
+
+void AnalyzeDialog::reject() {
+  runner_->cancel();
+  QDialog::reject();
+}
+
+}  // namespace waitscope::launch

@@ -1,0 +1,74 @@
+#pragma once
+// "Analyze trace…": pick a profile, a trace on its machine (browsed over the
+// connection) and the rank count (defaulting to the trace's), start, and follow
+// the run: progress bar with the phase, log, elapsed time, Cancel, Retry copy.
+// Emits reportReady(localPath) once the report is complete and verified.
+#include <QDialog>
+
+#include "analysis_runner.h"
+#include "profile_store.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+namespace waitscope::launch {
+
+class AnalyzeDialog : public QDialog {
+  Q_OBJECT
+ public:
+  explicit AnalyzeDialog(ProfileStore store = ProfileStore(), QWidget* parent = nullptr);
+
+  void reloadProfiles();
+  void selectProfile(const QString& name);
+  ConnectionProfile currentProfile() const;
+  // Sets the trace and asks its machine for the trace's rank count.
+  void setTrace(const QString& trace);
+  void setRanks(int ranks);
+  int ranks() const;
+  void start();
+  void cancel();
+  void retryCopy();
+
+  AnalysisRunner* runner() const { return runner_; }
+  QString statusText() const;
+  QString logText() const;
+  QString progressText() const;
+
+ signals:
+  void reportReady(const QString& localPath);
+  void rankCountKnown(int ranks);  // the trace's rank count arrived (or -1)
+
+ private:
+  void browse();
+  void editProfiles();
+  void updateButtons();
+  void updateElapsed();
+  void closeEvent(QCloseEvent* event) override;
+  void reject() override;
+
+  ProfileStore store_;
+  QList<ConnectionProfile> profiles_;
+  AnalysisRunner* runner_;
+  QComboBox* profile_;
+  QLineEdit* trace_;
+  QSpinBox* ranks_;
+  QLabel* rankNote_;
+  QProgressBar* progress_;
+  QLabel* elapsed_;
+  QLabel* status_;
+  QPlainTextEdit* log_;
+  QPushButton* start_;
+  QPushButton* cancel_;
+  QPushButton* retry_;
+  QPushButton* browse_;
+  QTimer* clock_;
+  int rankRequests_ = 0;
+};
+
+}  // namespace waitscope::launch

@@ -1,0 +1,138 @@
+// The dialogs, offscreen: the profile editor's operations and its "Test
+// connection", the trace browser, and "Analyze trace…" running the real
+// analyzer on this machine up to reportReady.
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "analyze_dialog.h"
+#include "connection_tester.h"
+#include "launch_test_support.h"
+#include "profile_editor.h"
+#include "profile_list_model.h"
+#include "remote_file_dialog.h"
+
+using namespace waitscope::launch;
+using namespace launchtest;
+
+class LaunchDialogsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void editorEditsAndSavesProfiles() {
+    QTemporaryDir dir;
+    const ProfileStore store(dir.filePath(QStringLiteral("profiles.json")));
+    ProfileEditor editor(store);
+    ProfileListModel* model = editor.model();
+    QCOMPARE(model->rowCount(), 1);  // "This computer"
+    editor.addProfile();
+    QCOMPARE(model->rowCount(), 2);
+    QCOMPARE(editor.currentRow(), 1);
+    // Typing in the form changes the selected profile.
+    auto* host = editor.findChild<QComboBox*>(QStringLiteral("host"));
+    QVERIFY(host);
+    host->setCurrentText(QStringLiteral("login.example.org"));
+    QCOMPARE(model->profile(1).host, QStringLiteral("login.example.org"));
+    ConnectionProfile p = editor.formProfile();
+    p.name = QStringLiteral("Cluster");
+    p.user = QStringLiteral("me");
+    p.setupLines = {QStringLiteral("module load openmpi")};
+    editor.setFormProfile(p);
+    QCOMPARE(model->profile(1).name, QStringLiteral("Cluster"));
+    QCOMPARE(model->profile(1).setupLines, QStringList{QStringLiteral("module load openmpi")});
+    editor.duplicateProfile();
+    QCOMPARE(model->rowCount(), 3);
+    QCOMPARE(model->profile(2).name, QStringLiteral("Cluster copy"));
+    QCOMPARE(model->profile(2).host, QStringLiteral("login.example.org"));
+    QVERIFY(model->renameProfile(2, QStringLiteral("Cluster (batch)")));
+    editor.moveProfile(-1);
+    QCOMPARE(model->profile(1).name, QStringLiteral("Cluster (batch)"));
+    QCOMPARE(editor.currentRow(), 1);
+    editor.selectRow(0);
+    editor.deleteProfile();
+    QCOMPARE(model->rowCount(), 2);
+    QVERIFY(editor.exportTo(dir.filePath(QStringLiteral("shared.json"))));
+    QVERIFY(editor.importFrom(dir.filePath(QStringLiteral("shared.json"))));
+    QCOMPARE(model->rowCount(), 4);
+    QCOMPARE(model->profile(2).name, QStringLiteral("Cluster (batch) (2)"));
+    QSignalSpy saved(&editor, &ProfileEditor::profilesSaved);
+    QVERIFY(editor.save());
+    QCOMPARE(saved.size(), 1);
+    QCOMPARE(store.load(), model->profiles());
+  }
+
+  void editorTestsTheConnection() {
+    QTemporaryDir dir;
+    const ProfileStore store(dir.filePath(QStringLiteral("profiles.json")));
+    QVERIFY(store.save({localProfile()}));
+    ProfileEditor editor(store);
+    QSignalSpy done(editor.tester(), &ConnectionTester::finished);
+    editor.testConnection();
+    QTRY_VERIFY_WITH_TIMEOUT(done.size() == 1, 60000);
+    const QString text = editor.testResultText();
+    QVERIFY2(text.contains(QStringLiteral("The analyzer is installed: waitscope-analyze ")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("mpiexec is available")), qPrintable(text));
+
+    ConnectionProfile broken = localProfile();
+    broken.analyzerPath = dir.filePath(QStringLiteral("missing"));
+    editor.setFormProfile(broken);
+    editor.testConnection();
+    QTRY_VERIFY_WITH_TIMEOUT(done.size() == 2, 60000);
+    QVERIFY2(editor.testResultText().contains(QStringLiteral("was not found")), qPrintable(editor.testResultText()));
+  }
+
+  void fileDialogBrowsesAndPicksATrace() {
+    QTemporaryDir dir;
+    const QString trace = copyTrace(dir.filePath(QStringLiteral("runs/a b")));
+    RemoteFileDialog dialog(localProfile(), dir.filePath(QStringLiteral("runs")));
+    QSignalSpy loaded(&dialog, &RemoteFileDialog::directoryLoaded);
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.size() == 1, 30000);
+    QCOMPARE(dialog.currentDirectory(), dir.filePath(QStringLiteral("runs")));
+    auto* list = dialog.findChild<QListWidget*>(QStringLiteral("entries"));
+    QCOMPARE(list->count(), 1);
+    emit list->itemActivated(list->item(0));  // into "a b"
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.size() == 2, 30000);
+    QList<QListWidgetItem*> anchors = list->findItems(QStringLiteral("traces.otf2"), Qt::MatchExactly);
+    QCOMPARE(anchors.size(), 1);
+    QVERIFY(!(list->findItems(QStringLiteral("traces.def"), Qt::MatchExactly)[0]->flags() & Qt::ItemIsEnabled));
+    emit list->itemActivated(anchors[0]);
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(dialog.selectedPath(), trace);
+  }
+
+  void analyzeDialogRunsUpToReportReady() {
+    QTemporaryDir dir;
+    const QString trace = copyTrace(dir.filePath(QStringLiteral("t")));
+    const ProfileStore store(dir.filePath(QStringLiteral("profiles.json")));
+    QVERIFY(store.save({localProfile()}));
+    AnalyzeDialog dialog(store);
+    QSignalSpy ranks(&dialog, &AnalyzeDialog::rankCountKnown);
+    QSignalSpy ready(&dialog, &AnalyzeDialog::reportReady);
+    dialog.setRanks(7);
+    dialog.setTrace(trace);
+    QTRY_VERIFY_WITH_TIMEOUT(ranks.size() == 1, 60000);
+    QCOMPARE(dialog.ranks(), 2);  // from `waitscope-report stats --json`
+    dialog.start();
+    QTRY_VERIFY_WITH_TIMEOUT(ready.size() == 1, 120000);
+    QCOMPARE(ready[0][0].toString(), dir.filePath(QStringLiteral("t/traces.waitscope")));
+    QVERIFY(dialog.statusText().startsWith(QStringLiteral("The report is ready")));
+    QVERIFY2(dialog.progressText().startsWith(QStringLiteral("Done")), qPrintable(dialog.progressText()));
+    QVERIFY(dialog.logText().contains(QStringLiteral("waitscope-analyze: wrote")));
+
+    dialog.setRanks(5);
+    dialog.start();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.runner()->isActive(), 120000);
+    QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Wrong number of ranks")), qPrintable(dialog.statusText()));
+    QCOMPARE(ready.size(), 1);
+  }
+};
+
+QTEST_MAIN(LaunchDialogsTest)
+#include "launch_dialogs_test.moc"

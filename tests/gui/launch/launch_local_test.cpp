@@ -1,0 +1,144 @@
+// Local launches through the real mpiexec: the same scripts as for SSH
+// profiles, run by /bin/sh. The analyzer analyzes a real 2-rank Score-P trace.
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "analysis_runner.h"
+#include "launch_test_support.h"
+#include "remote_browsing.h"
+
+using namespace waitscope::launch;
+using namespace launchtest;
+
+class LaunchLocalTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void analyzesATraceWithProgress() {
+    QTemporaryDir dir;
+    const QString trace = copyTrace(dir.filePath(QStringLiteral("run 1")));
+    AnalysisRunner runner;
+    QSignalSpy progress(&runner, &AnalysisRunner::progressChanged);
+    QSignalSpy ready(&runner, &AnalysisRunner::reportReady);
+    QSignalSpy failed(&runner, &AnalysisRunner::failed);
+    runner.start({localProfile(), trace, 2, {}, {}});
+    QCOMPARE(runner.state(), AnalysisRunner::State::Running);
+    QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 120000);
+    QVERIFY2(failed.isEmpty(), qPrintable(runner.failure().message));
+    QCOMPARE(ready.size(), 1);
+    const QString report = ready[0][0].toString();
+    QCOMPARE(report, dir.filePath(QStringLiteral("run 1/traces.waitscope")));  // the analyzer's default place
+    QFile f(report);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.read(16).startsWith("SQLite format 3"));
+    QStringList phases;
+    int last = -1;
+    for (const QList<QVariant>& signal : progress) {
+      if (!phases.contains(signal[0].toString())) phases << signal[0].toString();
+      QVERIFY(signal[3].toInt() >= last);  // overall progress never goes back
+      last = signal[3].toInt();
+    }
+    QCOMPARE(phases, (QStringList{"read", "validate", "replay", "causes", "write"}));
+    QCOMPARE(last, 100);
+    QVERIFY(runner.processGroup() > 0);
+    QVERIFY(runner.elapsedMs() > 0);
+  }
+
+  void reportGoesToTheWorkingDirectory() {
+    QTemporaryDir dir;
+    const QString trace = copyTrace(dir.filePath(QStringLiteral("archive")));
+    const QString work = dir.filePath(QStringLiteral("work dir"));
+    QDir().mkpath(work);
+    AnalysisRunner runner;
+    QSignalSpy ready(&runner, &AnalysisRunner::reportReady);
+    runner.start({localProfile(work), trace, 2, {}, {}});
+    QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 120000);
+    QVERIFY2(ready.size() == 1, qPrintable(runner.failure().message));
+    QCOMPARE(ready[0][0].toString(), work + QStringLiteral("/archive.waitscope"));
+    QVERIFY(QFile::exists(work + QStringLiteral("/archive.waitscope")));
+  }
+
+  void wrongRankCountIsExplained() {
+    QTemporaryDir dir;
+    const QString trace = copyTrace(dir.filePath(QStringLiteral("t")));
+    AnalysisRunner runner;
+    runner.start({localProfile(), trace, 3, {}, {}});
+    QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 120000);
+    QCOMPARE(runner.state(), AnalysisRunner::State::Failed);
+    QCOMPARE(runner.failure().kind, FailureKind::WrongRankCount);
+    QVERIFY2(runner.failure().message.contains(QStringLiteral("the trace has 2 MPI ranks")), qPrintable(runner.failure().message));
+  }
+
+  void missingAnalyzerIsExplained() {
+    QTemporaryDir dir;
+    ConnectionProfile p = localProfile();
+    p.analyzerPath = dir.filePath(QStringLiteral("no/waitscope-analyze"));
+    AnalysisRunner runner;
+    runner.start({p, dir.filePath(QStringLiteral("traces.otf2")), 2, {}, {}});
+    QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 30000);
+    QCOMPARE(runner.failure().kind, FailureKind::AnalyzerNotFound);
+    QVERIFY(runner.failure().message.contains(QStringLiteral("was not found")));
+  }
+
+  void missingWorkingDirectoryIsExplained() {
+    QTemporaryDir dir;
+    AnalysisRunner runner;
+    runner.start({localProfile(dir.filePath(QStringLiteral("nowhere"))), QStringLiteral("t.otf2"), 2, {}, {}});
+    QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 30000);
+    QCOMPARE(runner.failure().kind, FailureKind::WorkingDirectoryMissing);
+  }
+
+  // Cancel kills the job's whole process group: mpiexec and every analyzer rank.
+  void cancelStopsTheProcessGroup() {
+    QTemporaryDir dir;
+    const QString pids = dir.filePath(QStringLiteral("pids"));
+    ConnectionProfile p = localProfile();
+    p.analyzerPath = writeSlowAnalyzer(dir.path(), pids);
+    AnalysisRunner runner;
+    QSignalSpy progress(&runner, &AnalysisRunner::progressChanged);
+    runner.start({p, dir.filePath(QStringLiteral("traces.otf2")), 2, {}, {}});
+    QTRY_VERIFY_WITH_TIMEOUT(progress.size() >= 2 && readPids(pids).size() == 2, 60000);
+    const qint64 group = runner.processGroup();
+    QVERIFY(group > 0);
+    runner.cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 30000);
+    QCOMPARE(runner.state(), AnalysisRunner::State::Cancelled);
+    for (qint64 pid : readPids(pids)) QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 10000);
+    QVERIFY(!processAlive(group));
+  }
+
+  void traceRankCountAndListing() {
+    QTemporaryDir dir;
+    const QString trace = copyTrace(dir.filePath(QStringLiteral("t")));
+    int ranks = 0;
+    QString error;
+    bool done = false;
+    traceRankCount(localProfile(), trace, this, [&](int r, const QString& e) {
+      ranks = r;
+      error = e;
+      done = true;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 60000);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(ranks, 2);
+
+    DirectoryListing listing;
+    done = false;
+    listDirectory(localProfile(), dir.filePath(QStringLiteral("t")), this, [&](const DirectoryListing& l) {
+      listing = l;
+      done = true;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+    QVERIFY2(listing.error.isEmpty(), qPrintable(listing.error));
+    QCOMPARE(listing.path, dir.filePath(QStringLiteral("t")));
+    QVERIFY(listing.files.contains(QStringLiteral("traces.otf2")));
+    QVERIFY(listing.directories.contains(QStringLiteral("traces")));
+  }
+};
+
+QTEST_GUILESS_MAIN(LaunchLocalTest)
+#include "launch_local_test.moc"
