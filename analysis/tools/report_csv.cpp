@@ -1,5 +1,6 @@
 #include "report_csv.h"
 
+#include "report/open_report.h"
 #include "report/report_io.h"
 #include "report/report_queries.h"
 #include "text_output.h"
@@ -82,7 +83,7 @@ int runCsv(const std::vector<std::string>& args, std::ostream& out) {
     rows = CsvRows::Both;
   else
     throw UsageError("csv: --by takes callpath, location or both, not '" + by + "'");
-  const report::Report report = report::readReport(path);
+  const report::Report report = report::openAnyReport(path);
   const std::uint32_t metric = report.findMetric(metricName);
   if (metric == report::kNoId)
     throw report::ReportError(path + ": no metric '" + metricName +

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "report/report_io.h"
+#include "report/open_report.h"
 #include "report/report_queries.h"
 #include "usage_error.h"
 
@@ -36,29 +36,6 @@ constexpr std::array<std::string_view, 18> kTimeCategories = {
     "mpi_io",
 };
 
-// Where a warning points: the call site of the call path; else, walking up the
-// call path, the first call site or the first region defined in a real source
-// file (Score-P names the file of MPI functions "MPI", line 0: no place to go).
-std::string sourceLocation(const report::Report& report, std::uint32_t callPath) {
-  for (std::uint32_t p = callPath, steps = 0; p != report::kNoId && p < report.callPaths.size() &&
-                                              steps <= report.callPaths.size();
-       p = report.callPaths[p].parent, ++steps) {
-    const report::CallPath& c = report.callPaths[p];
-    if (!c.callSiteFile.empty()) return c.callSiteFile + ":" + std::to_string(c.callSiteLine);
-    if (c.region >= report.regions.size()) continue;
-    const report::Region& r = report.regions[c.region];
-    if (!r.file.empty() && r.beginLine > 0) return r.file + ":" + std::to_string(r.beginLine);
-  }
-  return "<unknown>:0";
-}
-
-struct Finding {
-  std::uint32_t metric, callPath;
-  double value;         // summed over locations
-  std::uint32_t worst;  // the location with the largest share
-  double worstValue;
-};
-
 }  // namespace
 
 bool isWaitStatePattern(const report::Report& report, std::uint32_t metric) {
@@ -76,7 +53,7 @@ bool isWaitStatePattern(const report::Report& report, std::uint32_t metric) {
   return false;
 }
 
-void printDiagnostics(const report::Report& report, double minPercent, std::ostream& out) {
+std::vector<Finding> significantFindings(const report::Report& report, double minPercent) {
   const std::uint32_t time = report.findMetric("time");
   const double total = time != report::kNoId ? report::metricTotals(report)[time] : 0.0;
   std::vector<Finding> findings;
@@ -85,7 +62,7 @@ void printDiagnostics(const report::Report& report, double minPercent, std::ostr
     const std::vector<std::vector<double>> values = report::valuesByCallPathAndLocation(report, m);
     for (std::uint32_t c = 0; c < values.size(); ++c) {
       if (values[c].empty()) continue;
-      Finding f{m, c, 0.0, 0, values[c][0]};
+      Finding f{m, c, 0.0, 0.0, 0, values[c][0]};
       for (std::uint32_t l = 0; l < values[c].size(); ++l) {
         f.value += values[c][l];
         if (values[c][l] > f.worstValue) {
@@ -93,60 +70,96 @@ void printDiagnostics(const report::Report& report, double minPercent, std::ostr
           f.worstValue = values[c][l];
         }
       }
-      const double percent = total > 0.0 ? 100.0 * f.value / total : 0.0;
-      if (f.value > 0.0 && percent >= minPercent) findings.push_back(f);
+      f.share = total > 0.0 ? f.value / total : 0.0;
+      if (f.value > 0.0 && 100.0 * f.share >= minPercent) findings.push_back(f);
     }
   }
   // Largest first; ties in report order, so the output is stable.
   std::stable_sort(findings.begin(), findings.end(),
                    [](const Finding& a, const Finding& b) { return a.value > b.value; });
-  for (const Finding& f : findings) {
+  return findings;
+}
+
+void printDiagnostics(const report::Report& report, double minPercent, std::ostream& out,
+                      const std::vector<report::SourceRoot>& roots) {
+  for (const Finding& f : significantFindings(report, minPercent)) {
     const report::Metric& m = report.metrics[f.metric];
     const std::uint32_t region = report.callPaths[f.callPath].region;
+    const report::SourcePosition where = report::sourcePosition(report, f.callPath);
     char percent[32], worst[48];
-    std::snprintf(percent, sizeof percent, "%.1f%%", total > 0.0 ? 100.0 * f.value / total : 0.0);
+    std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * f.share);
     std::snprintf(worst, sizeof worst, "%.3f s", f.worstValue);
-    out << sourceLocation(report, f.callPath) << ": warning: " << percent << " of time in "
+    out << (where.file.empty() ? std::string("<unknown>") : report::mapSourceRoot(roots, where.file)) << ':'
+        << where.line << ": warning: " << percent << " of time in "
         << (m.displayName.empty() ? m.uniqueName : m.displayName) << " (" << report.regions[region].name << ") ["
         << m.uniqueName << "] (worst: rank " << report.locations[f.worst].rank << ", " << worst << ")\n";
   }
 }
 
+bool takeSourceRoot(const std::vector<std::string>& args, std::size_t& i, const char* command,
+                    std::vector<report::SourceRoot>& roots) {
+  std::string text;
+  if (args[i] == "--source-root") {
+    if (i + 1 == args.size()) throw UsageError(std::string(command) + ": --source-root needs FROM=TO");
+    text = args[++i];
+  } else if (args[i].rfind("--source-root=", 0) == 0) {
+    text = args[i].substr(14);
+  } else {
+    return false;
+  }
+  const std::optional<report::SourceRoot> root = report::parseSourceRoot(text);
+  if (!root)
+    throw UsageError(std::string(command) + ": --source-root takes FROM=TO (the path prefix in the trace, then "
+                     "where the sources are here), not '" + text + "'");
+  roots.push_back(*root);
+  return true;
+}
+
+bool takeMinPercent(const std::vector<std::string>& args, std::size_t& i, const char* command, double& minPercent) {
+  std::string text;
+  if (args[i] == "--min-percent") {
+    if (i + 1 == args.size()) throw UsageError(std::string(command) + ": --min-percent needs a value");
+    text = args[++i];
+  } else if (args[i].rfind("--min-percent=", 0) == 0) {
+    text = args[i].substr(14);
+  } else {
+    return false;
+  }
+  std::size_t used = 0;
+  try {
+    minPercent = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(minPercent) || minPercent < 0.0)
+    throw UsageError(std::string(command) + ": --min-percent takes a number >= 0, not '" + text + "'");
+  return true;
+}
+
 int runDiagnostics(const std::vector<std::string>& args, std::ostream& out) {
-  std::string path, minPercentText = "1.0";
+  std::string path;
+  double minPercent = 1.0;
+  std::vector<report::SourceRoot> roots;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--min-percent") {
-      if (i + 1 == args.size()) throw UsageError("diagnostics: --min-percent needs a value");
-      minPercentText = args[++i];
-    } else if (a.rfind("--min-percent=", 0) == 0) {
-      minPercentText = a.substr(14);
-    } else if (a == "-h" || a == "--help") {
+    if (takeMinPercent(args, i, "diagnostics", minPercent) || takeSourceRoot(args, i, "diagnostics", roots)) continue;
+    if (a == "-h" || a == "--help") {
       out << "usage: waitscope-report " << kDiagnosticsUsage
           << "\nPrints one compiler-style warning per wait-state pattern and call path that costs at least P%\n"
              "(default 1.0) of the total time, largest first:\n"
              "  FILE:LINE: warning: 12.3% of time in Late Sender (MPI_Recv) [mpi_latesender]"
-             " (worst: rank 2, 0.200 s)\n";
+             " (worst: rank 2, 0.200 s)\n"
+             "--source-root FROM=TO replaces the path prefix FROM (as recorded in the trace) by TO, so the\n"
+             "files open here; repeat it for several roots (the longest matching FROM wins).\n"
+             "REPORT may also be a Cube 4 file (.cubex).\n";
       return 0;
-    } else if (!a.empty() && a[0] == '-') {
-      throw UsageError("diagnostics: unknown option " + a);
-    } else if (path.empty()) {
-      path = a;
-    } else {
-      throw UsageError("diagnostics: more than one report given");
     }
+    if (!a.empty() && a[0] == '-') throw UsageError("diagnostics: unknown option " + a);
+    if (!path.empty()) throw UsageError("diagnostics: more than one report given");
+    path = a;
   }
   if (path.empty()) throw UsageError("diagnostics: no report given");
-  double minPercent = 0.0;
-  std::size_t used = 0;
-  try {
-    minPercent = std::stod(minPercentText, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != minPercentText.size() || !std::isfinite(minPercent) || minPercent < 0.0)
-    throw UsageError("diagnostics: --min-percent takes a number >= 0, not '" + minPercentText + "'");
-  printDiagnostics(report::readReport(path), minPercent, out);
+  printDiagnostics(report::openAnyReport(path), minPercent, out, roots);
   return 0;
 }
 

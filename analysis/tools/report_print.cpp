@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "report/report_io.h"
+#include "report/open_report.h"
 #include "report/report_queries.h"
 #include "text_output.h"
 #include "usage_error.h"
@@ -91,7 +91,7 @@ int runPrint(const std::vector<std::string>& args, std::ostream& out) {
     }
   }
   if (path.empty()) throw UsageError("print: no report given");
-  const report::Report report = report::readReport(path);
+  const report::Report report = report::openAnyReport(path);
   if (json) {
     printMetricTreeJson(report, out);
   } else {

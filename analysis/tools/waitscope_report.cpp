@@ -6,8 +6,10 @@
 
 #include "report_compare.h"
 #include "report_csv.h"
+#include "report_cube.h"
 #include "report_diagnostics.h"
 #include "report_print.h"
+#include "report_sarif.h"
 #include "report_timeline.h"
 #include "trace/otf2_reader.h"
 #include "trace_stats.h"
@@ -23,8 +25,11 @@ constexpr const char* kUsage =
     "  print REPORT [--json]       the metric tree with inclusive totals (JSON: every metric's total)\n"
     "  csv REPORT --metric NAME [--by callpath|location|both]\n"
     "                              one metric (with its sub-metrics) per call path and/or location, as CSV\n"
-    "  diagnostics REPORT [--min-percent P]\n"
+    "  diagnostics REPORT [--min-percent P] [--source-root FROM=TO]...\n"
     "                              file:line: warning lines for wait states costing at least P% (default 1)\n"
+    "  sarif REPORT -o FILE [--min-percent P] [--source-root FROM=TO]...\n"
+    "                              the same findings as SARIF 2.1.0 (IDEs, code scanning)\n"
+    "  cube REPORT -o FILE.cubex   the report as a Cube 4 file for Cube's tools\n"
     "  compare PROFILE TRACE [--min-percent P] [--csv]\n"
     "                              wait ratios of a profile's estimates against the trace analysis, per call path\n"
     "  timeline TRACE.otf2 REPORT --from T0 --to T1 --width W [--locations A-B] [--json|--binary]\n"
@@ -90,6 +95,8 @@ int main(int argc, char** argv) {
     if (command == "print") return waitscope::tools::runPrint(rest, std::cout);
     if (command == "csv") return waitscope::tools::runCsv(rest, std::cout);
     if (command == "diagnostics") return waitscope::tools::runDiagnostics(rest, std::cout);
+    if (command == "sarif") return waitscope::tools::runSarif(rest, std::cout);
+    if (command == "cube") return waitscope::tools::runCube(rest, std::cout);
     if (command == "compare") return waitscope::tools::runCompare(rest, std::cout);
     if (command == "timeline") return waitscope::tools::runTimeline(rest, std::cout);
     return usageError("unknown command '" + command + "'");

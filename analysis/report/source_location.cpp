@@ -1,0 +1,59 @@
+#include "source_location.h"
+
+#include <map>
+
+#include "report_queries.h"
+
+namespace waitscope::report {
+
+SourcePosition sourcePosition(const Report& report, std::uint32_t callPath) {
+  for (std::uint32_t p = callPath, steps = 0; p != kNoId && p < report.callPaths.size() &&
+                                              steps <= report.callPaths.size();
+       p = report.callPaths[p].parent, ++steps) {
+    const CallPath& c = report.callPaths[p];
+    if (!c.callSiteFile.empty()) return {c.callSiteFile, c.callSiteLine};
+    if (c.region >= report.regions.size()) continue;
+    const Region& r = report.regions[c.region];
+    if (!r.file.empty() && r.beginLine > 0) return {r.file, r.beginLine};
+  }
+  return {};
+}
+
+std::optional<SourceRoot> parseSourceRoot(std::string_view text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0) return std::nullopt;
+  return SourceRoot{std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
+}
+
+std::string mapSourceRoot(const std::vector<SourceRoot>& roots, const std::string& file) {
+  const SourceRoot* best = nullptr;
+  for (const SourceRoot& root : roots) {
+    std::string_view from = root.from;
+    while (from.size() > 1 && from.back() == '/') from.remove_suffix(1);
+    const bool matches = file.starts_with(from) &&
+                         (file.size() == from.size() || file[from.size()] == '/' || from.back() == '/');
+    if (matches && (best == nullptr || root.from.size() > best->from.size())) best = &root;
+  }
+  if (best == nullptr) return file;
+  std::string_view from = best->from;
+  while (from.size() > 1 && from.back() == '/') from.remove_suffix(1);
+  std::string rest = file.substr(from.size());
+  std::string to = best->to;
+  // Exactly one separator between the new root and the rest.
+  if (!to.empty() && to.back() == '/' && !rest.empty() && rest.front() == '/') rest.erase(0, 1);
+  if (!to.empty() && to.back() != '/' && !rest.empty() && rest.front() != '/') to += '/';
+  return to + rest;
+}
+
+std::vector<std::pair<std::uint32_t, double>> valuesByLine(const Report& report, std::uint32_t metric,
+                                                          const std::string& file) {
+  const std::vector<double> values = valuesByCallPath(report, metric);
+  std::map<std::uint32_t, double> byLine;
+  for (std::uint32_t c = 0; c < report.callPaths.size(); ++c) {
+    const SourcePosition where = sourcePosition(report, c);
+    if (where.file == file && where.line > 0) byLine[where.line] += values[c];
+  }
+  return {byLine.begin(), byLine.end()};
+}
+
+}  // namespace waitscope::report
