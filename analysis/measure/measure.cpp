@@ -27,7 +27,7 @@
 namespace waitscope::measure {
 
 State g;
-thread_local bool tMainThread = false;
+[[gnu::tls_model("initial-exec")]] thread_local bool tMainThread = false;
 
 namespace {
 

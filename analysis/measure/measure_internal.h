@@ -118,7 +118,9 @@ struct State {
 };
 
 extern State g;
-extern thread_local bool tMainThread;
+// Initial-exec TLS: the library is preloaded or linked, never dlopen'ed late, and every
+// wrapper reads this (the default model would call __tls_get_addr each time).
+[[gnu::tls_model("initial-exec")]] extern thread_local bool tMainThread;
 
 inline bool active() { return g.recording && tMainThread; }
 

@@ -16,12 +16,53 @@ struct ProfileHook {
   }
 };
 
+// Bytes of a completed receive. Open MPI keeps them in the status (what MPI_Get_count
+// reads, without the call and its argument checks); elsewhere MPI_Get_count.
 inline std::uint64_t receivedBytes(int n, const MPI_Status* st) {
   std::uint64_t total = 0;
-  for (int i = 0; i < n; ++i)
-    if (st[i].MPI_SOURCE >= 0) total += statusBytes(st[i]);
+  for (int i = 0; i < n; ++i) {
+    if (st[i].MPI_SOURCE < 0) continue;
+#ifdef OPEN_MPI
+    total += st[i]._ucount;
+#else
+    total += statusBytes(st[i]);
+#endif
+  }
   return total;
 }
+
+// count x type size, with the sizes of the last few datatypes cached (MPI_Type_size checks
+// its arguments each time); MPI_Type_free empties the cache, as a freed handle can come back
+// as another type.
+struct TypeSizeCache {
+  static constexpr int kEntries = 8;
+  MPI_Datatype type[kEntries] = {};
+  int size[kEntries] = {};
+};
+inline TypeSizeCache gTypeSizes;
+inline std::uint64_t profileBytes(long count, MPI_Datatype type) {
+  if (count <= 0 || type == MPI_DATATYPE_NULL) return 0;
+  const auto slot = (reinterpret_cast<std::uintptr_t>(type) >> 4) % TypeSizeCache::kEntries;
+  if (gTypeSizes.type[slot] != type) {
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    gTypeSizes.type[slot] = type;
+    gTypeSizes.size[slot] = size;
+  }
+  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(gTypeSizes.size[slot]);
+}
+inline std::uint64_t profileSumBytes(const int counts[], MPI_Datatype type, int n) {
+  long total = 0;
+  for (int i = 0; i < n; ++i) total += counts[i];
+  return profileBytes(total, type);
+}
+template <>
+struct ProfileHook<Fn::MPI_Type_free> {
+  static int call(profile::Visit&, MPI_Datatype* type) {
+    gTypeSizes = {};
+    return PMPI_Type_free(type);
+  }
+};
 
 // --- point-to-point ------------------------------------------------------------------------------
 template <>
@@ -62,7 +103,7 @@ struct ProfileHook<Fn::MPI_Sendrecv_replace> {
   struct ProfileHook<Fn::NAME> {                                                                            \
     static int call(profile::Visit& v, const void* buf, int count, MPI_Datatype type, int dest, int tag,     \
                     MPI_Comm comm) {                                                                        \
-      v.bytes = bytesOf(count, type);                                                                       \
+      v.bytes = profileBytes(count, type);                                                                       \
       return P##NAME(buf, count, type, dest, tag, comm);                                                    \
     }                                                                                                       \
   };
@@ -137,14 +178,14 @@ struct ProfileHook<Fn::MPI_Waitsome> {
 template <>
 struct ProfileHook<Fn::MPI_Allreduce> {
   static int call(profile::Visit& v, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    v.bytes = bytesOf(count, type);
+    v.bytes = profileBytes(count, type);
     return PMPI_Allreduce(sb, rb, count, type, op, comm);
   }
 };
 template <>
 struct ProfileHook<Fn::MPI_Reduce_scatter_block> {
   static int call(profile::Visit& v, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    v.bytes = bytesOf(count, type);
+    v.bytes = profileBytes(count, type);
     return PMPI_Reduce_scatter_block(sb, rb, count, type, op, comm);
   }
 };
@@ -152,7 +193,7 @@ template <>
 struct ProfileHook<Fn::MPI_Reduce_scatter> {
   static int call(profile::Visit& v, const void* sb, void* rb, const int rcs[], MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
-    v.bytes = sumBytes(rcs, type, commSize(comm));
+    v.bytes = profileSumBytes(rcs, type, commSize(comm));
     return PMPI_Reduce_scatter(sb, rb, rcs, type, op, comm);
   }
 };
@@ -161,7 +202,7 @@ struct ProfileHook<Fn::MPI_Reduce_scatter> {
   struct ProfileHook<Fn::NAME> {                                                                                \
     static int call(profile::Visit& v, const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt, \
                     MPI_Comm comm) {                                                                            \
-      v.bytes = sb == MPI_IN_PLACE ? bytesOf(rc_, rt) : bytesOf(sc, st);                                        \
+      v.bytes = sb == MPI_IN_PLACE ? profileBytes(rc_, rt) : profileBytes(sc, st);                                        \
       return P##NAME(sb, sc, st, rb, rc_, rt, comm);                                                            \
     }                                                                                                           \
   };
@@ -171,7 +212,7 @@ template <>
 struct ProfileHook<Fn::MPI_Allgatherv> {
   static int call(profile::Visit& v, const void* sb, int sc, MPI_Datatype st, void* rb, const int rcs[],
                   const int displs[], MPI_Datatype rt, MPI_Comm comm) {
-    v.bytes = sumBytes(rcs, rt, commSize(comm));
+    v.bytes = profileSumBytes(rcs, rt, commSize(comm));
     return PMPI_Allgatherv(sb, sc, st, rb, rcs, displs, rt, comm);
   }
 };
@@ -179,7 +220,7 @@ template <>
 struct ProfileHook<Fn::MPI_Alltoallv> {
   static int call(profile::Visit& v, const void* sb, const int scs[], const int sd[], MPI_Datatype st, void* rb,
                   const int rcs[], const int rd[], MPI_Datatype rt, MPI_Comm comm) {
-    v.bytes = sumBytes(rcs, rt, commSize(comm));
+    v.bytes = profileSumBytes(rcs, rt, commSize(comm));
     return PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm);
   }
 };
@@ -188,14 +229,14 @@ struct ProfileHook<Fn::MPI_Alltoallw> {
   static int call(profile::Visit& v, const void* sb, const int scs[], const int sd[], const MPI_Datatype sts[],
                   void* rb, const int rcs[], const int rd[], const MPI_Datatype rts[], MPI_Comm comm) {
     const int n = commSize(comm);
-    for (int i = 0; i < n; ++i) v.bytes += bytesOf(rcs[i], rts[i]);
+    for (int i = 0; i < n; ++i) v.bytes += profileBytes(rcs[i], rts[i]);
     return PMPI_Alltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm);
   }
 };
 template <>
 struct ProfileHook<Fn::MPI_Bcast> {
   static int call(profile::Visit& v, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-    v.bytes = bytesOf(count, type);
+    v.bytes = profileBytes(count, type);
     v.role = commRank(comm) == root ? profile::Role::Root : profile::Role::NonRoot;
     return PMPI_Bcast(buf, count, type, root, comm);
   }
@@ -204,7 +245,7 @@ template <>
 struct ProfileHook<Fn::MPI_Scatter> {
   static int call(profile::Visit& v, const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt,
                   int root, MPI_Comm comm) {
-    v.bytes = rb == MPI_IN_PLACE ? bytesOf(sc, st) : bytesOf(rc_, rt);
+    v.bytes = rb == MPI_IN_PLACE ? profileBytes(sc, st) : profileBytes(rc_, rt);
     v.role = commRank(comm) == root ? profile::Role::Root : profile::Role::NonRoot;
     return PMPI_Scatter(sb, sc, st, rb, rc_, rt, root, comm);
   }
@@ -214,7 +255,7 @@ struct ProfileHook<Fn::MPI_Scatterv> {
   static int call(profile::Visit& v, const void* sb, const int scs[], const int displs[], MPI_Datatype st, void* rb,
                   int rc_, MPI_Datatype rt, int root, MPI_Comm comm) {
     const bool isRoot = commRank(comm) == root;
-    v.bytes = isRoot && rb == MPI_IN_PLACE ? bytesOf(scs[root], st) : bytesOf(rc_, rt);
+    v.bytes = isRoot && rb == MPI_IN_PLACE ? profileBytes(scs[root], st) : profileBytes(rc_, rt);
     v.role = isRoot ? profile::Role::Root : profile::Role::NonRoot;
     return PMPI_Scatterv(sb, scs, displs, st, rb, rc_, rt, root, comm);
   }
@@ -223,7 +264,7 @@ template <>
 struct ProfileHook<Fn::MPI_Reduce> {
   static int call(profile::Visit& v, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, int root,
                   MPI_Comm comm) {
-    v.bytes = bytesOf(count, type);
+    v.bytes = profileBytes(count, type);
     v.role = commRank(comm) == root ? profile::Role::Root : profile::Role::NonRoot;
     return PMPI_Reduce(sb, rb, count, type, op, root, comm);
   }
@@ -232,7 +273,7 @@ template <>
 struct ProfileHook<Fn::MPI_Gather> {
   static int call(profile::Visit& v, const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt,
                   int root, MPI_Comm comm) {
-    v.bytes = sb == MPI_IN_PLACE ? bytesOf(rc_, rt) : bytesOf(sc, st);
+    v.bytes = sb == MPI_IN_PLACE ? profileBytes(rc_, rt) : profileBytes(sc, st);
     v.role = commRank(comm) == root ? profile::Role::Root : profile::Role::NonRoot;
     return PMPI_Gather(sb, sc, st, rb, rc_, rt, root, comm);
   }
@@ -242,7 +283,7 @@ struct ProfileHook<Fn::MPI_Gatherv> {
   static int call(profile::Visit& v, const void* sb, int sc, MPI_Datatype st, void* rb, const int rcs[],
                   const int displs[], MPI_Datatype rt, int root, MPI_Comm comm) {
     const bool isRoot = commRank(comm) == root;
-    v.bytes = isRoot && sb == MPI_IN_PLACE ? bytesOf(rcs[root], rt) : bytesOf(sc, st);
+    v.bytes = isRoot && sb == MPI_IN_PLACE ? profileBytes(rcs[root], rt) : profileBytes(sc, st);
     v.role = isRoot ? profile::Role::Root : profile::Role::NonRoot;
     return PMPI_Gatherv(sb, sc, st, rb, rcs, displs, rt, root, comm);
   }
@@ -257,7 +298,7 @@ struct ProfileHook<Fn::MPI_Gatherv> {
     template <class... A>                                                          \
     static int call(profile::Visit&, A... a) {                                     \
       auto args = std::make_tuple(a...);                                           \
-      profile::gp.rmaBytes += bytesOf(std::get<1>(args), std::get<2>(args));       \
+      profile::gp.rmaBytes += profileBytes(std::get<1>(args), std::get<2>(args));       \
       return P##NAME(a...);                                                        \
     }                                                                              \
   };

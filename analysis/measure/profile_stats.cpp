@@ -59,7 +59,7 @@ std::string_view baseMetric(Pattern pattern) {
 // ---------------------------------------------------------------------------------------------
 ProfileTree::ProfileTree() : table_(1024) {}
 
-std::uint32_t ProfileTree::child(std::uint32_t parent, std::uint32_t region, std::uintptr_t callSite) {
+std::uint32_t ProfileTree::childSlow(std::uint32_t parent, std::uint32_t region, std::uintptr_t callSite) {
   const std::size_t mask = table_.size() - 1;
   for (std::size_t i = hash(parent, region, callSite) & mask;; i = (i + 1) & mask) {
     Entry& e = table_[i];
@@ -90,10 +90,8 @@ void ProfileTree::grow() {
   }
 }
 
-BinSlot& ProfileTree::slot(std::uint32_t node, std::uint8_t sizeClass) {
+BinSlot& ProfileTree::slotSlow(std::uint32_t node, std::uint8_t sizeClass) {
   Node& n = nodes_[node];
-  if (n.lastSlot != kNone && slots_[n.lastSlot].sizeClass == sizeClass) [[likely]]
-    return slots_[n.lastSlot];
   std::uint32_t s = n.firstSlot;
   std::uint32_t last = kNone;
   for (; s != kNone; last = s, s = slots_[s].next)

@@ -102,8 +102,14 @@ class ProfileTree {
  public:
   ProfileTree();
 
-  // The node (parent, region, callSite), created on first use.
-  std::uint32_t child(std::uint32_t parent, std::uint32_t region, std::uintptr_t callSite);
+  // The node (parent, region, callSite), created on first use. Inline: the hot path of
+  // every profiled MPI call finds its node in the first probe.
+  std::uint32_t child(std::uint32_t parent, std::uint32_t region, std::uintptr_t callSite) {
+    const Entry& e = table_[hash(parent, region, callSite) & (table_.size() - 1)];
+    if (e.node != kNone && e.callSite == callSite && e.parent == parent && e.region == region) [[likely]]
+      return e.node;
+    return childSlow(parent, region, callSite);
+  }
   // One visit of `node` lasting `duration`.
   void visit(std::uint32_t node, std::uint64_t duration) {
     Node& n = nodes_[node];
@@ -126,7 +132,14 @@ class ProfileTree {
   std::size_t memoryBytes() const;
 
  private:
-  BinSlot& slot(std::uint32_t node, std::uint8_t sizeClass);
+  BinSlot& slot(std::uint32_t node, std::uint8_t sizeClass) {
+    const std::uint32_t last = nodes_[node].lastSlot;
+    if (last != kNone && slots_[last].sizeClass == sizeClass) [[likely]]
+      return slots_[last];
+    return slotSlow(node, sizeClass);
+  }
+  std::uint32_t childSlow(std::uint32_t parent, std::uint32_t region, std::uintptr_t callSite);
+  BinSlot& slotSlow(std::uint32_t node, std::uint8_t sizeClass);
   void grow();
 
   struct Entry {

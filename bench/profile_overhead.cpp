@@ -1,0 +1,184 @@
+// waitscope-bench-profile-overhead: what libwaitscope-measure adds per MPI call in profile
+// mode (seed 004) and in tracing mode, against no library, measured side by side in one run;
+// and whether profile mode's memory stays constant when the program runs 10x longer.
+//
+// It runs profile_overhead_worker (one rank, cheap calls in a loop, best of the rounds in thread
+// CPU time, so that other processes on the machine do not count) under
+// mpiexec: without the library, with it tracing, with it profiling; REPEAT times in turn, and
+// keeps each mode's best time per kind of call. Then it profiles ITERATIONS and 10 x ITERATIONS
+// iterations and compares the peak resident set size (VmHWM) of the two processes and the
+// profile's own table size (report meta profile_bytes_max).
+//
+// usage: waitscope-bench-profile-overhead [--iterations N] [--rounds R] [--repeat K]
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "report/report_io.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kTargetNs = 60.0;    // profile mode, per MPI call
+constexpr double kMemoryTolerance = 1.05;  // peak RSS of the 10x longer run over the short one
+
+struct Result {
+  std::map<std::string, double> nsPerCall;  // kind -> ns per call
+  std::vector<std::string> kinds;           // in the worker's order
+  long hwmKb = -1;
+};
+
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs the worker under mpiexec with `env` exported; dies with one line on failure.
+Result runWorker(const std::vector<std::string>& env, long iterations, int rounds) {
+  std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + std::string(WAITSCOPE_MPIEXEC) +
+                    " --oversubscribe -n 1";
+  for (const std::string& e : env) cmd += " -x " + shellQuote(e);
+  cmd += " " + shellQuote(WAITSCOPE_WORKER) + " " + std::to_string(iterations) + " " + std::to_string(rounds) +
+         " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) {
+    std::fprintf(stderr, "waitscope-bench-profile-overhead: cannot run mpiexec: %s\n", std::strerror(errno));
+    std::exit(1);
+  }
+  Result r;
+  std::string all;
+  char line[512];
+  while (std::fgets(line, sizeof line, p)) {
+    all += line;
+    std::istringstream in(line);
+    std::string kind;
+    in >> kind;
+    if (kind == "hwm_kb") {
+      in >> r.hwmKb;
+    } else if (kind.rfind("MPI_", 0) == 0) {
+      int calls = 0;
+      double ns = 0.0;
+      if (in >> calls >> ns) {
+        r.kinds.push_back(kind);
+        r.nsPerCall[kind] = ns;
+      }
+    }
+  }
+  const int status = pclose(p);
+  if (status != 0 || r.kinds.empty()) {
+    std::fprintf(stderr, "waitscope-bench-profile-overhead: the worker failed (status %d):\n%s", status, all.c_str());
+    std::exit(1);
+  }
+  return r;
+}
+
+long argLong(int& i, int argc, char** argv) {
+  if (++i >= argc) {
+    std::fprintf(stderr, "waitscope-bench-profile-overhead: %s needs a number\n", argv[i - 1]);
+    std::exit(2);
+  }
+  char* end = nullptr;
+  const long v = std::strtol(argv[i], &end, 10);
+  if (!end || *end || v < 1) {
+    std::fprintf(stderr, "waitscope-bench-profile-overhead: %s needs a positive number, not '%s'\n", argv[i - 1],
+                 argv[i]);
+    std::exit(2);
+  }
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long iterations = 50000;
+  int rounds = 20, repeat = 3;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--iterations") iterations = argLong(i, argc, argv);
+    else if (a == "--rounds") rounds = static_cast<int>(argLong(i, argc, argv));
+    else if (a == "--repeat") repeat = static_cast<int>(argLong(i, argc, argv));
+    else {
+      std::fprintf(stderr, "usage: waitscope-bench-profile-overhead [--iterations N] [--rounds R] [--repeat K]\n");
+      return 2;
+    }
+  }
+  char tmpl[] = "/tmp/waitscope-bench-profile-XXXXXX";
+  if (!mkdtemp(tmpl)) {
+    std::fprintf(stderr, "waitscope-bench-profile-overhead: cannot create a temporary directory: %s\n",
+                 std::strerror(errno));
+    return 1;
+  }
+  const fs::path dir = tmpl;
+  const std::string preload = std::string("LD_PRELOAD=") + WAITSCOPE_MEASURE_LIB;
+  const std::vector<std::string> none = {};
+  const std::vector<std::string> tracing = {preload, "WAITSCOPE_QUIET=1", "WAITSCOPE_TRACE_DIR=" + (dir / "trace").string()};
+  auto profiling = [&](const std::string& name) {
+    return std::vector<std::string>{preload, "WAITSCOPE_QUIET=1", "WAITSCOPE_PROFILE=1",
+                                    "WAITSCOPE_PROFILE_OUT=" + (dir / name).string()};
+  };
+
+  // Side by side: each mode REPEAT times in turn; the best per kind.
+  std::map<std::string, Result> best;
+  const std::vector<std::pair<std::string, std::vector<std::string>>> modes = {
+      {"none", none}, {"tracing", tracing}, {"profile", profiling("overhead.waitscope")}};
+  for (int k = 0; k < repeat; ++k) {
+    for (const auto& [mode, env] : modes) {
+      const Result r = runWorker(env, iterations, rounds);
+      auto [it, fresh] = best.emplace(mode, r);
+      if (!fresh)
+        for (const auto& [kind, ns] : r.nsPerCall) it->second.nsPerCall[kind] = std::min(it->second.nsPerCall[kind], ns);
+    }
+  }
+  std::printf("per-call cost, best of %d runs x %d rounds of %ld iterations (1 rank; thread CPU ns per MPI call)\n",
+              repeat,
+              rounds, iterations);
+  std::printf("%-30s %10s %10s %10s %14s %14s %9s\n", "call", "no library", "tracing", "profile", "trace overhead",
+              "profile overh.", "target");
+  bool allPass = true;
+  for (const std::string& kind : best["none"].kinds) {
+    const double base = best["none"].nsPerCall[kind];
+    const double trace = best["tracing"].nsPerCall[kind];
+    const double prof = best["profile"].nsPerCall[kind];
+    const double traceOver = trace - base, profOver = prof - base;
+    const bool pass = profOver <= kTargetNs;
+    allPass = allPass && pass;
+    std::printf("%-30s %10.1f %10.1f %10.1f %11.1f ns %11.1f ns %9s\n", kind.c_str(), base, trace, prof, traceOver,
+                profOver, pass ? "PASS" : "MISS");
+    std::printf("%-30s %10s %10s %10s %13.2fx %13.2fx\n", "", "", "", "", trace / base, prof / base);
+  }
+  std::printf("profile overhead target: at most %.0f ns per MPI call: %s\n", kTargetNs, allPass ? "PASS" : "MISS");
+
+  // Constant memory: the same program 10x longer.
+  const Result shortRun = runWorker(profiling("short.waitscope"), iterations, rounds);
+  const Result longRun = runWorker(profiling("long.waitscope"), iterations * 10, rounds);
+  std::string shortBytes = "?", longBytes = "?";
+  try {
+    shortBytes = waitscope::report::readReport((dir / "short.waitscope").string()).metaValue("profile_bytes_max", "?");
+    longBytes = waitscope::report::readReport((dir / "long.waitscope").string()).metaValue("profile_bytes_max", "?");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "waitscope-bench-profile-overhead: %s\n", e.what());
+    return 1;
+  }
+  const double ratio = static_cast<double>(longRun.hwmKb) / static_cast<double>(shortRun.hwmKb);
+  const bool memoryPass = ratio <= kMemoryTolerance && shortBytes == longBytes;
+  std::printf("profile memory: %ld and %ld iterations: peak RSS %ld kB and %ld kB (ratio %.3f), profile tables %s "
+              "and %s bytes: %s\n",
+              iterations * rounds, iterations * 10 * rounds, shortRun.hwmKb, longRun.hwmKb, ratio, shortBytes.c_str(),
+              longBytes.c_str(), memoryPass ? "PASS (constant)" : "MISS");
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return 0;
+}
