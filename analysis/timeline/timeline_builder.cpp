@@ -18,7 +18,8 @@ using trace::EventKind;
 namespace {
 
 // Region levels: the first at trace duration / 2^20, each next 4x coarser, kept
-// only when it has at most 3/4 of the points of the previous kept level.
+// only when it has at most half the points of the previous kept level (so all
+// levels together hold at most as many points as level 0).
 constexpr double kFinestLevelFraction = 1.0 / 1048576.0;
 constexpr double kCoarsestLevelFraction = 1.0 / 64.0;
 constexpr std::size_t kMinPointsForLevel = 1024;
@@ -450,7 +451,7 @@ void IndexBuilder::buildLevels(LocationTimeline& location) const {
     merger.finish();
     RegionLevel level{resolution, {}};
     appendAsPoints(spans, level.points);
-    if (level.points.size() * 4 <= from.size() * 3) {
+    if (level.points.size() * 2 <= from.size()) {
       level.points.shrink_to_fit();
       location.levels.push_back(std::move(level));
       source = location.levels.size() - 1;

@@ -120,11 +120,10 @@ void querySlice(const TimelineIndex& index, const SliceRequest& request, Slice& 
       });
     });
     loc.path.forEachOverlapping(t0, t1, [&](const PathMark& p) {
-      // Segments narrower than a pixel next to each other on one row: one mark.
-      if (!ls.path.empty() && grid.column(ls.path.back().end) == grid.column(p.start) &&
-          ls.path.back().order + 1 == p.order) {
+      // A segment starting less than a pixel after this row's previous mark ends
+      // extends that mark (which keeps its order and call path).
+      if (!ls.path.empty() && p.start - ls.path.back().end < pixel) {
         ls.path.back().end = std::max(ls.path.back().end, p.end);
-        ls.path.back().order = p.order;
         return;
       }
       ls.path.push_back(p);

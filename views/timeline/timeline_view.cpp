@@ -104,7 +104,14 @@ void TimelineView::setData(std::shared_ptr<timeline::SliceSource> source, std::s
 void TimelineView::rebuildStyles() {
   const QFontMetrics fm(font());
   callPathNameWidths_.resize(callPathNames_.size());
-  for (std::size_t i = 0; i < callPathNames_.size(); ++i) callPathNameWidths_[i] = fm.horizontalAdvance(callPathNames_[i]);
+  callPathTexts_.clear();
+  for (std::size_t i = 0; i < callPathNames_.size(); ++i) {
+    callPathNameWidths_[i] = fm.horizontalAdvance(callPathNames_[i]);
+    callPathTexts_.emplace_back(callPathNames_[i]);
+    callPathTexts_.back().setTextFormat(Qt::PlainText);
+    callPathTexts_.back().prepare(QTransform(), font());
+  }
+  textHeight_ = fm.height();
   groupBrushes_.clear();
   for (const QColor& c : colors_.groups) groupBrushes_.emplace_back(c);
   epochBrushes_.clear();
@@ -126,7 +133,9 @@ void TimelineView::rebuildStyles() {
   transferPen_ = QPen(colors_.transfer, 1.5);
   transferBrush_ = QBrush(colors_.transfer);
   pathPen_ = QPen(colors_.criticalPath, 3.0, Qt::SolidLine, Qt::FlatCap);
-  pathLinkPen_ = QPen(colors_.criticalPath, 1.5, Qt::DashLine);
+  pathBrush_ = QBrush(colors_.criticalPath);
+  highlightBrush_ = QBrush(colors_.highlight);
+  pathLinkPen_ = QPen(colors_.criticalPath.lighter(140), 1.0);
   highlightPen_ = QPen(colors_.highlight, 2.5);
   QColor pale(0x80, 0x80, 0x80, 110);
   paleInstancePen_ = QPen(pale, 1.0);
@@ -353,7 +362,9 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
       }
       if (s.callPath < callPathNameWidths_.size() && r.width() > callPathNameWidths_[s.callPath] + 6) {
         p.setPen(textPen);
-        p.drawText(r, Qt::AlignCenter, callPathNames_[s.callPath]);
+        p.drawStaticText(QPointF(r.center().x() - callPathNameWidths_[s.callPath] / 2.0,
+                                 r.top() + (r.height() - textHeight_) / 2.0),
+                         callPathTexts_[s.callPath]);
       }
     }
     for (const timeline::Epoch& e : ls.epochs) {
@@ -419,15 +430,41 @@ void TimelineView::paintCriticalPath(QPainter& p, const QRect& plot) {
   if (pathPoints_.empty()) return;
   std::sort(pathPoints_.begin(), pathPoints_.end(),
             [](const PathPoint& a, const PathPoint& b) { return a.order < b.order; });
-  for (std::size_t i = 0; i < pathPoints_.size(); ++i) {
-    const PathPoint& pt = pathPoints_[i];
-    if (i > 0) {
-      p.setPen(pathLinkPen_);
-      p.drawLine(QLineF(pathPoints_[i - 1].x1, pathPoints_[i - 1].y, pt.x0, pt.y));
+  // Links between consecutive segments; links less than a pixel wide in one
+  // pixel column are drawn as one vertical line (a path hopping between rows
+  // many times within a pixel stays one line per column).
+  bool column = false;
+  double columnX = 0, columnTop = 0, columnBottom = 0;
+  const auto flushColumn = [&] {
+    if (column) p.drawLine(QLineF(columnX, columnTop, columnX, columnBottom));
+    column = false;
+  };
+  p.setPen(pathLinkPen_);
+  for (std::size_t i = 1; i < pathPoints_.size(); ++i) {
+    const PathPoint& a = pathPoints_[i - 1];
+    const PathPoint& b = pathPoints_[i];
+    if (a.y == b.y) continue;
+    if (std::abs(b.x0 - a.x1) < 1.0) {
+      const double x = std::floor(b.x0) + 0.5;
+      if (column && x == columnX) {
+        columnTop = std::min({columnTop, a.y, b.y});
+        columnBottom = std::max({columnBottom, a.y, b.y});
+        continue;
+      }
+      flushColumn();
+      column = true;
+      columnX = x;
+      columnTop = std::min(a.y, b.y);
+      columnBottom = std::max(a.y, b.y);
+    } else {
+      p.drawLine(QLineF(a.x1, a.y, b.x0, b.y));
     }
-    p.setPen(pt.callPath == highlightedCallPath_ ? highlightPen_ : pathPen_);
-    p.drawLine(QLineF(pt.x0, pt.y, std::max(pt.x1, pt.x0 + 1.0), pt.y));
   }
+  flushColumn();
+  // Segments as filled bars: wide pens go through the stroker, rectangles do not.
+  for (const PathPoint& pt : pathPoints_)
+    p.fillRect(QRectF(pt.x0, pt.y - 1.5, std::max(pt.x1 - pt.x0, 1.0), 3.0),
+               pt.callPath == highlightedCallPath_ ? highlightBrush_ : pathBrush_);
 }
 
 void TimelineView::paintLabels(QPainter& p, const QRect& plot) {

@@ -20,6 +20,7 @@
 #include <QBrush>
 #include <QElapsedTimer>
 #include <QPen>
+#include <QStaticText>
 #include <QString>
 #include <QWidget>
 
@@ -146,6 +147,8 @@ class TimelineView : public QWidget {
   // Precomputed once per report: names and their widths, pens and brushes.
   std::vector<QString> callPathNames_;
   std::vector<int> callPathNameWidths_;
+  std::vector<QStaticText> callPathTexts_;  // laid out once: drawing them allocates nothing
+  double textHeight_ = 0.0;
   std::vector<QString> locationNames_;
   std::vector<QString> nodeNames_;
   std::vector<QBrush> groupBrushes_;
@@ -153,7 +156,7 @@ class TimelineView : public QWidget {
   std::vector<QPen> patternPens_, patternStrongPens_;
   std::vector<QBrush> patternBrushes_;
   QPen messagePen_, transferPen_, pathPen_, pathLinkPen_, highlightPen_, paleInstancePen_;
-  QBrush transferBrush_, paleInstanceBrush_;
+  QBrush transferBrush_, paleInstanceBrush_, pathBrush_, highlightBrush_;
 
   // Reused by every frame.
   timeline::SliceRequest request_;

@@ -140,7 +140,7 @@ class TimelineViewTest : public QObject {
     QVERIFY(has(all, c.epoch(timeline::EpochKind::Exposure), "fill"));
     QVERIFY(has(all, c.epoch(timeline::EpochKind::Lock), "fill"));
     QVERIFY2(has(all, QColor(pattern), "stroke"), "the Late Post instance's outline");
-    QVERIFY(has(all, c.criticalPath, "stroke"));
+    QVERIFY(has(all, c.criticalPath, "fill"));
 
     view.setTimeWindow(1.0, 3.0);  // fences only
     const QString fences = svgOf(view, dir.filePath("fences.svg"));
