@@ -64,6 +64,9 @@ ReportData::ReportData(report::Report report, QString path) : report_(std::move(
   }
 
   rowsByMetric_.assign(r.metrics.size(), {});
+  rowsByCallPath_.assign(r.callPaths.size(), {});
+  const std::size_t locations = r.locations.size();
+  metricLocationTotals_.assign(r.metrics.size() * locations, 0.0);
   rowTotals_.assign(r.severities.size(), 0.0);
   metricExclusive_.assign(r.metrics.size(), 0.0);
   for (std::uint32_t i = 0; i < r.severities.size(); ++i) {
@@ -72,6 +75,9 @@ ReportData::ReportData(report::Report report, QString path) : report_(std::move(
     for (const double v : row.values) sum += v;
     rowTotals_[i] = sum;
     rowsByMetric_[row.metric].push_back(i);
+    rowsByCallPath_[row.callPath].push_back(i);
+    double* totals = metricLocationTotals_.data() + row.metric * locations;
+    for (std::size_t l = 0; l < locations; ++l) totals[l] += row.values[l];
     metricExclusive_[row.metric] += sum;
   }
   metricInclusive_ = metricTree_.inclusive(metricExclusive_);
@@ -132,21 +138,41 @@ std::vector<double> ReportData::regionValues(const std::vector<char>& metrics) c
 
 std::vector<double> ReportData::locationValues(const std::vector<char>& metrics,
                                                const std::vector<char>& callPaths) const {
-  std::vector<double> out(report_.locations.size(), 0.0);
-  for (std::size_t m = 0; m < metrics.size() && m < rowsByMetric_.size(); ++m) {
-    if (!metrics[m]) continue;
-    for (const std::uint32_t row : rowsByMetric_[m]) {
-      const report::SeverityRow& s = report_.severities[row];
-      if (s.callPath >= callPaths.size() || !callPaths[s.callPath]) continue;
-      for (std::size_t l = 0; l < out.size(); ++l) out[l] += s.values[l];
+  const std::size_t locations = report_.locations.size();
+  std::vector<double> out(locations, 0.0);
+  auto add = [&](const double* values) {
+    for (std::size_t l = 0; l < locations; ++l) out[l] += values[l];
+  };
+  // Three ways to the same sums; take the one that touches the fewest rows.
+  std::size_t selectedCallPaths = 0, rowsOfCallPaths = 0, rowsOfMetrics = 0;
+  for (std::size_t c = 0; c < callPaths.size() && c < rowsByCallPath_.size(); ++c)
+    if (callPaths[c]) ++selectedCallPaths, rowsOfCallPaths += rowsByCallPath_[c].size();
+  for (std::size_t m = 0; m < metrics.size() && m < rowsByMetric_.size(); ++m)
+    if (metrics[m]) rowsOfMetrics += rowsByMetric_[m].size();
+  if (selectedCallPaths == report_.callPaths.size()) {  // the whole program (the call-tree root, collapsed)
+    for (std::size_t m = 0; m < metrics.size() && m < rowsByMetric_.size(); ++m)
+      if (metrics[m]) add(metricLocationTotals_.data() + m * locations);
+  } else if (rowsOfCallPaths < rowsOfMetrics) {
+    for (std::size_t c = 0; c < callPaths.size() && c < rowsByCallPath_.size(); ++c) {
+      if (!callPaths[c]) continue;
+      for (const std::uint32_t row : rowsByCallPath_[c]) {
+        const report::SeverityRow& s = report_.severities[row];
+        if (s.metric < metrics.size() && metrics[s.metric]) add(s.values.data());
+      }
+    }
+  } else {
+    for (std::size_t m = 0; m < metrics.size() && m < rowsByMetric_.size(); ++m) {
+      if (!metrics[m]) continue;
+      for (const std::uint32_t row : rowsByMetric_[m]) {
+        const report::SeverityRow& s = report_.severities[row];
+        if (s.callPath < callPaths.size() && callPaths[s.callPath]) add(s.values.data());
+      }
     }
   }
   return out;
 }
 
-std::vector<double> ReportData::systemValues(const std::vector<char>& metrics,
-                                             const std::vector<char>& callPaths) const {
-  const std::vector<double> byLocation = locationValues(metrics, callPaths);
+std::vector<double> ReportData::systemValues(const std::vector<double>& byLocation) const {
   std::vector<double> out(systemTree_.size(), 0.0);
   std::copy(byLocation.begin(), byLocation.end(), out.begin() + static_cast<std::ptrdiff_t>(report_.systemNodes.size()));
   return out;

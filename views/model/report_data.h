@@ -56,8 +56,9 @@ class ReportData {
   std::vector<double> regionValues(const std::vector<char>& metrics) const;
   // Values of the masked metrics and call paths per location (indexed like report().locations).
   std::vector<double> locationValues(const std::vector<char>& metrics, const std::vector<char>& callPaths) const;
-  // The same as exclusive values of the system tree (zero for machines and nodes).
-  std::vector<double> systemValues(const std::vector<char>& metrics, const std::vector<char>& callPaths) const;
+  // Values per location (from locationValues) as exclusive values of the system tree
+  // (zero for machines and nodes).
+  std::vector<double> systemValues(const std::vector<double>& byLocation) const;
 
   // Total of the metric roots above the picks (the 100% of "percent of total").
   double rootTotal(const TreePicks& metricPicks) const;
@@ -69,6 +70,8 @@ class ReportData {
   QString path_;
   ValueTree metricTree_, callTree_, regionTree_, systemTree_;
   std::vector<std::vector<std::uint32_t>> rowsByMetric_;
+  std::vector<std::vector<std::uint32_t>> rowsByCallPath_;
+  std::vector<double> metricLocationTotals_;  // [metric * locations + location], over all call paths
   std::vector<double> rowTotals_;
   std::vector<double> metricExclusive_, metricInclusive_;
 };

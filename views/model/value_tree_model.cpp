@@ -113,12 +113,14 @@ void ValueTreeModel::updatePeerMaxima() {
 
 void ValueTreeModel::emitValuesChanged() {
   if (!tree_ || tree_->size() == 0) return;
-  // One signal per group of siblings: dataChanged needs a common parent.
+  // One signal per group of siblings (dataChanged needs a common parent), and
+  // only for groups a view can show: children of collapsed items are fetched
+  // afresh when they are expanded. Large call trees refill in a few signals.
   if (!tree_->roots.empty())
     emit dataChanged(index(0, ValueColumn), index(static_cast<int>(tree_->roots.size()) - 1, ValueColumn));
   for (std::uint32_t n = 0; n < tree_->size(); ++n) {
     const auto& kids = tree_->children[n];
-    if (kids.empty()) continue;
+    if (kids.empty() || !expanded_[n]) continue;
     emit dataChanged(indexOfNode(kids.front(), ValueColumn), indexOfNode(kids.back(), ValueColumn));
   }
 }

@@ -39,8 +39,38 @@ QChart* plainChart(bool dark) {
 }  // namespace
 
 ChartPane::ChartPane(QWidget* parent) : QWidget(parent) {
-  barView_ = new QChartView(this);
-  boxView_ = new QChartView(this);
+  const bool dark = palette().color(QPalette::Window).lightness() < 128;
+  barChart_ = plainChart(dark);
+  barSet_ = new QBarSet(QString());
+  auto* bars = new QBarSeries;
+  bars->append(barSet_);
+  bars->setBarWidth(0.9);
+  barChart_->addSeries(bars);
+  categoryAxis_ = new QBarCategoryAxis;
+  valueAxis_ = new QValueAxis;
+  valueAxis_->setLabelFormat(QStringLiteral("%.3g"));
+  barChart_->addAxis(categoryAxis_, Qt::AlignBottom);
+  barChart_->addAxis(valueAxis_, Qt::AlignLeft);
+  bars->attachAxis(categoryAxis_);
+  bars->attachAxis(valueAxis_);
+  barView_ = new QChartView(barChart_, this);
+
+  boxChart_ = plainChart(dark);
+  boxChart_->setTitle(tr("Distribution over processes"));
+  boxSet_ = new QBoxSet;
+  auto* boxes = new QBoxPlotSeries;
+  boxes->append(boxSet_);
+  boxChart_->addSeries(boxes);
+  auto* boxCategory = new QBarCategoryAxis;
+  boxCategory->append(QStringLiteral(" "));
+  boxCategory->setLabelsVisible(false);
+  boxAxis_ = new QValueAxis;
+  boxAxis_->setLabelFormat(QStringLiteral("%.3g"));
+  boxChart_->addAxis(boxCategory, Qt::AlignBottom);
+  boxChart_->addAxis(boxAxis_, Qt::AlignLeft);
+  boxes->attachAxis(boxCategory);
+  boxes->attachAxis(boxAxis_);
+  boxView_ = new QChartView(boxChart_, this);
   barView_->setRenderHint(QPainter::Antialiasing);
   boxView_->setRenderHint(QPainter::Antialiasing);
   sortBox_ = new QCheckBox(tr("Sort by value"), this);
@@ -79,32 +109,26 @@ void ChartPane::rebuild() {
     barLabels_.push_back(i < static_cast<std::size_t>(labels_.size()) ? labels_[static_cast<qsizetype>(i)] : QString::number(i));
   }
 
-  // Fresh charts each time: reusing one leaves stale axes behind in Qt 6.4.
-  const bool dark = palette().color(QPalette::Window).lightness() < 128;
-  // The view owns the chart it shows and releases the one it replaces.
-  QChart* bars = plainChart(dark);
-  QChart* oldBars = barView_->chart();
-  barView_->setChart(bars);
-  delete oldBars;
-  bars->setTitle(title_);
-  auto* set = new QBarSet(title_);
-  for (const double v : barValues_) *set << v;
-  auto* series = new QBarSeries;
-  series->append(set);
-  series->setBarWidth(0.9);
-  bars->addSeries(series);
-  auto* categories = new QBarCategoryAxis;
-  categories->append(barLabels_);
-  categories->setLabelsVisible(barLabels_.size() <= 64);  // more labels than pixels help nobody
-  auto* valueAxis = new QValueAxis;
-  valueAxis->setTitleText(unit_);
-  valueAxis->setLabelFormat(QStringLiteral("%.3g"));
-  bars->addAxis(categories, Qt::AlignBottom);
-  bars->addAxis(valueAxis, Qt::AlignLeft);
-  series->attachAxis(categories);
-  series->attachAxis(valueAxis);
+  // The charts are built once and updated in place: rebuilding axes and their
+  // text layout on every selection would cost more than the trees' refill.
+  barChart_->setTitle(title_);
+  QList<qreal> heights;
+  heights.reserve(static_cast<qsizetype>(barValues_.size()));
+  for (const double v : barValues_) heights.append(v);
+  if (barSet_->count() == heights.size()) {
+    for (qsizetype i = 0; i < heights.size(); ++i) barSet_->replace(i, heights[i]);
+  } else {
+    barSet_->remove(0, barSet_->count());
+    barSet_->append(heights);
+  }
+  if (categoryAxis_->categories() != barLabels_) {
+    categoryAxis_->clear();
+    categoryAxis_->append(barLabels_);
+  }
+  categoryAxis_->setLabelsVisible(barLabels_.size() <= 64);  // more labels than pixels help nobody
+  valueAxis_->setTitleText(unit_);
   const double top = barValues_.empty() ? 0.0 : *std::max_element(barValues_.begin(), barValues_.end());
-  valueAxis->setRange(std::min(0.0, top), top > 0.0 ? top * 1.05 : 1.0);
+  valueAxis_->setRange(std::min(0.0, top), top > 0.0 ? top * 1.05 : 1.0);
 
   std::vector<double> sortedValues = values_;
   std::sort(sortedValues.begin(), sortedValues.end());
@@ -115,25 +139,10 @@ void ChartPane::rebuild() {
                   medianOf(sortedValues, 0, n), medianOf(sortedValues, (n + 1) / 2 - (n == 1 ? 1 : 0), n),
                   sortedValues.back()};
   }
-  QChart* box = plainChart(dark);
-  QChart* oldBox = boxView_->chart();
-  boxView_->setChart(box);
-  delete oldBox;
-  box->setTitle(tr("Distribution over processes"));
-  if (!quartiles_.empty()) {
-    auto* boxSet = new QBoxSet(quartiles_[0], quartiles_[1], quartiles_[2], quartiles_[3], quartiles_[4]);
-    auto* boxSeries = new QBoxPlotSeries;
-    boxSeries->append(boxSet);
-    box->addSeries(boxSeries);
-    box->createDefaultAxes();
-    for (QAbstractAxis* axis : box->axes(Qt::Horizontal)) axis->setLabelsVisible(false);
-    for (QAbstractAxis* axis : box->axes(Qt::Vertical)) {
-      if (auto* v = qobject_cast<QValueAxis*>(axis)) {
-        v->setRange(std::min(0.0, quartiles_[0]), quartiles_[4] > 0.0 ? quartiles_[4] * 1.05 : 1.0);
-        v->setLabelFormat(QStringLiteral("%.3g"));
-      }
-    }
-  }
+  const double q[5] = {0, 0, 0, 0, 0};
+  const double* box = quartiles_.empty() ? q : quartiles_.data();
+  for (int i = 0; i < 5; ++i) boxSet_->setValue(i, box[i]);
+  boxAxis_->setRange(std::min(0.0, box[0]), box[4] > 0.0 ? box[4] * 1.05 : 1.0);
 }
 
 }  // namespace waitscope::views

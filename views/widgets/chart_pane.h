@@ -5,9 +5,13 @@
 
 #include <QWidget>
 
+class QBarCategoryAxis;
+class QBarSet;
+class QBoxSet;
 class QChart;
 class QChartView;
 class QCheckBox;
+class QValueAxis;
 
 namespace waitscope::views {
 
@@ -32,6 +36,13 @@ class ChartPane : public QWidget {
 
   QChartView* barView_ = nullptr;
   QChartView* boxView_ = nullptr;
+  QChart* barChart_ = nullptr;  // owned by its view, like everything below
+  QChart* boxChart_ = nullptr;
+  QBarSet* barSet_ = nullptr;
+  QBarCategoryAxis* categoryAxis_ = nullptr;
+  QValueAxis* valueAxis_ = nullptr;
+  QBoxSet* boxSet_ = nullptr;
+  QValueAxis* boxAxis_ = nullptr;
   QCheckBox* sortBox_ = nullptr;
   std::vector<double> values_, barValues_, quartiles_;
   QStringList labels_, barLabels_;

@@ -139,25 +139,21 @@ void ReportBrowser::onMetrics() {
 void ReportBrowser::onCallPaths() {
   const ReportDataPtr& current = selection_->report();
   if (!current) return;
-  const std::vector<char> metrics = selection_->metricMask();
-  const std::vector<char> callPaths = selection_->callPathMask();
+  std::vector<double> byLocation = current->locationValues(selection_->metricMask(), selection_->callPathMask());
   ValueTreeModel::References references;
   references.total = current->rootTotal(selection_->metrics());
-  std::vector<double> bySystemNode = current->systemValues(metrics, callPaths);
-  references.selection = sum(bySystemNode);
-  systemModel_->setValues(std::move(bySystemNode), references, current->unit(selection_->metrics()));
+  references.selection = sum(byLocation);
+  systemModel_->setValues(current->systemValues(byLocation), references, current->unit(selection_->metrics()));
   systemPane_->refresh();
-  updateCharts();
+  updateCharts(std::move(byLocation));
 }
 
 void ReportBrowser::onMode() {
   for (ValueTreeModel* model : {metricModel_, callModel_, regionModel_, systemModel_}) model->setMode(selection_->mode());
 }
 
-void ReportBrowser::updateCharts() {
+void ReportBrowser::updateCharts(std::vector<double> values) {
   const ReportDataPtr& current = selection_->report();
-  if (!current) return;
-  std::vector<double> values = current->locationValues(selection_->metricMask(), selection_->callPathMask());
   QStringList labels;
   for (const report::Location& l : current->report().locations) labels << QString::number(l.rank);
   const ValueTree& calls = selection_->flatProfile() ? current->regionTree() : current->callTree();

@@ -48,7 +48,7 @@ class ReportBrowser : public QWidget {
   void onMetrics();
   void onCallPaths();
   void onMode();
-  void updateCharts();
+  void updateCharts(std::vector<double> byLocation);
 
   Selection* selection_;
   ValueTreeModel* metricModel_;

@@ -94,7 +94,7 @@ class ValueTreeModelTest : public QObject {
     model.setTree(&data_->systemTree());
     const std::vector<char> metrics = data_->metricMask({{kMpi, true}});
     // main collapsed: every call path.
-    std::vector<double> values = data_->systemValues(metrics, data_->callPathMask({{kMain, true}}));
+    std::vector<double> values = data_->systemValues(data_->locationValues(metrics, data_->callPathMask({{kMain, true}})));
     QCOMPARE(values, (std::vector<double>{0, 0, 0, 0.75, 2.0, 0}));
     model.setValues(values, {8.75, 2.75, false}, report::MetricUnit::Seconds);
     QCOMPARE(model.absoluteValue(kMachine), 2.75);
