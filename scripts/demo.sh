@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Waitscope demo: record a bundled MPI RMA example (fences with an imbalance
-# before each one) with the PMPI recording library, analyze the trace in parallel
-# and print the findings. Later stages open the report in the app.
+# before each one) with the PMPI recording library, analyze the trace in parallel,
+# print the findings and open the report in the desktop app (with no display:
+# write a screenshot of the app instead).
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 out=${WAITSCOPE_DEMO_DIR:-$build/demo}
@@ -9,21 +10,34 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tools=$build/analysis/tools
 ranks=4
 
-echo "== Waitscope demo 1/3: record tests/apps/fence on $ranks MPI ranks"
+echo "== Waitscope demo 1/4: record tests/apps/fence on $ranks MPI ranks"
 rm -rf "$out/fence-trace"
 "$tools/waitscope-run" -n $ranks -o "$out/fence-trace" -- "$build/tests/apps/fence" 20 0.010 --late-put
 "$tools/waitscope-report" stats "$out/fence-trace/traces.otf2"
 
 echo
-echo "== Waitscope demo 2/3: analyze it with one analysis rank per application rank"
+echo "== Waitscope demo 2/4: analyze it with one analysis rank per application rank"
 mpiexec --oversubscribe -n $ranks "$tools/waitscope-analyze" --quiet "$out/fence-trace/traces.otf2" \
   -o "$out/fence.waitscope"
 
 echo
-echo "== Waitscope demo 3/3: the findings"
+echo "== Waitscope demo 3/4: the findings"
 "$tools/waitscope-report" print "$out/fence.waitscope"
 echo
 echo "Where in the code (compiler-style, for editors and IDEs):"
 "$tools/waitscope-report" diagnostics "$out/fence.waitscope"
 echo
 echo "Report: $out/fence.waitscope   (waitscope-report csv $out/fence.waitscope --metric mpi_rma_wait_at_fence --by both)"
+
+echo
+echo "== Waitscope demo 4/4: the report in the desktop app, Wait at Fence selected"
+app=$build/app/waitscope
+if [ ! -x "$app" ]; then
+  echo "(the desktop app was not built: configure with -DWAITSCOPE_GUI=ON)"
+elif [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  exec "$app" "$out/fence.waitscope" --select-metric mpi_rma_wait_at_fence
+else
+  "$app" "$out/fence.waitscope" --select-metric mpi_rma_wait_at_fence --export-png "$out/fence.png" --quit
+  echo "No display: wrote a screenshot of the app to $out/fence.png"
+  echo "(open it with a display: $app $out/fence.waitscope)"
+fi
