@@ -39,6 +39,8 @@ std::string mapSourceRoot(const std::vector<SourceRoot>& roots, const std::strin
   while (from.size() > 1 && from.back() == '/') from.remove_suffix(1);
   std::string rest = file.substr(from.size());
   std::string to = best->to;
+  // An empty TO makes the path relative (for SARIF uploads that want paths relative to the repository).
+  if (to.empty()) return rest.starts_with('/') ? rest.substr(1) : rest;
   // Exactly one separator between the new root and the rest.
   if (!to.empty() && to.back() == '/' && !rest.empty() && rest.front() == '/') rest.erase(0, 1);
   if (!to.empty() && to.back() != '/' && !rest.empty() && rest.front() != '/') to += '/';

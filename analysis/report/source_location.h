@@ -33,8 +33,9 @@ struct SourceRoot {
 std::optional<SourceRoot> parseSourceRoot(std::string_view text);
 
 // `file` with the longest matching FROM replaced by its TO; FROM matches whole
-// path components only ("/src" maps "/src/a.c", not "/srcx/a.c"). Unchanged
-// when no root matches.
+// path components only ("/src" maps "/src/a.c", not "/srcx/a.c"); an empty TO
+// leaves the rest as a relative path ("/src/a.c" -> "a.c"). Unchanged when no
+// root matches.
 std::string mapSourceRoot(const std::vector<SourceRoot>& roots, const std::string& file);
 
 // Metric-inclusive, call-path exclusive value of `metric` summed per source

@@ -358,6 +358,7 @@ TEST(diagnostics_roots, SourceRootsReplaceWholePathComponents) {
   EXPECT_EQ(mapSourceRoot(roots, "rel/d.c"), "/abs/rel/d.c");
   EXPECT_EQ(mapSourceRoot(roots, "other/e.c"), "other/e.c");
   EXPECT_EQ(mapSourceRoot({}, "/build/a.c"), "/build/a.c");
+  EXPECT_EQ(mapSourceRoot({*parseSourceRoot("/ci/repo/=")}, "/ci/repo/src/a.c"), "src/a.c");  // relative
   EXPECT_EQ(parseSourceRoot("a=b=c")->to, "b=c");  // split at the first '='
   EXPECT_FALSE(parseSourceRoot("=x"));
   EXPECT_FALSE(parseSourceRoot("none"));
