@@ -75,7 +75,8 @@ void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open Report…"), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Waitscope report"), QString(),
-                                                      tr("Waitscope reports (*.waitscope *.wsr);;All files (*)"));
+                                                      tr("Reports (*.waitscope *.wsr *.cubex);;Waitscope reports (*.waitscope *.wsr);;"
+                                                         "Cube 4 profiles (*.cubex);;All files (*)"));
     if (!path.isEmpty()) openReport(path);
   });
   open->setShortcut(QKeySequence::Open);

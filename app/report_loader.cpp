@@ -3,7 +3,7 @@
 #include <QFileInfo>
 #include <QtConcurrent>
 
-#include "report/report_io.h"
+#include "report/open_report.h"
 
 namespace waitscope::app {
 
@@ -26,7 +26,8 @@ LoadResult ReportLoader::loadNow(const QString& path) {
     return result;
   }
   try {
-    report::Report r = report::readReport(path.toStdString());
+    // A Waitscope report, or a Cube 4 profile of Score-P or Scalasca (read-only, no instances).
+    report::Report r = report::openAnyReport(path.toStdString());
     result.report = std::make_shared<const views::ReportData>(std::move(r), info.absoluteFilePath());
   } catch (const std::exception& e) {
     result.error = QString::fromStdString(e.what());

@@ -5,7 +5,9 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QMessageBox>
 #include <QMimeData>
+#include <QTimer>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -186,6 +188,45 @@ class ReportBrowserTest : public QObject {
     QVERIFY(failed.wait(10000));
     QVERIFY(failed.back().front().toString().contains(QStringLiteral("missing.waitscope")));
     QVERIFY(!window.selection()->report());
+  }
+
+  void badFileShowsAMessageBoxNamingIt() {
+    MainWindow window;  // interactive, as started by a user
+    window.show();
+    const QString foreign = dir_.filePath(QStringLiteral("foreign.waitscope"));
+    QFile file(foreign);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray(4096, 'x'));
+    file.close();
+    QString shown;
+    QTimer closer;
+    connect(&closer, &QTimer::timeout, this, [&] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+        shown = box->text();
+        box->accept();
+      }
+    });
+    closer.start(20);
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openReport(foreign);
+    QVERIFY(failed.wait(10000));
+    QVERIFY2(shown.contains(foreign), qPrintable(shown));
+    QVERIFY(window.isVisible());  // the app keeps running
+  }
+
+  void opensScorePCubeProfiles() {
+    // Score-P's profile of the casita example: its metric, call and system trees, read-only.
+    MainWindow window;
+    window.setInteractive(false);
+    QSignalSpy loaded(&window, &MainWindow::reportLoaded);
+    window.openReport(QStringLiteral(WAITSCOPE_SHARED_DIR "/traces/casita_4_mpi_ls_barr/profile.cubex"));
+    QVERIFY(loaded.wait(10000));
+    const report::Report& r = window.selection()->report()->report();
+    QCOMPARE(r.locations.size(), std::size_t(4));
+    QVERIFY(r.findMetric("time") != report::kNoId);
+    QVERIFY(window.browser()->callModel()->rowCount() > 0);
+    QCOMPARE(window.browser()->metricModel()->absoluteValue(0),
+             window.selection()->report()->metricInclusive()[0]);
   }
 
   void cancelKeepsTheShownReport() {
