@@ -36,6 +36,7 @@
 
 #include "report/report.h"
 #include "report/report_io.h"
+#include "report/report_queries.h"
 #include "report_compare.h"
 #include "test_support.h"
 
@@ -155,5 +156,61 @@ TEST_F(profile_apps, Sor) { check({"sor", 4, "770 300", {}}); }
 TEST_F(profile_apps, Fence) { check({"fence", 4, "5 0.040", {}}); }
 TEST_F(profile_apps, Gats) { check({"gats", 4, "5 0.040", {}}); }
 TEST_F(profile_apps, Lock) { check({"lock", 4, "3 0.080", {}}); }
+
+// The profile of p2p_coll, exactly: what the profiler counts does not depend on timing.
+TEST_F(profile_apps, CountsAreExact) {
+  const std::string out = (*dir / "counts.waitscope").string();
+  const auto r = test::run("timeout 120 " + test::tool("waitscope-run") + " --profile -n 4 -o " + out + " -- " +
+                           WAITSCOPE_APPS_DIR + "/p2p_coll 2 0.020");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const report::Report rep = report::readReport(out);
+  EXPECT_EQ(rep.metaValue("kind"), "profile");
+  EXPECT_EQ(rep.metaValue("waitall_test_exclusion"), "off");
+  EXPECT_EQ(rep.metaValue("locations"), "4");
+  EXPECT_EQ(rep.findMetric("mpi_latesender_tested_estimate"), report::kNoId);
+  ASSERT_EQ(rep.locations.size(), 4u);
+  const std::uint32_t visits = rep.findMetric("visits");
+  ASSERT_NE(visits, report::kNoId);
+  auto count = [&](const std::string& path, int rank) {
+    double sum = 0.0;
+    for (std::uint32_t c = 0; c < rep.callPaths.size(); ++c)
+      if (report::callPathString(rep, c) == path) sum += report::valuesByLocation(rep, visits, c)[rank];
+    return sum;
+  };
+  // p2p_coll.expected.md, R = 2: receivers 1 and 3 receive 6R and 4R messages, senders send 4R
+  // and R synchronously; every rank calls each collective R times.
+  const double R = 2;
+  EXPECT_EQ(count("main", 0), 1.0);
+  for (int rank = 0; rank < 4; ++rank) {
+    EXPECT_EQ(count("main/MPI_Init", rank), 1.0);
+    EXPECT_EQ(count("main/MPI_Finalize", rank), 1.0);
+    for (const char* coll : {"main/MPI_Barrier", "main/MPI_Allreduce", "main/MPI_Alltoall", "main/MPI_Bcast",
+                             "main/MPI_Reduce"})
+      EXPECT_EQ(count(coll, rank), R) << coll << " on rank " << rank;
+  }
+  EXPECT_EQ(count("main/MPI_Recv", 1), 6 * R);
+  EXPECT_EQ(count("main/MPI_Recv", 3), 4 * R);
+  EXPECT_EQ(count("main/MPI_Recv", 0), 0.0);
+  EXPECT_EQ(count("main/MPI_Send", 0), 4 * R);
+  EXPECT_EQ(count("main/MPI_Ssend", 2), R);
+  // Every call path of an MPI function has its call site.
+  for (std::uint32_t c = 0; c < rep.callPaths.size(); ++c) {
+    if (rep.regions[rep.callPaths[c].region].paradigm == "mpi") {
+      EXPECT_TRUE(rep.callPaths[c].callSiteFile.ends_with("p2p_coll.c")) << report::callPathString(rep, c);
+    }
+  }
+}
+
+TEST_F(profile_apps, RunRefusesWrongOptions) {
+  const std::string run = test::tool("waitscope-run");
+  const std::string app = std::string(WAITSCOPE_APPS_DIR) + "/p2p_coll";
+  const auto noProfile = test::run(run + " --waitall-test -n 4 -- " + app);
+  EXPECT_EQ(noProfile.exitCode, 2);
+  EXPECT_EQ(noProfile.err, "waitscope-run: --waitall-test needs --profile\n");
+  const auto directory = test::run(run + " --profile -n 4 -o " + dir->path().string() + " -- " + app);
+  EXPECT_EQ(directory.exitCode, 2);
+  EXPECT_EQ(directory.err, "waitscope-run: the profile report " + dir->path().string() +
+                               " is a directory; name a file with -o\n");
+}
 
 }  // namespace
