@@ -236,6 +236,8 @@ void finish(std::uint32_t finalizeFn, void* returnAddress) {
                      {"profile_bytes_max", std::to_string(maxBytes)}};
     report::writeReport(buildProfileReport(ranks, settings), path);
     if (!std::getenv("WAITSCOPE_QUIET")) std::fprintf(stderr, "waitscope: profile written to %s\n", path.c_str());
+  } catch (const report::ReportError& e) {
+    std::fprintf(stderr, "waitscope: %s\n", e.what());  // names the file and what to do
   } catch (const std::exception& e) {
     std::fprintf(stderr, "waitscope: cannot write the profile report %s: %s\n", path.c_str(), e.what());
   }
