@@ -478,10 +478,25 @@ TimelineIndex IndexBuilder::finish() {
     buildLevels(loc);
   }
   addReportItems();
+  buildListLevels(index_);
   return std::move(index_);
 }
 
 }  // namespace
+
+void buildListLevels(TimelineIndex& index) {
+  const double duration = index.end - index.begin;
+  for (LocationTimeline& l : index.locations) {
+    l.sends.buildLevels(index.begin, duration);
+    l.receives.buildLevels(index.begin, duration);
+    l.collectives.buildLevels(index.begin, duration);
+    l.epochs.buildLevels(index.begin, duration);
+    l.outgoing.buildLevels(index.begin, duration);
+    l.incoming.buildLevels(index.begin, duration);
+    l.instances.buildLevels(index.begin, duration);
+    l.path.buildLevels(index.begin, duration);
+  }
+}
 
 std::uint64_t TimelineIndex::itemCount() const {
   std::uint64_t n = 0;
@@ -497,12 +512,9 @@ std::size_t TimelineIndex::memoryBytes() const {
   std::size_t bytes = callPathGroups.capacity();
   for (const LocationTimeline& l : locations) {
     for (const RegionLevel& level : l.levels) bytes += level.points.capacity() * sizeof(RegionPoint);
-    bytes += (l.sends.size() + l.receives.size()) * (sizeof(Message) + sizeof(double)) +
-             l.collectives.size() * (sizeof(Collective) + sizeof(double)) +
-             l.epochs.size() * (sizeof(Epoch) + sizeof(double)) +
-             (l.outgoing.size() + l.incoming.size()) * (sizeof(Transfer) + sizeof(double)) +
-             l.instances.size() * (sizeof(InstanceMark) + sizeof(double)) +
-             l.path.size() * (sizeof(PathMark) + sizeof(double));
+    bytes += l.sends.memoryBytes() + l.receives.memoryBytes() + l.collectives.memoryBytes() +
+             l.epochs.memoryBytes() + l.outgoing.memoryBytes() + l.incoming.memoryBytes() +
+             l.instances.memoryBytes() + l.path.memoryBytes();
   }
   return bytes;
 }

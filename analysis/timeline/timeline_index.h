@@ -49,6 +49,9 @@ struct TimelineIndex {
   std::size_t memoryBytes() const;
 };
 
+// Builds the thinned levels of every item list (after building or loading).
+void buildListLevels(TimelineIndex& index);
+
 // Builds the index from a trace held in memory (every MPI location loaded).
 TimelineIndex buildTimelineIndex(const trace::Trace& trace, const report::Report& report);
 

@@ -153,6 +153,7 @@ std::string readPayload(Reader& r, const Fingerprint& expected, TimelineIndex& i
       return "truncated or unsorted item list";
   }
   if (r.left() != 0) return "trailing bytes";
+  buildListLevels(index);  // derived data: rebuilt on load rather than stored
   return {};
 }
 

@@ -3,20 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "item_merge.h"
 #include "region_merge.h"
 
 namespace waitscope::timeline {
 
 namespace {
-
-struct PixelGrid {
-  double from;
-  double pixel;
-  std::int64_t column(double t) const {
-    const double c = std::floor((t - from) / pixel);
-    return static_cast<std::int64_t>(std::clamp(c, -4e18, 4e18));
-  }
-};
 
 // The coarsest level whose resolution is at most one pixel.
 const RegionLevel& levelFor(const LocationTimeline& location, double pixel) {
@@ -42,21 +34,6 @@ void queryRegions(const TimelineIndex& index, const LocationTimeline& location, 
   }
   merger.finish();
   for (RegionSpan& s : out) s.group = index.groupOf(s.callPath);
-}
-
-// Consecutive items that `same` says belong together and that start in the
-// same pixel column become one (count adds up, end is the later one).
-template <class T, class Same>
-void appendMerged(std::vector<T>& out, const T& item, const PixelGrid& grid, Same&& same) {
-  if (!out.empty()) {
-    T& last = out.back();
-    if (same(last, item) && grid.column(last.start) == grid.column(item.start)) {
-      last.end = std::max(last.end, item.end);
-      last.count += item.count;
-      return;
-    }
-  }
-  out.push_back(item);
 }
 
 }  // namespace
@@ -94,40 +71,19 @@ void querySlice(const TimelineIndex& index, const SliceRequest& request, Slice& 
 
     queryRegions(index, loc, request, pixel, merger, ls.regions);
 
-    const auto samePeerMessage = [&](const Message& a, const Message& b) {
-      return a.sender == b.sender && a.receiver == b.receiver && grid.column(a.end) == grid.column(b.end);
-    };
-    loc.sends.forEachOverlapping(t0, t1, [&](const Message& m) { appendMerged(ls.messages, m, grid, samePeerMessage); });
-    loc.receives.forEachOverlapping(t0, t1, [&](const Message& m) {
-      if (m.sender >= n || !requested[m.sender]) appendMerged(ls.messages, m, grid, samePeerMessage);
+    const auto add = [&](auto& into) { return [&](const auto& item) { appendMerged(into, item, grid); }; };
+    loc.sends.forEachOverlapping(t0, t1, pixel, add(ls.messages));
+    loc.receives.forEachOverlapping(t0, t1, pixel, [&](const Message& m) {
+      if (m.sender >= n || !requested[m.sender]) appendMerged(ls.messages, m, grid);
     });
-    loc.collectives.forEachOverlapping(t0, t1, [&](const Collective& c) {
-      appendMerged(ls.collectives, c, grid, [](const Collective& a, const Collective& b) {
-        return a.comm == b.comm && a.op == b.op;
-      });
+    loc.collectives.forEachOverlapping(t0, t1, pixel, add(ls.collectives));
+    loc.epochs.forEachOverlapping(t0, t1, pixel, add(ls.epochs));
+    loc.outgoing.forEachOverlapping(t0, t1, pixel, add(ls.transfers));
+    loc.incoming.forEachOverlapping(t0, t1, pixel, [&](const Transfer& t) {
+      if (t.origin >= n || !requested[t.origin]) appendMerged(ls.transfers, t, grid);
     });
-    loc.epochs.forEachOverlapping(t0, t1, [&](const Epoch& e) { ls.epochs.push_back(e); });
-    const auto sameTransfer = [&](const Transfer& a, const Transfer& b) {
-      return a.origin == b.origin && a.target == b.target && a.kind == b.kind && a.window == b.window;
-    };
-    loc.outgoing.forEachOverlapping(t0, t1, [&](const Transfer& t) { appendMerged(ls.transfers, t, grid, sameTransfer); });
-    loc.incoming.forEachOverlapping(t0, t1, [&](const Transfer& t) {
-      if (t.origin >= n || !requested[t.origin]) appendMerged(ls.transfers, t, grid, sameTransfer);
-    });
-    loc.instances.forEachOverlapping(t0, t1, [&](const InstanceMark& i) {
-      appendMerged(ls.instances, i, grid, [](const InstanceMark& a, const InstanceMark& b) {
-        return a.metric == b.metric && a.callPath == b.callPath;
-      });
-    });
-    loc.path.forEachOverlapping(t0, t1, [&](const PathMark& p) {
-      // A segment starting less than a pixel after this row's previous mark ends
-      // extends that mark (which keeps its order and call path).
-      if (!ls.path.empty() && p.start - ls.path.back().end < pixel) {
-        ls.path.back().end = std::max(ls.path.back().end, p.end);
-        return;
-      }
-      ls.path.push_back(p);
-    });
+    loc.instances.forEachOverlapping(t0, t1, pixel, add(ls.instances));
+    loc.path.forEachOverlapping(t0, t1, pixel, add(ls.path));
   };
   if (request.locations.empty()) {
     for (std::uint32_t l = 0; l < n; ++l) visit(l);

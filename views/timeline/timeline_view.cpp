@@ -376,6 +376,11 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
       const double x0 = xOf(i.start, plot), x1 = xOf(i.end, plot);
       const QRectF r(x0, top + kBandTop - 1, std::max(x1 - x0, 2.0), kBandHeight + 2);
       const bool known = i.metric < patternPens_.size();
+      if (x1 - x0 < 3.0 && known && highlightedMetric_ == kNoId) {
+        // Too narrow for hatching: a solid mark in the pattern's colour.
+        p.fillRect(r, patternPens_[i.metric].brush());
+        continue;
+      }
       if (highlightedMetric_ != kNoId && !(i.metric < metricHighlighted_.size() && metricHighlighted_[i.metric])) {
         p.setPen(paleInstancePen_);
         p.setBrush(paleInstanceBrush_);
@@ -392,7 +397,8 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
 }
 
 void TimelineView::paintLines(QPainter& p, const QRect& plot) {
-  p.setRenderHint(QPainter::Antialiasing, true);
+  // Messages are many at low zoom: aliased 1-pixel lines are several times
+  // cheaper than antialiased ones. Transfers (few) get smooth arrows.
   p.setPen(messagePen_);
   for (const timeline::LocationSlice& ls : slice_.locations)
     for (const timeline::Message& m : ls.messages) {
@@ -401,6 +407,7 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
       if (ys < 0 || yr < 0) continue;
       p.drawLine(QLineF(xOf(m.start, plot), ys, xOf(m.end, plot), yr));
     }
+  p.setRenderHint(QPainter::Antialiasing, true);
   for (const timeline::LocationSlice& ls : slice_.locations)
     for (const timeline::Transfer& t : ls.transfers) {
       if (t.origin >= rowCenter_.size() || t.target >= rowCenter_.size()) continue;

@@ -44,10 +44,10 @@ TEST_F(timeline_cli, JsonSliceOfOneLocation) {
               "\"locations\":[{\"location\":1,\"regions\":[{\"start\":0,\"end\":8,\"call_path\":"
            << main
            << ",\"merged\":17,\"group\":\"user\"}],\"messages\":["
-              "{\"start\":2,\"end\":2.09375,\"sender\":0,\"receiver\":1,\"tag\":7,\"comm\":0,\"bytes\":1024,\"count\":2},"
-              "{\"start\":2.125,\"end\":2.21875,\"sender\":0,\"receiver\":1,\"tag\":7,\"comm\":0,\"bytes\":1024,\"count\":2},"
-              "{\"start\":2.25,\"end\":2.34375,\"sender\":0,\"receiver\":1,\"tag\":7,\"comm\":0,\"bytes\":1024,\"count\":2},"
-              "{\"start\":2.375,\"end\":2.46875,\"sender\":0,\"receiver\":1,\"tag\":7,\"comm\":0,\"bytes\":1024,\"count\":2}],"
+              "{\"start\":2,\"end\":2.09375,\"sender\":0,\"receiver\":1,\"tag\":7,\"comm\":0,\"bytes\":2048,\"count\":2},"
+              "{\"start\":2.125,\"end\":2.21875,\"sender\":0,\"receiver\":1,\"tag\":7,\"comm\":0,\"bytes\":2048,\"count\":2},"
+              "{\"start\":2.25,\"end\":2.34375,\"sender\":0,\"receiver\":1,\"tag\":7,\"comm\":0,\"bytes\":2048,\"count\":2},"
+              "{\"start\":2.375,\"end\":2.46875,\"sender\":0,\"receiver\":1,\"tag\":7,\"comm\":0,\"bytes\":2048,\"count\":2}],"
               "\"collectives\":[],\"epochs\":[],\"transfers\":[],\"instances\":[],\"critical_path\":[]}]}\n";
   EXPECT_EQ(r.out, expected.str());
   EXPECT_TRUE(std::filesystem::exists(reportPath_ + ".timeline"));

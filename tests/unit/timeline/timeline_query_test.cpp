@@ -290,3 +290,61 @@ TEST(timeline_groups, RegionNamesMapToColourGroups) {
 
 }  // namespace
 }  // namespace waitscope::timeline
+
+namespace waitscope::timeline {
+namespace {
+
+// 5000 messages rank 0 -> 1, one every millisecond: enough intervals for the
+// coarser levels, whose thinned items must still account for every original one.
+class ManyMessages : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    builder_.rank(0).enter(0.0, "main");
+    builder_.rank(1).enter(0.0, "main");
+    for (int k = 0; k < kMessages; ++k) {
+      const double t = (k + 1) * 1e-3;
+      builder_.rank(0).send(t, t + 0.4e-3, 1, 8, 0);
+      builder_.rank(1).recv(t + 0.1e-3, t + 0.5e-3, 0, 8, 0);
+    }
+    builder_.rank(0).leave(5.002, "main");
+    builder_.rank(1).leave(5.002, "main");
+    report_ = test::reportSkeleton(builder_.trace());
+    index_ = buildTimelineIndex(builder_.trace(), report_);
+  }
+  static constexpr int kMessages = 5000;
+  trace::TraceBuilder builder_{2};
+  report::Report report_;
+  TimelineIndex index_;
+};
+using timeline_levels = ManyMessages;
+
+TEST_F(timeline_levels, ZoomedOutQueriesCountEveryItemInFewSpans) {
+  ASSERT_GT(index_.locations[0].levels.size(), 1u);
+  Slice s;
+  querySlice(index_, {0.0, 5.002, 100, {}}, s);
+  const LocationSlice& r0 = s.locations[0];
+  // main (0.6 ms) outweighs MPI_Send (0.4 ms) in every pixel: one span for all 10001 intervals.
+  ASSERT_EQ(r0.regions.size(), 1u);
+  EXPECT_EQ(r0.regions[0].callPath, test::callPathOf(report_, "main"));
+  EXPECT_EQ(r0.regions[0].merged, 2u * kMessages + 1);
+  EXPECT_EQ(r0.regions[0].start, 0.0);
+  EXPECT_EQ(r0.regions[0].end, 5.002);
+  // One line per pixel column, counting all 5000 messages.
+  std::uint64_t messages = 0, bytes = 0;
+  for (const Message& m : r0.messages) {
+    messages += m.count;
+    bytes += m.bytes;
+  }
+  EXPECT_EQ(messages, std::uint64_t(kMessages));
+  EXPECT_EQ(bytes, 8u * kMessages);
+  EXPECT_LE(r0.messages.size(), 101u);
+
+  // Zoomed in to 10 ms: the exact intervals and messages again.
+  querySlice(index_, {1.0, 1.01, 1000, {0}}, s);
+  EXPECT_EQ(s.locations[0].messages.size(), 11u);  // sends at 1.000 .. 1.010 s
+  EXPECT_EQ(s.locations[0].messages[0].count, 1u);
+  EXPECT_EQ(s.locations[0].regions.size(), 20u);  // 10 sends and 10 gaps; the send at 1.010 s starts at the edge
+}
+
+}  // namespace
+}  // namespace waitscope::timeline
