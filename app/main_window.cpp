@@ -4,6 +4,8 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QCryptographicHash>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -21,9 +23,12 @@
 #include <QStatusBar>
 #include <QTreeView>
 
+#include "editor_launcher.h"
 #include "model/selection.h"
 #include "model/value_tree_model.h"
+#include "report/source_location.h"
 #include "report_loader.h"
+#include "source/source_pane.h"
 #include "widgets/chart_pane.h"
 #include "widgets/report_browser.h"
 #include "widgets/tree_pane.h"
@@ -38,12 +43,18 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       selection_(new views::Selection(this)),
       browser_(new views::ReportBrowser(selection_, this)),
+      sourcePane_(new views::SourcePane(this)),
       loader_(new ReportLoader(this)) {
   setObjectName(QStringLiteral("mainWindow"));
   setWindowTitle(QStringLiteral("Waitscope"));
   setAcceptDrops(true);
   setCentralWidget(browser_);
   resize(1280, 800);
+  auto* sourceDock = new QDockWidget(tr("Source"), this);
+  sourceDock->setObjectName(QStringLiteral("sourceDock"));  // saveState() needs a name
+  sourceDock->setWidget(sourcePane_);
+  addDockWidget(Qt::BottomDockWidgetArea, sourceDock);
+  connect(sourcePane_, &views::SourcePane::findSourceRootRequested, this, &MainWindow::findSourceRoot);
 
   summary_ = new QLabel(this);
   progress_ = new QProgressBar(this);
@@ -64,6 +75,8 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(selection_, &views::Selection::callPathsChanged, this, &MainWindow::updateStatus);
   connect(selection_, &views::Selection::metricsChanged, this, &MainWindow::updateStatus);
+  connect(selection_, &views::Selection::callPathsChanged, this, &MainWindow::updateSource);
+  connect(selection_, &views::Selection::metricsChanged, this, &MainWindow::updateSource);
 
   createActions();
   updateStatus();
@@ -145,6 +158,17 @@ void MainWindow::createActions() {
   })->setShortcut(QKeySequence::FindPrevious);
   view->addAction(tr("Expand &Hot Path"), this, [this] { browser_->activePane()->expandHotPath(); })
       ->setShortcut(QKeySequence(tr("Ctrl+H")));
+
+  view->addSeparator();
+  QAction* editor = view->addAction(tr("Open in &Editor"), this, [this] {
+    const QString error = openSelectionInEditor();
+    if (!error.isEmpty() && interactive_) QMessageBox::warning(this, tr("Open in editor"), error);
+  });
+  editor->setShortcut(QKeySequence(tr("Ctrl+E")));
+  browser_->callPane()->view()->setContextMenuPolicy(Qt::ActionsContextMenu);
+  browser_->callPane()->view()->addAction(editor);
+  view->addAction(tr("Choose E&ditor…"), this, &MainWindow::chooseEditor);
+  view->addAction(findChild<QDockWidget*>(QStringLiteral("sourceDock"))->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Waitscope"), this, [this] {
@@ -293,6 +317,123 @@ void MainWindow::exportInteractively(const QString& what) {
     statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
   else
     QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+namespace {
+QString sourceRootKey(const QString& reportPath) {
+  return QStringLiteral("sourceRoots/") +
+         QString::fromLatin1(QCryptographicHash::hash(reportPath.toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+}  // namespace
+
+QStringList MainWindow::sourceRoots() const {
+  const views::ReportDataPtr& report = selection_->report();
+  return report ? QSettings().value(sourceRootKey(report->path())).toStringList() : QStringList();
+}
+
+void MainWindow::addSourceRoot(const QString& root) {
+  const views::ReportDataPtr& report = selection_->report();
+  if (!report) return;
+  QStringList roots = sourceRoots();
+  roots.removeAll(root);
+  roots.prepend(root);
+  QSettings().setValue(sourceRootKey(report->path()), roots);
+  updateSource();
+}
+
+bool MainWindow::selectedSource(QString* recorded, QString* local, int* line) const {
+  const views::ReportDataPtr& report = selection_->report();
+  if (!report || selection_->flatProfile() || selection_->callPaths().size() != 1) return false;
+  const report::SourcePosition position = report::sourcePosition(report->report(), selection_->callPaths().front().node);
+  if (position.file.empty()) return false;
+  std::vector<report::SourceRoot> roots;
+  for (const QString& text : sourceRoots())
+    if (const auto root = report::parseSourceRoot(text.toStdString())) roots.push_back(*root);
+  *recorded = QString::fromStdString(position.file);
+  *local = QString::fromStdString(report::mapSourceRoot(roots, position.file));
+  // A relative path is relative to the report's folder (where the trace usually was).
+  if (QFileInfo(*local).isRelative()) *local = QFileInfo(report->path()).dir().filePath(*local);
+  *line = static_cast<int>(position.line);
+  return true;
+}
+
+void MainWindow::updateSource() {
+  const views::ReportDataPtr& report = selection_->report();
+  QString recorded, local;
+  int line = 0;
+  if (!report) {
+    sourcePane_->showNotice(tr("No report."));
+    return;
+  }
+  if (!selectedSource(&recorded, &local, &line)) {
+    sourcePane_->showNotice(selection_->callPaths().size() == 1 && !selection_->flatProfile()
+                                ? tr("This call path has no source location in the trace (record with "
+                                     "-finstrument-functions and debug info, or select its caller).")
+                                : tr("Select one call path in the call tree to see its source."));
+    return;
+  }
+  // The selected metrics per line of this file, over every call path located in it.
+  const std::vector<double> values = report->callPathValues(selection_->metricMask());
+  std::map<std::uint32_t, double> byLine;
+  const std::string file = recorded.toStdString();
+  for (std::uint32_t c = 0; c < values.size(); ++c) {
+    if (values[c] == 0.0) continue;
+    const report::SourcePosition p = report::sourcePosition(report->report(), c);
+    if (p.file == file && p.line > 0) byLine[p.line] += values[c];
+  }
+  sourcePane_->showSource(recorded, local, line, std::move(byLine), report->unit(selection_->metrics()));
+}
+
+void MainWindow::findSourceRoot(const QString& recordedFile) {
+  const QString found = QFileDialog::getOpenFileName(
+      this, tr("Where is %1 on this machine?").arg(QFileInfo(recordedFile).fileName()), QString(),
+      QFileInfo(recordedFile).fileName());
+  if (found.isEmpty()) return;
+  const auto root = report::sourceRootFor(recordedFile.toStdString(), found.toStdString());
+  if (!root) {
+    QMessageBox::warning(this, tr("Find source root"),
+                         tr("%1 is not %2: pick the file with the same name.").arg(found, recordedFile));
+    return;
+  }
+  addSourceRoot(QString::fromStdString(root->from + "=" + root->to));
+}
+
+QString MainWindow::openSelectionInEditor() {
+  QString recorded, local;
+  int line = 0;
+  QString error;
+  if (!selectedSource(&recorded, &local, &line))
+    error = tr("Select one call path with a source location first.");
+  else if (!QFileInfo::exists(local))
+    error = tr("%1: not found on this machine; use \"Find Source Root…\" in the source pane").arg(recorded);
+  else
+    error = app::openInEditor(configuredEditorCommand(), local, line);
+  statusBar()->showMessage(error.isEmpty() ? tr("Opened %1:%2").arg(local).arg(line) : error, 8000);
+  return error;
+}
+
+void MainWindow::chooseEditor() {
+  QStringList names;
+  const QString current = configuredEditorCommand();
+  int currentIndex = static_cast<int>(editorTemplates().size()) - 1;
+  for (int i = 0; i < editorTemplates().size(); ++i) {
+    const EditorTemplate& t = editorTemplates()[i];
+    names << (t.command.isEmpty() ? t.name : QStringLiteral("%1 (%2)").arg(t.name, t.command));
+    if (t.command == current) currentIndex = i;
+  }
+  bool ok = false;
+  const QString picked = QInputDialog::getItem(this, tr("Editor"), tr("Open source lines with:"), names,
+                                               currentIndex, false, &ok);
+  if (!ok) return;
+  const EditorTemplate& chosen = editorTemplates()[names.indexOf(picked)];
+  QString command = chosen.command;
+  if (command.isEmpty()) {
+    command = QInputDialog::getText(this, tr("Custom editor"),
+                                    tr("Command (%f file, %l line, %c column; no shell):"), QLineEdit::Normal,
+                                    current, &ok);
+    if (!ok || command.trimmed().isEmpty()) return;
+  }
+  setConfiguredEditorCommand(command);
 }
 
 }  // namespace waitscope::app

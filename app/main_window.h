@@ -16,6 +16,7 @@ class QPushButton;
 namespace waitscope::views {
 class ReportBrowser;
 class Selection;
+class SourcePane;
 class TreePane;
 }  // namespace waitscope::views
 
@@ -31,6 +32,7 @@ class MainWindow : public QMainWindow {
 
   views::Selection* selection() const { return selection_; }
   views::ReportBrowser* browser() const { return browser_; }
+  views::SourcePane* sourcePane() const { return sourcePane_; }
   ReportLoader* loader() const { return loader_; }
 
   // Starts loading `path` off the GUI thread; reportLoaded or loadFailed follows.
@@ -43,6 +45,13 @@ class MainWindow : public QMainWindow {
   void restoreSettings();
   void saveSettings() const;
   QStringList recentFiles() const;
+
+  // Opens the selected call path's source line in the configured editor; empty
+  // on success, else one line (also shown in the status bar).
+  QString openSelectionInEditor();
+  // Source roots ("FROM=TO") of the shown report, remembered per report.
+  QStringList sourceRoots() const;
+  void addSourceRoot(const QString& root);
 
   // Export; each returns an empty string on success, else a one-line error.
   QString exportWindowPng(const QString& path);
@@ -69,9 +78,15 @@ class MainWindow : public QMainWindow {
   void setLoadingUi(bool loading);
   void updateStatus();
   void exportInteractively(const QString& what);
+  void updateSource();
+  void findSourceRoot(const QString& recordedFile);
+  void chooseEditor();
+  // The selected call path's source position mapped to this machine (file empty when none).
+  bool selectedSource(QString* recorded, QString* local, int* line) const;
 
   views::Selection* selection_;
   views::ReportBrowser* browser_;
+  views::SourcePane* sourcePane_;
   ReportLoader* loader_;
   QMenu* recentMenu_ = nullptr;
   QActionGroup* modeGroup_ = nullptr;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "patterns/pattern_advice.h"
+
 namespace waitscope::views {
 namespace {
 
@@ -24,9 +26,14 @@ ReportData::ReportData(report::Report report, QString path) : report_(std::move(
   for (std::size_t i = 0; i < r.metrics.size(); ++i) {
     const report::Metric& m = r.metrics[i];
     metricTree_.names[i] = fromStd(m.displayName.empty() ? m.uniqueName : m.displayName);
-    metricTree_.toolTips[i] = QStringLiteral("<b>%1</b> (%2)<br>%3")
-                                  .arg(metricTree_.names[i].toHtmlEscaped(), fromStd(m.uniqueName).toHtmlEscaped(),
-                                       fromStd(m.description).toHtmlEscaped());
+    QString tip = QStringLiteral("<b>%1</b> (%2)<br>%3")
+                      .arg(metricTree_.names[i].toHtmlEscaped(), fromStd(m.uniqueName).toHtmlEscaped(),
+                           fromStd(m.description).toHtmlEscaped());
+    const std::string_view advice = patterns::patternAdvice(m.uniqueName);
+    if (!advice.empty())
+      tip += QStringLiteral("<p><i>What to change:</i> %1</p>")
+                 .arg(QString::fromUtf8(advice.data(), static_cast<qsizetype>(advice.size())).toHtmlEscaped());
+    metricTree_.toolTips[i] = tip;
   }
 
   callTree_.parent.reserve(r.callPaths.size());

@@ -1,0 +1,32 @@
+#pragma once
+// "Open in editor": command templates for the editors developers use, with
+// %f (file), %l (line) and %c (column) placeholders. A template is split into
+// arguments first and the placeholders are filled in per argument, and the
+// editor is started without a shell, so file names with spaces or quotes stay
+// one argument and cannot run anything.
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace waitscope::app {
+
+struct EditorTemplate {
+  QString name;     // "VS Code"
+  QString command;  // "code -g %f:%l:%c"
+};
+
+// The built-in templates, in menu order; the last one is "Custom" (empty command).
+const QList<EditorTemplate>& editorTemplates();
+
+// The program and its arguments for `command` opening `file` at `line` and
+// `column` (1-based). Empty when the command is empty or malformed.
+QStringList editorArguments(const QString& command, const QString& file, int line, int column = 1);
+
+// The command chosen in the settings (default: VS Code), and storing a choice.
+QString configuredEditorCommand();
+void setConfiguredEditorCommand(const QString& command);
+
+// Starts the editor detached; empty on success, else one line saying what to fix.
+QString openInEditor(const QString& command, const QString& file, int line, int column = 1);
+
+}  // namespace waitscope::app

@@ -1,0 +1,134 @@
+// The source pane and "Open in editor": the selected call path's file with its
+// line highlighted and the selected metric per line in the margin; a file
+// recorded on another machine mapped through a source root (remembered per
+// report); the editor started without a shell with the right arguments.
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "editor_launcher.h"
+#include "main_window.h"
+#include "model/selection.h"
+#include "report/report_io.h"
+#include "sample_report.h"
+#include "source/source_pane.h"
+#include "widgets/report_browser.h"
+
+using namespace waitscope;
+using namespace waitscope::test;
+using waitscope::app::MainWindow;
+
+class SourcePaneTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  QString sourceDir_;  // with a space: arguments must survive it
+
+  std::unique_ptr<MainWindow> open(const QString& report) {
+    auto window = std::make_unique<MainWindow>();
+    window->setInteractive(false);
+    QSignalSpy loaded(window.get(), &MainWindow::reportLoaded);
+    window->openReport(report);
+    if (!loaded.wait(10000)) qFatal("report did not load");
+    return window;
+  }
+
+  static void writeSource(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+    for (int line = 1; line <= 60; ++line) file.write(QStringLiteral("line %1\n").arg(line).toUtf8());
+  }
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    writeSource(dir_.filePath(QStringLiteral("app.c")));  // sampleReport() records "app.c", relative
+    sourceDir_ = dir_.filePath(QStringLiteral("my src"));
+    QVERIFY(QDir().mkpath(sourceDir_));
+    writeSource(sourceDir_ + QStringLiteral("/app.c"));
+  }
+
+  void showsTheLineAndValuesPerLine() {
+    const QString path = dir_.filePath(QStringLiteral("sample.waitscope"));
+    report::writeReport(sampleReport(), path.toStdString());
+    auto window = open(path);
+    window->browser()->selectMetric(QStringLiteral("mpi"));
+    QVERIFY(window->browser()->selectCallPath(QStringLiteral("main/MPI_Recv")));
+    views::SourcePane* pane = window->sourcePane();
+    QVERIFY(!pane->showsNotice());
+    QCOMPARE(pane->shownFile(), dir_.filePath(QStringLiteral("app.c")));
+    QCOMPARE(pane->highlightedLine(), 20);
+    QCOMPARE(pane->editor()->textCursor().blockNumber(), 19);
+    // mpi (with Late Sender) per call site in app.c: main/MPI_Recv at 20, main/foo/MPI_Recv at 55.
+    QCOMPARE(pane->marginText(20), QStringLiteral("1.250 s"));
+    QCOMPARE(pane->marginText(55), QStringLiteral("1.500 s"));
+    QCOMPARE(pane->marginText(30), QString());  // foo itself spends no MPI time
+    QCOMPARE(pane->marginText(10), QString());
+  }
+
+  void mapsFilesRecordedElsewhere() {
+    report::Report r = sampleReport();
+    for (report::CallPath& c : r.callPaths)
+      if (!c.callSiteFile.empty()) c.callSiteFile = "/scratch/u1/proj/app.c";
+    for (report::Region& region : r.regions)
+      if (!region.file.empty()) region.file = "/scratch/u1/proj/app.c";
+    const QString path = dir_.filePath(QStringLiteral("elsewhere.waitscope"));
+    report::writeReport(r, path.toStdString());
+    auto window = open(path);
+    QVERIFY(window->browser()->selectCallPath(QStringLiteral("main/foo/MPI_Recv")));
+    views::SourcePane* pane = window->sourcePane();
+    QVERIFY(pane->showsNotice());
+    QVERIFY(pane->notice().contains(QStringLiteral("/scratch/u1/proj/app.c")));
+    QCOMPARE(pane->recordedFile(), QStringLiteral("/scratch/u1/proj/app.c"));
+
+    window->addSourceRoot(QStringLiteral("/scratch/u1/proj=") + sourceDir_);
+    QVERIFY(!pane->showsNotice());
+    QCOMPARE(pane->shownFile(), sourceDir_ + QStringLiteral("/app.c"));
+    QCOMPARE(pane->highlightedLine(), 55);
+    // Remembered for this report.
+    auto reopened = open(path);
+    QCOMPARE(reopened->sourceRoots(), QStringList{QStringLiteral("/scratch/u1/proj=") + sourceDir_});
+
+    // Open in editor: a fake editor records its arguments; no shell, so the space stays inside one.
+    const QString argsFile = dir_.filePath(QStringLiteral("editor-args.txt"));
+    const QString editor = dir_.filePath(QStringLiteral("fake-editor"));
+    QFile script(editor);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write(QStringLiteral("#!/bin/sh\nprintf '%s\\n' \"$@\" > '%1.tmp' && mv '%1.tmp' '%1'\n").arg(argsFile).toUtf8());
+    script.close();
+    script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    app::setConfiguredEditorCommand(editor + QStringLiteral(" --line %l %f"));
+    QCOMPARE(window->openSelectionInEditor(), QString());
+    QElapsedTimer waited;
+    waited.start();
+    while (!QFile::exists(argsFile) && waited.elapsed() < 10000) QTest::qWait(20);
+    QFile args(argsFile);
+    QVERIFY(args.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(args.readAll()),
+             QStringLiteral("--line\n55\n%1/app.c\n").arg(sourceDir_));
+
+    app::setConfiguredEditorCommand(QStringLiteral("no-such-editor-xyz %f"));
+    QVERIFY(window->openSelectionInEditor().contains(QStringLiteral("no-such-editor-xyz: editor not found")));
+  }
+
+  void editorTemplatesKeepArgumentsWhole() {
+    QCOMPARE(app::editorArguments(QStringLiteral("code -g %f:%l:%c"), QStringLiteral("/a b/x.c"), 3, 7),
+             (QStringList{QStringLiteral("code"), QStringLiteral("-g"), QStringLiteral("/a b/x.c:3:7")}));
+    const QString hostile = QStringLiteral("/tmp/x\"; rm -rf ~; \".c");
+    QCOMPARE(app::editorArguments(QStringLiteral("emacsclient -n +%l %f"), hostile, 9),
+             (QStringList{QStringLiteral("emacsclient"), QStringLiteral("-n"), QStringLiteral("+9"), hostile}));
+    QCOMPARE(app::editorArguments(QStringLiteral("clion --line %l %f"), QStringLiteral("a.c"), 4),
+             (QStringList{QStringLiteral("clion"), QStringLiteral("--line"), QStringLiteral("4"), QStringLiteral("a.c")}));
+    QVERIFY(app::editorArguments(QString(), QStringLiteral("a.c"), 1).isEmpty());
+    QCOMPARE(app::editorTemplates().size(), 9);
+  }
+};
+
+QTEST_MAIN(SourcePaneTest)
+#include "source_pane_test.moc"

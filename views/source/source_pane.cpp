@@ -1,0 +1,183 @@
+#include "source_pane.h"
+
+#include <cmath>
+
+#include <QFile>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QStackedWidget>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+#include "model/color_scale.h"
+#include "model/value_mode.h"
+
+namespace waitscope::views {
+
+// The text, with the geometry calls the margin needs made public.
+class SourceText : public QPlainTextEdit {
+ public:
+  using QPlainTextEdit::QPlainTextEdit;
+  using QPlainTextEdit::blockBoundingGeometry;
+  using QPlainTextEdit::blockBoundingRect;
+  using QPlainTextEdit::contentOffset;
+  using QPlainTextEdit::firstVisibleBlock;
+  using QPlainTextEdit::setViewportMargins;
+};
+
+namespace {
+SourceText* text(QPlainTextEdit* editor) { return static_cast<SourceText*>(editor); }
+}  // namespace
+
+// The margin left of the text: value colour box, value, line number.
+class SourceMargin : public QWidget {
+ public:
+  explicit SourceMargin(SourcePane* pane) : QWidget(pane->editor()), pane_(pane) {}
+  QSize sizeHint() const override { return {pane_->marginWidth(), 0}; }
+
+ protected:
+  void paintEvent(QPaintEvent* event) override { pane_->paintMargin(event); }
+
+ private:
+  SourcePane* pane_;
+};
+
+SourcePane::SourcePane(QWidget* parent) : QWidget(parent) {
+  title_ = new QLabel(this);
+  title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  editor_ = new SourceText(this);
+  editor_->setReadOnly(true);
+  editor_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  editor_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  editor_->installEventFilter(this);
+  margin_ = new SourceMargin(this);
+  connect(editor_, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
+    if (dy)
+      margin_->scroll(0, dy);
+    else
+      margin_->update(0, rect.y(), margin_->width(), rect.height());
+  });
+
+  auto* noticePage = new QWidget(this);
+  notice_ = new QLabel(noticePage);
+  notice_->setWordWrap(true);
+  notice_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  findRoot_ = new QPushButton(tr("Find Source Root…"), noticePage);
+  connect(findRoot_, &QPushButton::clicked, this, [this] { emit findSourceRootRequested(recordedFile_); });
+  auto* noticeLayout = new QVBoxLayout(noticePage);
+  noticeLayout->addWidget(notice_);
+  noticeLayout->addWidget(findRoot_, 0, Qt::AlignLeft);
+  noticeLayout->addStretch(1);
+
+  stack_ = new QStackedWidget(this);
+  stack_->addWidget(editor_);
+  stack_->addWidget(noticePage);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(title_);
+  layout->addWidget(stack_, 1);
+  showNotice(tr("Select a call path to see its source."));
+}
+
+bool SourcePane::showSource(const QString& recordedFile, const QString& localFile, int line,
+                            std::map<std::uint32_t, double> valuesByLine, report::MetricUnit unit) {
+  recordedFile_ = recordedFile;
+  QFile file(localFile);
+  if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+    showNotice(tr("%1 is not found on this machine (the trace was recorded elsewhere?). "
+                  "Point Waitscope to your copy of the sources; the mapping is kept for this report.")
+                   .arg(recordedFile),
+               true);
+    return false;
+  }
+  shownFile_ = localFile;
+  line_ = line;
+  values_ = std::move(valuesByLine);
+  unit_ = unit;
+  largest_ = 0.0;
+  for (const auto& [l, v] : values_) largest_ = std::max(largest_, std::fabs(v));
+  editor_->setPlainText(QString::fromUtf8(file.readAll()));
+  title_->setText(line > 0 ? QStringLiteral("%1:%2").arg(localFile).arg(line) : localFile);
+  text(editor_)->setViewportMargins(marginWidth(), 0, 0, 0);
+  QList<QTextEdit::ExtraSelection> highlight;
+  if (line > 0) {
+    QTextEdit::ExtraSelection selection;
+    selection.format.setBackground(palette().color(QPalette::Highlight).lighter(160));
+    selection.format.setProperty(QTextFormat::FullWidthSelection, true);
+    selection.cursor = QTextCursor(editor_->document()->findBlockByNumber(line - 1));
+    highlight << selection;
+    editor_->setTextCursor(selection.cursor);
+    editor_->centerCursor();
+  }
+  editor_->setExtraSelections(highlight);
+  stack_->setCurrentIndex(0);
+  margin_->update();
+  return true;
+}
+
+void SourcePane::showNotice(const QString& text, bool offerSourceRoot) {
+  shownFile_.clear();
+  line_ = 0;
+  title_->clear();
+  notice_->setText(text);
+  findRoot_->setVisible(offerSourceRoot);
+  stack_->setCurrentIndex(1);
+}
+
+QString SourcePane::notice() const { return notice_->text(); }
+bool SourcePane::showsNotice() const { return stack_->currentIndex() == 1; }
+
+QString SourcePane::marginText(int line) const {
+  const auto at = values_.find(static_cast<std::uint32_t>(line));
+  return at == values_.end() ? QString() : formatValue(at->second, ValueMode::Absolute, unit_);
+}
+
+int SourcePane::marginWidth() const {
+  const QFontMetrics metrics(editor_->font());
+  int widest = metrics.horizontalAdvance(QString::number(std::max(1, editor_->blockCount())));
+  int values = 0;
+  for (const auto& entry : values_)
+    values = std::max(values, metrics.horizontalAdvance(marginText(static_cast<int>(entry.first))));
+  return 8 + widest + (values ? values + metrics.height() + 12 : 0);
+}
+
+void SourcePane::paintMargin(QPaintEvent* event) {
+  QPainter painter(margin_);
+  painter.fillRect(event->rect(), palette().color(QPalette::AlternateBase));
+  const QFontMetrics metrics(editor_->font());
+  painter.setFont(editor_->font());
+  const int numbers = metrics.horizontalAdvance(QString::number(std::max(1, editor_->blockCount())));
+  SourceText* source = text(editor_);
+  QTextBlock block = source->firstVisibleBlock();
+  int top = qRound(source->blockBoundingGeometry(block).translated(source->contentOffset()).top());
+  while (block.isValid() && top <= event->rect().bottom()) {
+    const int height = qRound(source->blockBoundingRect(block).height());
+    const int line = block.blockNumber() + 1;
+    const QString value = marginText(line);
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(margin_->width() - numbers - 4, top, numbers, height, Qt::AlignRight, QString::number(line));
+    if (!value.isEmpty()) {
+      const double v = values_.at(static_cast<std::uint32_t>(line));
+      const int box = metrics.height() - 4;
+      painter.fillRect(4, top + 2, box, box, severityColor(largest_ > 0 ? std::fabs(v) / largest_ : 0.0));
+      painter.setPen(palette().color(QPalette::Text));
+      painter.drawText(8 + box, top, margin_->width() - numbers - box - 16, height, Qt::AlignRight, value);
+    }
+    block = block.next();
+    top += height;
+  }
+}
+
+bool SourcePane::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == editor_ && event->type() == QEvent::Resize) {
+    const QRect r = editor_->contentsRect();
+    margin_->setGeometry(r.left(), r.top(), marginWidth(), r.height());
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+}  // namespace waitscope::views
