@@ -39,44 +39,50 @@ const char* unitName(MetricUnit unit) {
 
 std::string lineText(std::uint32_t line) { return line == 0 ? "-1" : std::to_string(line); }
 
+// Indentation of an element at `depth` below its section; capped, so a call
+// tree thousands of levels deep does not make the file grow with depth squared.
+std::string indent(std::size_t depth) { return std::string(2 * std::min<std::size_t>(depth, 24) + 4, ' '); }
+
 // Closes the open elements of a depth-first walk down to `depth`.
 void closeTo(std::string& xml, std::vector<std::string>& open, std::size_t depth) {
   while (open.size() > depth) {
-    xml += std::string(2 * open.size() + 2, ' ') + "</" + open.back() + ">\n";
+    xml += indent(open.size() - 1) + "</" + open.back() + ">\n";
     open.pop_back();
   }
 }
 
+// The system tree in document order: nodes depth first, and the cube id of
+// every location (each node's own locations, in report order, before its
+// child nodes; locations without a node last, below an extra node).
 struct SystemLayout {
-  std::vector<std::uint32_t> locationOrder;  // cube location id -> report location
-  bool needsOrphanNode = false;              // a location without a system node
+  std::vector<TreeEntry> nodes;                         // depth-first walk of Report::systemNodes
+  std::vector<std::vector<std::uint32_t>> locationsOf;  // per system node, in document order
+  std::vector<std::uint32_t> orphans;                   // locations without a system node
+  std::vector<std::uint32_t> locationOrder;             // cube location id -> report location
 };
 
-// Locations in document order: below each node (depth first) its own
-// locations, in report order, before its child nodes.
 SystemLayout systemLayout(const Report& report) {
   SystemLayout layout;
-  std::vector<std::vector<std::uint32_t>> below(report.systemNodes.size());
+  layout.locationsOf.resize(report.systemNodes.size());
   for (std::uint32_t l = 0; l < report.locations.size(); ++l) {
     const std::uint32_t node = report.locations[l].systemNode;
-    if (node < report.systemNodes.size()) below[node].push_back(l);
-    else layout.needsOrphanNode = true;
+    if (node < report.systemNodes.size()) layout.locationsOf[node].push_back(l);
+    else layout.orphans.push_back(l);
   }
   std::vector<std::vector<std::uint32_t>> children(report.systemNodes.size());
-  std::vector<std::uint32_t> stack;
-  for (std::uint32_t i = static_cast<std::uint32_t>(report.systemNodes.size()); i-- > 0;) {
-    const std::uint32_t p = report.systemNodes[i].parent;
-    if (p == kNoId) stack.push_back(i);
-    else children[p].insert(children[p].begin(), i);
-  }
+  std::vector<TreeEntry> stack;
+  for (std::uint32_t i = 0; i < report.systemNodes.size(); ++i)
+    if (report.systemNodes[i].parent != kNoId) children[report.systemNodes[i].parent].push_back(i);
+  for (std::uint32_t i = static_cast<std::uint32_t>(report.systemNodes.size()); i-- > 0;)
+    if (report.systemNodes[i].parent == kNoId) stack.push_back({i, 0});
   while (!stack.empty()) {
-    const std::uint32_t n = stack.back();
+    const TreeEntry e = stack.back();
     stack.pop_back();
-    for (const std::uint32_t l : below[n]) layout.locationOrder.push_back(l);
-    for (auto c = children[n].rbegin(); c != children[n].rend(); ++c) stack.push_back(*c);
+    layout.nodes.push_back(e);
+    for (const std::uint32_t l : layout.locationsOf[e.index]) layout.locationOrder.push_back(l);
+    for (auto c = children[e.index].rbegin(); c != children[e.index].rend(); ++c) stack.push_back({*c, e.depth + 1});
   }
-  for (std::uint32_t l = 0; l < report.locations.size(); ++l)
-    if (report.locations[l].systemNode >= report.systemNodes.size()) layout.locationOrder.push_back(l);
+  for (const std::uint32_t l : layout.orphans) layout.locationOrder.push_back(l);
   return layout;
 }
 
@@ -107,7 +113,7 @@ std::string anchorXml(const Report& report, const std::vector<TreeEntry>& metric
     const TreeEntry& e = metricOrder[id];
     closeTo(xml, open, e.depth);
     const Metric& m = report.metrics[e.index];
-    const std::string pad(2 * e.depth + 4, ' ');
+    const std::string pad = indent(e.depth);
     xml += pad + "<metric id=\"" + std::to_string(id) + "\" type=\"EXCLUSIVE\">\n";
     xml += pad + "  <disp_name>" + xmlEscape(m.displayName.empty() ? m.uniqueName : m.displayName) + "</disp_name>\n";
     xml += pad + "  <uniq_name>" + xmlEscape(m.uniqueName) + "</uniq_name>\n";
@@ -130,7 +136,7 @@ std::string anchorXml(const Report& report, const std::vector<TreeEntry>& metric
     const TreeEntry& e = callOrder[id];
     closeTo(xml, open, e.depth);
     const CallPath& c = report.callPaths[e.index];
-    xml += std::string(2 * e.depth + 4, ' ') + "<cnode id=\"" + std::to_string(id) + "\" line=\"" +
+    xml += indent(e.depth) + "<cnode id=\"" + std::to_string(id) + "\" line=\"" +
            lineText(c.callSiteLine) + "\" mod=\"" + xmlEscape(c.callSiteFile) + "\" calleeId=\"" +
            std::to_string(c.region) + "\">\n";
     open.push_back("cnode");
@@ -140,42 +146,22 @@ std::string anchorXml(const Report& report, const std::vector<TreeEntry>& metric
 
   std::vector<std::uint32_t> cubeLocation(report.locations.size());
   for (std::uint32_t i = 0; i < layout.locationOrder.size(); ++i) cubeLocation[layout.locationOrder[i]] = i;
-  std::vector<std::vector<std::uint32_t>> locationsBelow(report.systemNodes.size());
-  for (const std::uint32_t l : layout.locationOrder)
-    if (report.locations[l].systemNode < report.systemNodes.size())
-      locationsBelow[report.locations[l].systemNode].push_back(l);
-  std::vector<TreeEntry> nodes;
-  {
-    std::vector<std::vector<std::uint32_t>> children(report.systemNodes.size());
-    std::vector<TreeEntry> stack;
-    for (std::uint32_t i = static_cast<std::uint32_t>(report.systemNodes.size()); i-- > 0;) {
-      const std::uint32_t p = report.systemNodes[i].parent;
-      if (p == kNoId) stack.push_back({i, 0});
-      else children[p].insert(children[p].begin(), i);
-    }
-    while (!stack.empty()) {
-      const TreeEntry e = stack.back();
-      stack.pop_back();
-      nodes.push_back(e);
-      for (auto c = children[e.index].rbegin(); c != children[e.index].rend(); ++c) stack.push_back({*c, e.depth + 1});
-    }
-  }
   std::uint32_t nodeId = 0;
-  for (const TreeEntry& e : nodes) {
+  for (const TreeEntry& e : layout.nodes) {
     closeTo(xml, open, e.depth);
     const SystemNode& n = report.systemNodes[e.index];
-    const std::string pad(2 * e.depth + 4, ' ');
+    const std::string pad = indent(e.depth);
     xml += pad + "<systemtreenode Id=\"" + std::to_string(nodeId++) + "\">\n" + pad + "  <name>" + xmlEscape(n.name) +
            "</name>\n" + pad + "  <class>" + xmlEscape(n.className) + "</class>\n";
-    for (const std::uint32_t l : locationsBelow[e.index]) appendLocation(xml, report, l, cubeLocation[l], pad.size() + 2);
+    for (const std::uint32_t l : layout.locationsOf[e.index])
+      appendLocation(xml, report, l, cubeLocation[l], pad.size() + 2);
     open.push_back("systemtreenode");
   }
   closeTo(xml, open, 0);
-  if (layout.needsOrphanNode) {
+  if (!layout.orphans.empty()) {
     xml += "    <systemtreenode Id=\"" + std::to_string(nodeId) +
            "\">\n      <name>unknown machine</name>\n      <class>machine</class>\n";
-    for (const std::uint32_t l : layout.locationOrder)
-      if (report.locations[l].systemNode >= report.systemNodes.size()) appendLocation(xml, report, l, cubeLocation[l], 6);
+    for (const std::uint32_t l : layout.orphans) appendLocation(xml, report, l, cubeLocation[l], 6);
     xml += "    </systemtreenode>\n";
   }
   xml += "  </system>\n</cube>\n";

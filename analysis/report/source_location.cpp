@@ -1,5 +1,6 @@
 #include "source_location.h"
 
+#include <algorithm>
 #include <map>
 
 #include "report_queries.h"
@@ -45,6 +46,37 @@ std::string mapSourceRoot(const std::vector<SourceRoot>& roots, const std::strin
   if (!to.empty() && to.back() == '/' && !rest.empty() && rest.front() == '/') rest.erase(0, 1);
   if (!to.empty() && to.back() != '/' && !rest.empty() && rest.front() != '/') to += '/';
   return to + rest;
+}
+
+namespace {
+
+std::vector<std::string> components(const std::string& path) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= path.size()) {
+    const std::size_t end = std::min(path.find('/', begin), path.size());
+    if (end > begin) out.push_back(path.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& parts, std::size_t count, bool absolute) {
+  std::string out = absolute ? "/" : "";
+  for (std::size_t i = 0; i < count; ++i) out += (i ? "/" : "") + parts[i];
+  return out;
+}
+
+}  // namespace
+
+std::optional<SourceRoot> sourceRootFor(const std::string& recorded, const std::string& found) {
+  const std::vector<std::string> r = components(recorded), f = components(found);
+  std::size_t shared = 0;
+  while (shared < r.size() && shared < f.size() && r[r.size() - 1 - shared] == f[f.size() - 1 - shared]) ++shared;
+  const bool absolute = recorded.starts_with('/');
+  if (!absolute && shared == r.size()) --shared;  // FROM needs a component to match relative paths
+  if (shared == 0 || (!absolute && shared >= r.size())) return std::nullopt;
+  return SourceRoot{joined(r, r.size() - shared, absolute), joined(f, f.size() - shared, found.starts_with('/'))};
 }
 
 std::vector<std::pair<std::uint32_t, double>> valuesByLine(const Report& report, std::uint32_t metric,

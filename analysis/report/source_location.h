@@ -38,6 +38,15 @@ std::optional<SourceRoot> parseSourceRoot(std::string_view text);
 // root matches.
 std::string mapSourceRoot(const std::vector<SourceRoot>& roots, const std::string& file);
 
+// The source root that maps `recorded` (a file as the trace names it) to
+// `found` (the same file, located here by the user: the app's "Find source
+// root..."): the trailing path components both share are dropped from both
+// ("/scratch/u1/app/a.c" and "/home/me/app/a.c" give "/scratch/u1=/home/me").
+// A relative `recorded` keeps its first component ("src/a.c" and
+// "/home/me/app/src/a.c" give "src=/home/me/app/src"). nullopt when the file
+// names differ or `recorded` is a bare file name.
+std::optional<SourceRoot> sourceRootFor(const std::string& recorded, const std::string& found);
+
 // Metric-inclusive, call-path exclusive value of `metric` summed per source
 // line of `file` (as recorded, before mapping), over every call path whose
 // sourcePosition is in that file; ascending lines. The source pane's margin.

@@ -109,6 +109,34 @@ TEST(cube, OurCubexIsAPlainTarWithTheCubeMembers) {
   EXPECT_NE(entries[0].data.find("<cnode id=\"2\" line=\"12\" mod=\"foo.c\" calleeId=\"2\">"), std::string::npos);
 }
 
+TEST(cube, DeepCallTreesNeitherExhaustTheStackNorBloatTheFile) {
+  // Recursive programs give call trees thousands of levels deep.
+  Report r = sampleReport();
+  r.instances.clear();
+  r.criticalPath.clear();
+  constexpr std::uint32_t kDepth = 50000;
+  for (std::uint32_t d = 0; d < kDepth; ++d)
+    r.callPaths.push_back({d == 0 ? 0U : static_cast<std::uint32_t>(r.callPaths.size() - 1), 1, "foo.c", 7});
+  r.severities.push_back({0, static_cast<std::uint32_t>(r.callPaths.size() - 1), {0.5, 0.25, 0.125}});
+  const std::string bytes = cubeArchive(r);
+  EXPECT_LT(bytes.size(), 200U * kDepth);  // indentation is capped
+  const Report back = readCubeArchive(bytes, "deep.cubex");
+  ASSERT_EQ(back.callPaths.size(), r.callPaths.size());
+  EXPECT_EQ(back.callPaths.back().parent, static_cast<std::uint32_t>(r.callPaths.size() - 2));
+  EXPECT_EQ(row(back, "time", static_cast<std::uint32_t>(r.callPaths.size() - 1)), (std::vector<double>{0.5, 0.25, 0.125}));
+  // An unclosed nest that deep is a clean error, not a stack overflow.
+  std::string nest = "<cube>";
+  for (std::uint32_t d = 0; d < kDepth; ++d) nest += "<cnode>";
+  try {
+    readCubeArchive(writeTar({{"anchor.xml", nest}}), "nest.cubex");
+    ADD_FAILURE() << "an unclosed nest was read";
+  } catch (const ReportError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "nest.cubex: damaged Cube file (anchor.xml line 1: <cnode> is not closed (truncated file?)); write it "
+              "again, or check it with Cube's cube_dump");
+  }
+}
+
 TEST(cube, ScorepProfileOpensWithItsThreeTrees) {
   const Report r = openAnyReport(kScorepProfile);
   EXPECT_EQ(r.metaValue("format"), "cube");

@@ -364,6 +364,25 @@ TEST(diagnostics_roots, SourceRootsReplaceWholePathComponents) {
   EXPECT_FALSE(parseSourceRoot("none"));
 }
 
+TEST(diagnostics_roots, SourceRootForAFileTheUserFound) {
+  using waitscope::report::mapSourceRoot;
+  using waitscope::report::sourceRootFor;
+  const auto root = sourceRootFor("/scratch/u1/app/src/a.c", "/home/me/app/src/a.c");
+  ASSERT_TRUE(root);
+  EXPECT_EQ(root->from, "/scratch/u1");
+  EXPECT_EQ(root->to, "/home/me");
+  EXPECT_EQ(mapSourceRoot({*root}, "/scratch/u1/app/include/b.h"), "/home/me/app/include/b.h");
+  const auto relative = sourceRootFor("src/a.c", "/home/me/app/src/a.c");
+  ASSERT_TRUE(relative);
+  EXPECT_EQ(relative->from, "src");
+  EXPECT_EQ(relative->to, "/home/me/app/src");
+  const auto top = sourceRootFor("/a.c", "/home/me/a.c");
+  ASSERT_TRUE(top);
+  EXPECT_EQ(mapSourceRoot({*top}, "/b.c"), "/home/me/b.c");
+  EXPECT_FALSE(sourceRootFor("/x/a.c", "/y/b.c"));  // not the same file
+  EXPECT_FALSE(sourceRootFor("a.c", "/home/me/a.c"));  // a bare name has no prefix to map
+}
+
 TEST(diagnostics_roots, DiagnosticsApplyTheRootsAndReadCube) {
   TempDir dir("waitscope-diag");
   const std::string path = (dir / "run.wsr").string();
