@@ -1,6 +1,7 @@
 #include "analysis_runner.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
@@ -37,11 +38,18 @@ AnalysisRunner::AnalysisRunner(QObject* parent) : QObject(parent) {
 }
 
 AnalysisRunner::~AnalysisRunner() {
-  if (process_) {
-    process_->disconnect(this);
-    process_->kill();
-    process_->waitForFinished(2000);
+  // A job must not outlive the app: stop it, waiting a few seconds (the one
+  // place that blocks, when the window closes during a run).
+  const bool batch = request_.profile.launcher == LauncherKind::Batch;
+  if (state_ == State::Running && !cancelSent_ && (batch ? !jobId_.isEmpty() : pgid_ != 0)) {
+    const ShellCommand command = shellCommand(request_.profile, batch ? cancelBatchScript(request_.profile, jobId_)
+                                                                     : cancelProcessGroupScript(pgid_));
+    QProcess cancel;
+    cancel.setStandardInputFile(QProcess::nullDevice());
+    cancel.start(command.program, command.arguments);
+    cancel.waitForFinished(10000);
   }
+  stopChildProcesses(this);
 }
 
 QString AnalysisRunner::defaultRemoteReport(const ConnectionProfile& profile, const QString& trace) {
@@ -87,6 +95,11 @@ void AnalysisRunner::start(const Request& request) {
   localReport_ = request.localReport.isEmpty() || !request.profile.isRemote()
                      ? defaultLocalReport(request.profile, job_.report)
                      : request.localReport;
+  if (request.profile.isRemote()) {
+    // What is at LOCAL is always this analysis's complete report, never an older one.
+    QFile::remove(localReport_);
+    QFile::remove(ReportFetcher::partialPath(localReport_));
+  }
   failure_ = {};
   stdoutBuffer_.clear();
   stderrBuffer_.clear();

@@ -15,6 +15,7 @@
 
 #include "profile_editor.h"
 #include "remote_browsing.h"
+#include "shell_job.h"
 #include "remote_file_dialog.h"
 
 namespace waitscope::launch {
@@ -232,5 +233,7 @@ void AnalyzeDialog::reject() {
   runner_->cancel();
   QDialog::reject();
 }
+
+AnalyzeDialog::~AnalyzeDialog() { stopChildProcesses(this); }
 
 }  // namespace waitscope::launch

@@ -23,6 +23,7 @@ class AnalyzeDialog : public QDialog {
   Q_OBJECT
  public:
   explicit AnalyzeDialog(ProfileStore store = ProfileStore(), QWidget* parent = nullptr);
+  ~AnalyzeDialog() override;
 
   void reloadProfiles();
   void selectProfile(const QString& name);

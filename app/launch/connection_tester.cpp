@@ -21,6 +21,8 @@ QString launcherName(const ConnectionProfile& p) {
 
 ConnectionTester::ConnectionTester(QObject* parent) : QObject(parent) {}
 
+ConnectionTester::~ConnectionTester() { stopChildProcesses(this); }
+
 bool ConnectionTester::allOk() const {
   if (results_.isEmpty()) return false;
   for (const ConnectionCheck& c : results_)

@@ -20,6 +20,7 @@ class ConnectionTester : public QObject {
   Q_OBJECT
  public:
   explicit ConnectionTester(QObject* parent = nullptr);
+  ~ConnectionTester() override;
   void start(const ConnectionProfile& profile, int timeoutMs = 60000);
   bool isRunning() const { return running_; }
   const QList<ConnectionCheck>& results() const { return results_; }

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "remote_browsing.h"
+#include "shell_job.h"
 
 namespace waitscope::launch {
 
@@ -102,5 +103,7 @@ void RemoteFileDialog::openDirectory(const QString& directory) {
     emit directoryLoaded(directory_);
   });
 }
+
+RemoteFileDialog::~RemoteFileDialog() { stopChildProcesses(this); }
 
 }  // namespace waitscope::launch

@@ -18,6 +18,7 @@ class RemoteFileDialog : public QDialog {
  public:
   // `startDirectory` empty: the profile's working directory (or home).
   RemoteFileDialog(const ConnectionProfile& profile, const QString& startDirectory, QWidget* parent = nullptr);
+  ~RemoteFileDialog() override;
 
   // The chosen trace (absolute path on the profile's machine).
   QString selectedPath() const { return selected_; }

@@ -33,13 +33,7 @@ QString sizeWords(qint64 bytes) { return QLocale::system().formattedDataSize(byt
 
 ReportFetcher::ReportFetcher(QObject* parent) : QObject(parent) {}
 
-ReportFetcher::~ReportFetcher() {
-  if (process_) {
-    process_->disconnect(this);
-    process_->kill();
-    process_->waitForFinished(2000);
-  }
-}
+ReportFetcher::~ReportFetcher() { stopChildProcesses(this); }
 
 void ReportFetcher::start(const ConnectionProfile& profile, const QString& remotePath, const QString& localPath) {
   if (running_) return;

@@ -49,4 +49,13 @@ QProcess* runShellJob(const ConnectionProfile& profile, const QString& script, i
   return process;
 }
 
+void stopChildProcesses(QObject* owner) {
+  for (QProcess* process : owner->findChildren<QProcess*>(Qt::FindDirectChildrenOnly)) {
+    process->disconnect();
+    process->kill();
+    process->waitForFinished(2000);
+    delete process;
+  }
+}
+
 }  // namespace waitscope::launch

@@ -28,4 +28,8 @@ struct ShellResult {
 QProcess* runShellJob(const ConnectionProfile& profile, const QString& script, int timeoutMs, QObject* context,
                       std::function<void(const ShellResult&)> done);
 
+// Ends every QProcess child of `owner` without running their callbacks: for
+// destructors, whose members the callbacks would otherwise touch.
+void stopChildProcesses(QObject* owner);
+
 }  // namespace waitscope::launch

@@ -40,6 +40,12 @@ class LaunchSshTest : public QObject {
     trace_ = copyTrace(server_.directory() + QStringLiteral("/traces/run one"));
   }
 
+  // A test that failed while the server was away must not fail the next ones.
+  void init() {
+    QString why;
+    if (!server_.isRunning()) QVERIFY2(server_.restart(&why), qPrintable(why));
+  }
+
   void cleanupTestCase() {
     for (qint64 pid : leftovers_) ::kill(static_cast<pid_t>(pid), SIGKILL);
     server_.stop();

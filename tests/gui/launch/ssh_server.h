@@ -25,6 +25,7 @@ class SshServer {
   void dropConnections();
   bool restart(QString* why) { stop(); return launch(why); }
 
+  bool isRunning() const { return sshd_.state() != QProcess::NotRunning; }
   int port() const { return port_; }
   QString directory() const { return dir_.path(); }
   QString clientKey() const { return dir_.path() + QStringLiteral("/client_key"); }
