@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "cube_format.h"
@@ -348,6 +349,7 @@ Report convert(const std::vector<TarEntry>& entries, const std::string& name) {
   std::unordered_map<std::uint32_t, std::uint32_t> elementToMetric;  // kNoId for a skipped metric
   std::vector<std::string> skipped, derived;
   std::unordered_map<std::string, std::uint32_t> names;
+  std::set<std::uint32_t> metricIds;  // they name the data files
   for (const auto& [e, parent] : nested(doc, metricsElement, "metric")) {
     // A skipped parent maps to its own nearest kept ancestor.
     const std::uint32_t ourParent = parent == kNone ? kNoId : elementToMetric.at(parent);
@@ -368,6 +370,7 @@ Report convert(const std::vector<TarEntry>& entries, const std::string& name) {
     report.metrics.push_back({uniqueName, trimmed(doc.childText(e, "disp_name")), trimmed(doc.childText(e, "descr")),
                               unitOf(doc.childText(e, "uom")), ourParent});
     const std::uint32_t id = idAttribute(doc, e, "id");
+    if (!metricIds.insert(id).second) throw Damaged{"two metrics with id " + std::to_string(id)};
     const auto index = members.find(cube::indexName(id));
     const auto data = members.find(cube::dataName(id));
     if (index == members.end() || data == members.end()) {
@@ -425,6 +428,8 @@ Report readCubeArchive(const std::string& bytes, const std::string& name) {
     return s;
   };
   try {
+    if (bytes.starts_with("<?xml") || bytes.starts_with("<cube"))
+      throw NotCube{"a Cube 3 file (plain XML); only Cube 4 .cubex archives are read"};
     return convert(readTar(bytes), name);
   } catch (const TarError& e) {
     throw ReportError(name + ": not a Cube file (" + e.what() + "); expected a .cubex archive of Score-P or Scalasca");

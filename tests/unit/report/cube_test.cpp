@@ -299,6 +299,7 @@ TEST(cube, BadFilesGiveOneLineNamingTheFile) {
   expectError((dir / "missing.cubex").string(), "cannot open: no such file");
   expectError(write("text.cubex", "hello"), "not a Cube file (not a tar archive");
   expectError(write("notar.cubex", std::string(1024, 'x')), "not a Cube file (not a tar archive (bad header checksum)");
+  expectError(write("cube3.cube", "<?xml version=\"1.0\"?>\n<cube version=\"3.0\">"), "a Cube 3 file (plain XML)");
   expectError(write("noanchor.cubex", writeTar({{"0.data", "CUBEX.DATA"}})), "without anchor.xml");
   const std::string metric =
       "<metric id=\"0\"><uniq_name>time</uniq_name><dtype>DOUBLE</dtype><uom>sec</uom></metric>";
