@@ -220,6 +220,20 @@ void finish(std::uint32_t finalizeFn, void* returnAddress) {
   PMPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
   if (g.worldRank != 0) return;
 
+  // The global minima M(f, s) as meta data: what the collective estimates subtracted.
+  std::string minima;
+  for (std::uint32_t f = 0; f < kNumMpi; ++f) {
+    if (globalIndex[f] == kNone) continue;
+    for (int c = 0; c < kSizeClasses; ++c) {
+      const double m = globalMin.at(globalIndex[f], static_cast<std::uint8_t>(c));
+      if (m == MinimumTable::kUnset) continue;
+      char value[32];
+      std::snprintf(value, sizeof value, "%.3g", m);
+      minima += (minima.empty() ? "" : "; ") + std::string(kMpiNames[f]) + " " +
+                sizeClassLabel(static_cast<std::uint8_t>(c)) + ": " + value + " s";
+    }
+  }
+
   const char* env = std::getenv("WAITSCOPE_PROFILE_OUT");
   const std::string path = env && *env ? env : defaultPath();
   try {
@@ -233,7 +247,8 @@ void finish(std::uint32_t finalizeFn, void* returnAddress) {
                      {"command_line", commandLine()},
                      {"created", isoNow()},
                      {"clock", gp.useTsc ? "TSC (invariant), calibrated against CLOCK_MONOTONIC" : "CLOCK_MONOTONIC"},
-                     {"profile_bytes_max", std::to_string(maxBytes)}};
+                     {"profile_bytes_max", std::to_string(maxBytes)},
+                     {"global_minima", minima}};
     report::writeReport(buildProfileReport(ranks, settings), path);
     if (!std::getenv("WAITSCOPE_QUIET")) std::fprintf(stderr, "waitscope: profile written to %s\n", path.c_str());
   } catch (const report::ReportError& e) {

@@ -56,6 +56,13 @@ std::string_view baseMetric(Pattern pattern) {
   return {};
 }
 
+std::string sizeClassLabel(std::uint8_t k) {
+  if (k <= 1) return std::to_string(k) + " B";
+  const std::uint64_t low = std::uint64_t{1} << (k - 1);
+  const std::uint64_t high = k == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << k) - 1;
+  return std::to_string(low) + "-" + std::to_string(high) + " B";
+}
+
 // ---------------------------------------------------------------------------------------------
 ProfileTree::ProfileTree() : table_(1024) {}
 

@@ -13,6 +13,7 @@
 // cost matters here, so lookups are open-addressed hashing and the last-used bin.
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -63,6 +64,9 @@ inline constexpr int kSizeClasses = 65;
 inline std::uint8_t sizeClass(std::uint64_t bytes) {
   return bytes == 0 ? 0 : static_cast<std::uint8_t>(64 - __builtin_clzll(bytes));
 }
+
+// "0 B", "1 B", "2-3 B", "4-7 B", ...: the bytes a size class holds.
+std::string sizeClassLabel(std::uint8_t sizeClass);
 
 // Count, sum and minimum of the durations of one call path in one size class.
 struct Bin {

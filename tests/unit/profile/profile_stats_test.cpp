@@ -22,6 +22,11 @@ TEST(profile_stats, SizeClassesAreLogarithmic) {
   EXPECT_EQ(sizeClass(1023), 10);
   EXPECT_EQ(sizeClass(1024), 11);
   EXPECT_EQ(sizeClass(std::numeric_limits<std::uint64_t>::max()), 64);
+  EXPECT_EQ(sizeClassLabel(0), "0 B");
+  EXPECT_EQ(sizeClassLabel(1), "1 B");
+  EXPECT_EQ(sizeClassLabel(2), "2-3 B");
+  EXPECT_EQ(sizeClassLabel(sizeClass(1024)), "1024-2047 B");
+  EXPECT_EQ(sizeClassLabel(64), "9223372036854775808-18446744073709551615 B");
 }
 
 TEST(profile_stats, RulesFollowThePaper) {
