@@ -45,6 +45,9 @@ class AnalysisRunner : public QObject {
   // After a failed copy: continues it where it stopped.
   void retryCopy();
 
+  // The last request (profile, remote trace): what the timeline of a remote trace needs
+  // along with remoteReport() to ask for slices with runReportTool().
+  const Request& request() const { return request_; }
   State state() const { return state_; }
   bool isActive() const { return state_ == State::Running || state_ == State::Copying; }
   const Failure& failure() const { return failure_; }

@@ -17,6 +17,7 @@
 #include "profile_editor.h"
 #include "profile_list_model.h"
 #include "remote_file_dialog.h"
+#include "shell_command.h"
 
 using namespace waitscope::launch;
 using namespace launchtest;
@@ -66,6 +67,21 @@ class LaunchDialogsTest : public QObject {
     QVERIFY(editor.save());
     QCOMPARE(saved.size(), 1);
     QCOMPARE(store.load(), model->profiles());
+  }
+
+  void editorOffersSshConfigAliases() {
+    QTemporaryDir dir;
+    QFile config(dir.filePath(QStringLiteral("ssh_config")));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write("Host cluster\n  HostName login.example.org\nHost *.example.org\n  User me\nHost gpu-node\n");
+    config.close();
+    launchSettings().sshConfigFile = config.fileName();
+    ProfileEditor editor(ProfileStore(dir.filePath(QStringLiteral("profiles.json"))));
+    launchSettings().sshConfigFile.clear();
+    auto* host = editor.findChild<QComboBox*>(QStringLiteral("host"));
+    QStringList offered;
+    for (int i = 0; i < host->count(); ++i) offered << host->itemText(i);
+    QCOMPARE(offered, (QStringList{"cluster", "gpu-node"}));
   }
 
   void editorTestsTheConnection() {

@@ -1,5 +1,7 @@
 // Local launches through the real mpiexec: the same scripts as for SSH
 // profiles, run by /bin/sh. The analyzer analyzes a real 2-rank Score-P trace.
+#include <signal.h>
+
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
@@ -109,6 +111,23 @@ class LaunchLocalTest : public QObject {
     QCOMPARE(runner.state(), AnalysisRunner::State::Cancelled);
     for (qint64 pid : readPids(pids)) QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 10000);
     QVERIFY(!processAlive(group));
+  }
+
+  // A rank killed from outside (the OOM killer, an administrator): said in plain words.
+  void killedJobIsExplained() {
+    QTemporaryDir dir;
+    const QString pids = dir.filePath(QStringLiteral("pids"));
+    ConnectionProfile p = localProfile();
+    p.analyzerPath = writeSlowAnalyzer(dir.path(), pids);
+    AnalysisRunner runner;
+    runner.start({p, dir.filePath(QStringLiteral("traces.otf2")), 2, {}, {}});
+    QTRY_VERIFY_WITH_TIMEOUT(readPids(pids).size() == 2, 60000);
+    ::kill(static_cast<pid_t>(readPids(pids)[0]), SIGKILL);
+    QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 60000);
+    QCOMPARE(runner.state(), AnalysisRunner::State::Failed);
+    QCOMPARE(runner.failure().kind, FailureKind::JobKilled);
+    QVERIFY2(runner.failure().message.contains(QStringLiteral("killed (signal 9)")), qPrintable(runner.failure().message));
+    for (qint64 pid : readPids(pids)) QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 15000);
   }
 
   void traceRankCountAndListing() {

@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QSignalSpy>
@@ -19,6 +20,7 @@
 #include "launch_test_support.h"
 #include "remote_browsing.h"
 #include "report_fetcher.h"
+#include "report_tool_call.h"
 #include "shell_command.h"
 #include "shell_quote.h"
 #include "ssh_server.h"
@@ -72,6 +74,30 @@ class LaunchSshTest : public QObject {
     QVERIFY(local != remote);
     QCOMPARE(sha256(local), sha256(remote));
     QVERIFY(!QFile::exists(ReportFetcher::partialPath(local)));
+
+    // The trace stays remote: the timeline asks for slices over the same connection.
+    QByteArray slice;
+    QString error;
+    bool done = false;
+    runReportTool(runner.request().profile, {"timeline", runner.request().trace, runner.remoteReport(), "--width", "64"}, 60000,
+                  this, [&](const QByteArray& out, const QString& e) {
+                    slice = out;
+                    error = e;
+                    done = true;
+                  });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 60000);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QJsonParseError parse;
+    const QJsonDocument json = QJsonDocument::fromJson(slice, &parse);
+    QVERIFY2(json.isObject(), qPrintable(parse.errorString() + ": " + QString::fromUtf8(slice.left(200))));
+    done = false;
+    runReportTool(runner.request().profile, {"timeline", "no such trace.otf2", "x"}, 60000, this,
+                  [&](const QByteArray&, const QString& e) {
+                    error = e;
+                    done = true;
+                  });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 60000);
+    QVERIFY(!error.isEmpty());
   }
 
   void testConnectionReportsEachCheck() {
