@@ -1,6 +1,7 @@
 #include "shell_command.h"
 
 #include <QDir>
+#include <QFile>
 
 #include "shell_quote.h"
 
@@ -42,6 +43,12 @@ QStringList sshOptions(const ConnectionProfile& p) {
 
 ShellCommand shellCommand(const ConnectionProfile& p, const QString& script) {
   if (!p.isRemote()) return {QStringLiteral("/bin/sh"), {QStringLiteral("-c"), script}};
+  if (p.reuseConnection && launchSettings().controlDirectory.isEmpty()) {
+    // ssh cannot create its control socket in a missing ~/.ssh.
+    const QString dir = QDir::homePath() + QStringLiteral("/.ssh");
+    if (!QDir(dir).exists() && QDir().mkpath(dir))
+      QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+  }
   ShellCommand c{launchSettings().sshProgram, sshOptions(p)};
   // "--" ends ssh's options: the host can never be taken for one.
   c.arguments << "--" << p.host << script;
