@@ -39,7 +39,8 @@ struct XmlDocument {
 
 XmlDocument parseXml(std::string_view text);
 
-// `text` with & < > " ' escaped, for attribute values and character data.
+// `text` with & < > " escaped, for double-quoted attribute values and
+// character data (an apostrophe needs no escape there).
 std::string xmlEscape(std::string_view text);
 
 }  // namespace waitscope::report
