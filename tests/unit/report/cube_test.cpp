@@ -266,6 +266,39 @@ TEST(cube, DenseIndexCompressedDataAndThreads) {
   EXPECT_EQ(row(r, "time", 1), (std::vector<double>{0.25, 0.5}));
 }
 
+TEST(cube, MetricTreeKeepsAdditiveMetricsAndDerivedOnes) {
+  // A Scalasca-like tree: a derived roll-up, a MAXDOUBLE metric with an
+  // additive child (which moves up), and an INCLUSIVE pattern below.
+  const std::string sparse = "CUBEX.INDEX" + raw<std::uint32_t>({1}) + raw<std::uint16_t>({0}) + std::string(1, '\1');
+  const Report r = readCubeArchive(
+      cubex("<metric id=\"0\" type=\"POSTDERIVED\"><uniq_name>execution</uniq_name><dtype>DOUBLE</dtype>"
+            "<uom>sec</uom><cubepl>metric::mpi()</cubepl>"
+            "  <metric id=\"1\" type=\"EXCLUSIVE\"><uniq_name>max_time</uniq_name><dtype>MAXDOUBLE</dtype>"
+            "    <metric id=\"2\" type=\"EXCLUSIVE\"><uniq_name>mpi</uniq_name><dtype>DOUBLE</dtype><uom>sec</uom>"
+            "      <metric id=\"3\" type=\"INCLUSIVE\"><uniq_name>mpi_latesender</uniq_name><dtype>DOUBLE</dtype>"
+            "<uom>sec</uom></metric></metric></metric></metric>",
+            {{"1.index", sparse + raw<std::uint32_t>({1, 0})},
+             {"1.data", "CUBEX.DATA" + raw<double>({9, 9})},
+             {"2.index", sparse + raw<std::uint32_t>({1, 1})},
+             {"2.data", "CUBEX.DATA" + raw<double>({0.5, 0.25})},
+             // inclusive rows, breadth first: 0 = a, 1 = a/MPI_Recv
+             {"3.index", sparse + raw<std::uint32_t>({2, 0, 1})},
+             {"3.data", "CUBEX.DATA" + raw<double>({2.0, 3.0, 1.5, 0.5})}}),
+      "tree.cubex");
+  ASSERT_EQ(r.metrics.size(), 3U);
+  EXPECT_EQ(r.metrics[0].uniqueName, "execution");
+  EXPECT_EQ(r.metrics[1].uniqueName, "mpi");
+  EXPECT_EQ(r.metrics[1].parent, 0U);  // max_time's place
+  EXPECT_EQ(r.metrics[2].uniqueName, "mpi_latesender");
+  EXPECT_EQ(r.metrics[2].parent, 1U);
+  EXPECT_EQ(r.metaValue("cube_skipped_metrics"), "max_time");
+  EXPECT_EQ(r.metaValue("cube_derived_metrics"), "execution");
+  EXPECT_EQ(row(r, "mpi", 1), (std::vector<double>{0.5, 0.25}));
+  EXPECT_EQ(row(r, "mpi_latesender", 0), (std::vector<double>{0.5, 2.5}));  // inclusive minus MPI_Recv
+  EXPECT_EQ(row(r, "mpi_latesender", 1), (std::vector<double>{1.5, 0.5}));
+  EXPECT_EQ(metricTotals(r)[0], 0.75 + 5.0);  // a derived roll-up sums its children
+}
+
 TEST(cube, ByteSwappedIndexAndData) {
   const std::string index = "CUBEX.INDEX" + raw<std::uint32_t>({1}, true) + raw<std::uint16_t>({0}, true) +
                             std::string(1, '\1') + raw<std::uint32_t>({1}, true) + raw<std::uint32_t>({1}, true);
