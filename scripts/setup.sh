@@ -19,6 +19,8 @@ packages=(
   xvfb xauth fonts-dejavu-core
   # launcher tests: ssh client and a real sshd on 127.0.0.1 (tests/gui/launch)
   openssh-client openssh-server
+  # packaging (cpack DEB, dpkg-shlibdeps) and its checks: man pages, desktop file, AppStream, recipes
+  dpkg-dev groff-base man-db bsdextrautils desktop-file-utils appstream libxml2-utils python3
 )
 
 missing=()

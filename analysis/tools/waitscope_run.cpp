@@ -38,6 +38,7 @@ constexpr const char* kHelp =
     "      --waitall-test  (with --profile) test before MPI_Wait/MPI_Waitall and also report the\n"
     "                    Late Sender estimate without the waits the test found complete\n"
     "  -h, --help        show this help\n"
+    "      --version     show the version\n"
     "\n"
     "environment:\n"
     "  WAITSCOPE_MEASURE_LIB  the recording library (default: libwaitscope-measure.so next to this tool)\n"
@@ -75,7 +76,8 @@ std::string findLibrary() {
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   const fs::path dir = exe.parent_path();
   for (const fs::path& candidate : {dir / "../../lib/libwaitscope-measure.so",  // build tree
-                                    dir / "../lib/libwaitscope-measure.so",     // installed
+                                    dir / WAITSCOPE_LIBDIR_FROM_BINDIR / "libwaitscope-measure.so",  // installed
+                                    dir / "../lib/libwaitscope-measure.so",
                                     dir / "libwaitscope-measure.so"}) {
     if (fs::exists(candidate)) return fs::weakly_canonical(candidate).string();
   }
@@ -168,6 +170,9 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
       std::fputs(kHelp, stdout);
+      return 0;
+    } else if (a == "--version") {
+      std::puts("waitscope-run " WAITSCOPE_VERSION);
       return 0;
     } else if (a == "--") {
       ++i;

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Builds the two Debian packages with CPack, checks their metadata, unpacks both into a fresh root
+# and runs the demo from the installed paths only: compile the installed example, record it with the
+# installed waitscope-run (which must find the installed libwaitscope-measure), analyze it with the
+# installed waitscope-analyze under mpiexec, print it with the installed waitscope-report, and export
+# a PNG with the installed desktop app (offscreen).
+#   deb_install_test.sh BUILD_DIR VERSION WORK_DIR
+set -euo pipefail
+build=$1 version=$2 work=$3
+arch=$(dpkg --print-architecture)
+fail() { echo "FAIL: $*"; exit 1; }
+step() { echo; echo "== $*"; }
+
+rm -rf "$work"
+mkdir -p "$work/packages" "$work/root" "$work/demo"
+
+step "cpack -G DEB"
+(cd "$build" && cpack -G DEB -B "$work/packages" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; fail "cpack"; }
+backend=$work/packages/waitscope-backend_${version}_${arch}.deb
+app=$work/packages/waitscope_${version}_${arch}.deb
+[ -f "$backend" ] || fail "no $backend ($(ls "$work/packages"))"
+[ -f "$app" ] || fail "no $app"
+
+step "package metadata"
+field() { dpkg-deb -f "$1" "$2"; }
+for deb in "$backend" "$app"; do dpkg-deb -f "$deb"; echo; done
+[ "$(field "$backend" Version)" = "$version" ] || fail "backend version"
+bdeps=$(field "$backend" Depends)
+for dep in libopen-trace-format libsqlite3 libopenmpi libdw openmpi-bin libc6 libstdc++6; do
+  grep -q "$dep" <<<"$bdeps" || fail "waitscope-backend does not depend on $dep: $bdeps"
+done
+! grep -qi "qt" <<<"$bdeps" || fail "waitscope-backend depends on Qt: $bdeps"
+adeps=$(field "$app" Depends)
+for dep in "waitscope-backend (= $version)" libqt6widgets6 libqt6charts6 libqt6svg6; do
+  grep -qF "$dep" <<<"$adeps" || fail "waitscope does not depend on $dep: $adeps"
+done
+
+step "contents"
+dpkg-deb -c "$backend" | awk '{print $6}' >"$work/backend.list"
+dpkg-deb -c "$app" | awk '{print $6}' >"$work/app.list"
+for f in usr/bin/waitscope-run usr/bin/waitscope-analyze usr/bin/waitscope-report "usr/lib/.*libwaitscope-measure.so" \
+         usr/include/waitscope.h usr/share/man/man1/waitscope-run.1 usr/share/man/man1/waitscope-analyze.1 \
+         usr/share/man/man1/waitscope-report.1 usr/share/waitscope/examples/fence.c; do
+  grep -q "^\./$f\$" "$work/backend.list" || fail "waitscope-backend lacks $f"
+done
+for f in usr/bin/waitscope usr/share/man/man1/waitscope.1 usr/share/applications/org.waitscope.Waitscope.desktop \
+         usr/share/metainfo/org.waitscope.Waitscope.metainfo.xml usr/share/mime/packages/org.waitscope.Waitscope.xml \
+         usr/share/icons/hicolor/scalable/apps/org.waitscope.Waitscope.svg \
+         usr/share/icons/hicolor/48x48/apps/org.waitscope.Waitscope.png \
+         usr/share/icons/hicolor/256x256/apps/org.waitscope.Waitscope.png; do
+  grep -q "^\./$f\$" "$work/app.list" || fail "waitscope lacks $f"
+done
+! grep -q "^\./usr/bin/waitscope$" "$work/backend.list" || fail "the app is in waitscope-backend"
+
+step "unpack both into a fresh root"
+root=$work/root
+dpkg -x "$backend" "$root"
+dpkg -x "$app" "$root"
+bin=$root/usr/bin
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+unset WAITSCOPE_MEASURE_LIB
+# Nothing of the build tree on the way: only the unpacked root and the system.
+export PATH=$bin:/usr/local/bin:/usr/bin:/bin
+
+step "compile the installed example against the installed header and library"
+lib=$(dirname "$(find "$root/usr/lib" -name libwaitscope-measure.so)")
+mpicc -g -O1 -I"$root/usr/include" -o "$work/demo/fence" "$root/usr/share/waitscope/examples/fence.c"
+cat >"$work/demo/region.c" <<'C'
+#include <mpi.h>
+#include <waitscope.h>
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  waitscope_region_begin("solver");
+  MPI_Barrier(MPI_COMM_WORLD);
+  waitscope_region_end("solver");
+  MPI_Finalize();
+  return 0;
+}
+C
+mpicc -I"$root/usr/include" -o "$work/demo/region" "$work/demo/region.c" -L"$lib" -lwaitscope-measure \
+  || fail "linking against the installed libwaitscope-measure"
+
+step "record with the installed waitscope-run"
+cd "$work/demo"
+out=$(waitscope-run -n 4 -o fence-trace -- ./fence 10 0.010 --late-put 2>&1) || { echo "$out"; fail "waitscope-run"; }
+echo "$out"
+grep -q "trace written to $work/demo/fence-trace/traces.otf2" <<<"$out" || fail "no trace"
+
+step "analyze with the installed waitscope-analyze"
+mpiexec --oversubscribe -n 4 waitscope-analyze --quiet fence-trace/traces.otf2 -o fence.waitscope
+[ -s fence.waitscope ] || fail "no report"
+
+step "print with the installed waitscope-report"
+waitscope-report print fence.waitscope | tee print.txt
+grep -q "mpi_rma_wait_at_fence" print.txt || fail "no Wait at Fence in the report"
+waitscope-report diagnostics fence.waitscope | tee diagnostics.txt
+grep -q "fence.c:[0-9]*: warning: .*Wait at Fence" diagnostics.txt || fail "no Wait at Fence diagnostic"
+
+step "export a PNG with the installed desktop app"
+mkdir -m 700 "$work/xdg-runtime"
+env -u DISPLAY -u WAYLAND_DISPLAY XDG_RUNTIME_DIR="$work/xdg-runtime" QT_QPA_PLATFORM=offscreen \
+  waitscope fence.waitscope --select-metric mpi_rma_wait_at_fence --size 800x500 --export-png fence.png --quit
+[ "$(head -c 8 fence.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "fence.png is no PNG"
+[ "$(stat -c %s fence.png)" -gt 10000 ] || fail "fence.png is too small to show the window"
+
+echo; echo "ok: both packages install and run the demo from $root"
