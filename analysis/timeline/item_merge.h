@@ -59,8 +59,41 @@ inline void absorb(InstanceMark& a, const InstanceMark& b) {
 // How many items of one pixel column an item is compared with.
 inline constexpr int kMergeLookBack = 16;
 
+// Spans that stand for time on one row (epochs, instances, collectives): one
+// narrower than a pixel also joins the previous one of its key when the gap
+// between them is under a pixel, so a run of them becomes one band.
+template <class T>
+constexpr bool kJoinsAcrossColumns = false;
+template <>
+inline constexpr bool kJoinsAcrossColumns<Epoch> = true;
+template <>
+inline constexpr bool kJoinsAcrossColumns<InstanceMark> = true;
+template <>
+inline constexpr bool kJoinsAcrossColumns<Collective> = true;
+
+// Epochs of one key whose seam (gap or overlap, as consecutive fence epochs
+// share their fence) is under a pixel join whatever their width: the seam
+// cannot be seen anyway.
+template <class T>
+constexpr bool kJoinsWhenSeamHidden = false;
+template <>
+inline constexpr bool kJoinsWhenSeamHidden<Epoch> = true;
+
 template <class T>
 void appendMerged(std::vector<T>& out, const T& item, const PixelGrid& grid) {
+  if constexpr (kJoinsAcrossColumns<T>) {
+    int looked = 0;
+    for (auto it = out.rbegin(); it != out.rend() && looked < kMergeLookBack; ++it, ++looked) {
+      if (!sameKey(*it, item)) continue;
+      const double gap = item.start - it->end;  // negative: they overlap (epochs sharing a fence)
+      const bool narrow = item.end - item.start < grid.pixel || it->end - it->start < grid.pixel;
+      if ((gap < grid.pixel && narrow) || (kJoinsWhenSeamHidden<T> && std::abs(gap) < grid.pixel)) {
+        absorb(*it, item);
+        return;
+      }
+      break;
+    }
+  }
   const std::int64_t column = grid.column(item.start);
   int looked = 0;
   for (auto it = out.rbegin(); it != out.rend() && looked < kMergeLookBack; ++it, ++looked) {

@@ -30,7 +30,8 @@ constexpr int kEpochTop = 15;     // epoch band under it
 constexpr int kEpochHeight = 5;
 constexpr double kMinSpan = 1e-9;  // the smallest window: one nanosecond
 constexpr int kClickSlop = 3;      // pixels a press may move and still be a click
-constexpr qint64 kWheelStepMs = 600;  // wheel events closer than this are one undo step
+constexpr qint64 kWheelStepMs = 600;
+constexpr int kLineSpacing = 3;   // pixels between drawn lines of one sender and peer  // wheel events closer than this are one undo step
 
 using timeline::kNoId;
 
@@ -44,6 +45,9 @@ QString formatTime(double seconds) {
 }
 
 QString formatBytes(std::uint64_t bytes) { return QStringLiteral("%1 bytes").arg(bytes); }
+
+// The pixel column of x, clamped so far-away items stay within int range.
+int pixelOf(double x) { return static_cast<int>(std::floor(std::clamp(x, -1e6, 1e6))); }
 
 double distanceToSegment(const QPointF& p, const QPointF& a, const QPointF& b) {
   const QPointF ab = b - a;
@@ -315,6 +319,7 @@ void TimelineView::querySlice(const QRect& plot) {
   request_.from = window_.from;
   request_.to = window_.to;
   request_.width = static_cast<std::uint32_t>(plot.width());
+  request_.kinds = timeline::kSliceAll & ~timeline::kSliceCollectives;  // collectives show as regions
   if (source_ && !request_.locations.empty())
     source_->query(request_, slice_);
   else
@@ -348,37 +353,64 @@ void TimelineView::paintAll(QPainter& p, const QSize& size) {
 }
 
 void TimelineView::paintRows(QPainter& p, const QRect& plot) {
+  // Regions and epochs are collected per colour and drawn with one drawRects
+  // call each: far cheaper than a fillRect per item when there are thousands.
+  for (auto& v : regionRects_) v.clear();
+  for (auto& v : epochRects_) v.clear();
+  for (auto& v : instanceRects_) v.clear();
+  for (const timeline::LocationSlice& ls : slice_.locations) {
+    const double top = rowCenter_[ls.location] - kBandTop - kBandHeight / 2.0;
+    // Whole pixels: the raster engine fills integer rectangles on its fastest path.
+    const int y = static_cast<int>(top);
+    for (const timeline::RegionSpan& s : ls.regions) {
+      const int x0 = pixelOf(xOf(s.start, plot)), x1 = pixelOf(xOf(s.end, plot));
+      regionRects_[static_cast<std::size_t>(s.group)].emplace_back(x0, y + kBandTop, std::max(x1 - x0, 1), kBandHeight);
+    }
+    for (const timeline::Epoch& e : ls.epochs) {
+      const int x0 = pixelOf(xOf(e.start, plot)), x1 = pixelOf(xOf(e.end, plot));
+      epochRects_[static_cast<std::size_t>(e.kind)].emplace_back(x0, y + kEpochTop, std::max(x1 - x0, 1), kEpochHeight);
+    }
+  }
+  p.setPen(Qt::NoPen);
+  for (std::size_t g = 0; g < regionRects_.size(); ++g) {
+    p.setBrush(groupBrushes_[g]);
+    p.drawRects(regionRects_[g].data(), static_cast<int>(regionRects_[g].size()));
+  }
+  for (std::size_t k = 0; k < epochRects_.size(); ++k) {
+    p.setBrush(epochBrushes_[k]);
+    p.drawRects(epochRects_[k].data(), static_cast<int>(epochRects_[k].size()));
+  }
+
   const QPen textPen(palette().text().color());
   for (const timeline::LocationSlice& ls : slice_.locations) {
     const double top = rowCenter_[ls.location] - kBandTop - kBandHeight / 2.0;
+    // Names where they fit, and the highlighted call path's outline.
     for (const timeline::RegionSpan& s : ls.regions) {
-      const double x0 = xOf(s.start, plot), x1 = xOf(s.end, plot);
-      const QRectF r(x0, top + kBandTop, std::max(x1 - x0, 1.0), kBandHeight);
-      p.fillRect(r, groupBrushes_[static_cast<std::size_t>(s.group)]);
+      const double w = (s.end - s.start) / (window_.to - window_.from) * plot.width();
+      const bool named = s.callPath < callPathNameWidths_.size() && w > callPathNameWidths_[s.callPath] + 6;
+      if (!named && s.callPath != highlightedCallPath_) continue;
+      const double x0 = xOf(s.start, plot);
+      const QRectF r(x0, top + kBandTop, std::max(w, 1.0), kBandHeight);
       if (s.callPath == highlightedCallPath_) {
         p.setPen(highlightPen_);
         p.setBrush(Qt::NoBrush);
         p.drawRect(r);
       }
-      if (s.callPath < callPathNameWidths_.size() && r.width() > callPathNameWidths_[s.callPath] + 6) {
+      if (named) {
         p.setPen(textPen);
         p.drawStaticText(QPointF(r.center().x() - callPathNameWidths_[s.callPath] / 2.0,
                                  r.top() + (r.height() - textHeight_) / 2.0),
                          callPathTexts_[s.callPath]);
       }
     }
-    for (const timeline::Epoch& e : ls.epochs) {
-      const double x0 = xOf(e.start, plot), x1 = xOf(e.end, plot);
-      p.fillRect(QRectF(x0, top + kEpochTop, std::max(x1 - x0, 1.0), kEpochHeight),
-                 epochBrushes_[static_cast<std::size_t>(e.kind)]);
-    }
     for (const timeline::InstanceMark& i : ls.instances) {
       const double x0 = xOf(i.start, plot), x1 = xOf(i.end, plot);
       const QRectF r(x0, top + kBandTop - 1, std::max(x1 - x0, 2.0), kBandHeight + 2);
       const bool known = i.metric < patternPens_.size();
       if (x1 - x0 < 3.0 && known && highlightedMetric_ == kNoId) {
-        // Too narrow for hatching: a solid mark in the pattern's colour.
-        p.fillRect(r, patternPens_[i.metric].brush());
+        // Too narrow for hatching: a solid mark in the pattern's colour (drawn batched below).
+        if (i.metric >= instanceRects_.size()) instanceRects_.resize(i.metric + 1);
+        instanceRects_[i.metric].push_back(r);
         continue;
       }
       if (highlightedMetric_ != kNoId && !(i.metric < metricHighlighted_.size() && metricHighlighted_[i.metric])) {
@@ -394,39 +426,64 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
       p.drawRect(r);
     }
   }
+  p.setPen(Qt::NoPen);
+  for (std::size_t m = 0; m < instanceRects_.size() && m < patternPens_.size(); ++m) {
+    p.setBrush(patternPens_[m].brush());
+    p.drawRects(instanceRects_[m].data(), static_cast<int>(instanceRects_[m].size()));
+  }
 }
 
 void TimelineView::paintLines(QPainter& p, const QRect& plot) {
   // Messages are many at low zoom: aliased 1-pixel lines are several times
   // cheaper than antialiased ones. Transfers (few) get smooth arrows.
-  p.setPen(messagePen_);
-  for (const timeline::LocationSlice& ls : slice_.locations)
+  // Where lines crowd (a line per pixel column and peer when zoomed out), one
+  // per kLineSpacing pixels and peer is drawn: the same grey area, a fraction of the pixels.
+  lines_.clear();
+  for (const timeline::LocationSlice& ls : slice_.locations) {
+    lastLineX_.clear();
     for (const timeline::Message& m : ls.messages) {
       if (m.sender >= rowCenter_.size() || m.receiver >= rowCenter_.size()) continue;
       const double ys = rowCenter_[m.sender], yr = rowCenter_[m.receiver];
       if (ys < 0 || yr < 0) continue;
-      p.drawLine(QLineF(xOf(m.start, plot), ys, xOf(m.end, plot), yr));
+      const int x0 = pixelOf(xOf(m.start, plot));
+      if (crowded(m.sender ^ (m.receiver << 16), x0)) continue;
+      lines_.emplace_back(x0, static_cast<int>(ys), pixelOf(xOf(m.end, plot)), static_cast<int>(yr));
     }
-  p.setRenderHint(QPainter::Antialiasing, true);
-  for (const timeline::LocationSlice& ls : slice_.locations)
+  }
+  p.setPen(messagePen_);
+  p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
+  // Transfers: the shaft and a two-stroke arrowhead at the target, all in one drawLines call.
+  lines_.clear();
+  for (const timeline::LocationSlice& ls : slice_.locations) {
+    lastLineX_.clear();
     for (const timeline::Transfer& t : ls.transfers) {
       if (t.origin >= rowCenter_.size() || t.target >= rowCenter_.size()) continue;
       const double yo = rowCenter_[t.origin], yt = rowCenter_[t.target];
       if (yo < 0 || yt < 0) continue;
       const QPointF a(xOf(t.start, plot), yo), b(xOf(t.end, plot), yt);
-      p.setPen(transferPen_);
-      p.drawLine(QLineF(a, b));
-      // Arrowhead at the target.
+      if (crowded(t.origin ^ (t.target << 16) ^ (std::uint32_t(t.kind) << 30), pixelOf(a.x()))) continue;
+      lines_.emplace_back(a.toPoint(), b.toPoint());
       const QPointF d = b - a;
       const double len = std::hypot(d.x(), d.y());
       if (len < 1.0) continue;
       const QPointF u = d / len, n(-u.y(), u.x());
-      const QPointF head[3] = {b, b - 7.0 * u + 3.5 * n, b - 7.0 * u - 3.5 * n};
-      p.setPen(Qt::NoPen);
-      p.setBrush(transferBrush_);
-      p.drawPolygon(head, 3);
+      lines_.emplace_back(b.toPoint(), (b - 7.0 * u + 3.5 * n).toPoint());
+      lines_.emplace_back(b.toPoint(), (b - 7.0 * u - 3.5 * n).toPoint());
     }
-  p.setRenderHint(QPainter::Antialiasing, false);
+  }
+  p.setPen(transferPen_);
+  p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
+}
+
+bool TimelineView::crowded(std::uint32_t key, int x) {
+  for (auto& [k, last] : lastLineX_)
+    if (k == key) {
+      if (x - last < kLineSpacing) return true;
+      last = x;
+      return false;
+    }
+  lastLineX_.emplace_back(key, x);
+  return false;
 }
 
 void TimelineView::paintCriticalPath(QPainter& p, const QRect& plot) {

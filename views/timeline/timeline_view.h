@@ -13,12 +13,15 @@
 // the middle button or Shift+left pans; a click on an instance emits
 // instanceClicked. Keys: + / - zoom, Left / Right pan, Up / Down scroll, Home
 // the whole trace, Ctrl+Z / Ctrl+Shift+Z (or Backspace / Ctrl+Y) undo and redo zoom steps.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include <QBrush>
 #include <QElapsedTimer>
+#include <QLine>
+#include <QRect>
 #include <QPen>
 #include <QStaticText>
 #include <QString>
@@ -122,6 +125,8 @@ class TimelineView : public QWidget {
   void querySlice(const QRect& plot);
   Hit hitTest(const QPoint& pos) const;
   void rebuildStyles();
+  // Whether a line of `key` starting at pixel x is too close to the last one drawn (else records it).
+  bool crowded(std::uint32_t key, int x);
 
   void paintAll(QPainter& p, const QSize& size);
   void paintRows(QPainter& p, const QRect& plot);
@@ -163,6 +168,11 @@ class TimelineView : public QWidget {
   timeline::Slice slice_;
   std::vector<double> rowCenter_;  // per location: widget y of its region band's middle, or -1
   std::vector<PathPoint> pathPoints_;
+  std::array<std::vector<QRect>, timeline::kRegionGroupCount> regionRects_;  // batched per colour
+  std::array<std::vector<QRect>, 5> epochRects_;
+  std::vector<QLine> lines_;
+  std::vector<std::pair<std::uint32_t, int>> lastLineX_;  // (line key, x of its last drawn line) of one row
+  std::vector<std::vector<QRectF>> instanceRects_;  // narrow instances, per pattern
   QRect lastPlot_;
   bool legendVisible_ = true;
 
