@@ -85,6 +85,8 @@ Failure analysisFailure(const ConnectionProfile& p, int exitCode, const QString&
     return {FailureKind::AnalyzerNotFound,
             QStringLiteral("mpiexec could not start the analyzer \"%1\" on %2.").arg(p.analyzerPath, p.displayHost())};
   if (exitCode == 0) return {};
+  if (exitCode == -1)  // the launcher itself died from a signal (QProcess::CrashExit)
+    return {FailureKind::JobKilled, QStringLiteral("The analysis job was killed before it finished.")};
   static const QRegularExpression signal(QStringLiteral("exited on signal (\\d+)"));
   int signalNumber = 0;
   if (const auto match = signal.match(out); match.hasMatch()) signalNumber = match.captured(1).toInt();

@@ -38,6 +38,7 @@ Failure sshFailure(const ConnectionProfile& profile, const QString& stderrText, 
 
 // The failure of an analysis job from its exit code and its output (mpiexec's
 // and the analyzer's stderr, or the batch job's log). None when it succeeded.
+// `exitCode` -1: the launcher process was killed by a signal.
 Failure analysisFailure(const ConnectionProfile& profile, int exitCode, const QString& output);
 
 // The failure of a batch job from sacct's "STATE|EXITCODE" (empty when sacct

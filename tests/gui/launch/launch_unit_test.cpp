@@ -173,6 +173,7 @@ class LaunchUnitTest : public QObject {
     QCOMPARE(analysisFailure(p, 127, "waitscope-launch: missing-launcher srun\n").kind, FailureKind::LauncherNotFound);
     QCOMPARE(analysisFailure(p, 120, "waitscope-launch: missing-workdir\n").kind, FailureKind::WorkingDirectoryMissing);
     QCOMPARE(analysisFailure(p, 137, "").kind, FailureKind::JobKilled);
+    QCOMPARE(analysisFailure(p, -1, "").kind, FailureKind::JobKilled);
     QCOMPARE(analysisFailure(p, 1, "mpiexec noticed that process rank 1 with PID 7 on node n exited on signal 9 (Killed).").kind,
              FailureKind::JobKilled);
     QCOMPARE(analysisFailure(p, 1, "waitscope-analyze: t.otf2: broken\n").message, QStringLiteral("The analysis failed: waitscope-analyze: t.otf2: broken"));
