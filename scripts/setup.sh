@@ -21,6 +21,8 @@ packages=(
   openssh-client openssh-server
   # packaging (cpack DEB, dpkg-shlibdeps) and its checks: man pages, desktop file, AppStream, recipes
   dpkg-dev groff-base man-db bsdextrautils desktop-file-utils appstream libxml2-utils python3
+  # the user guide's figures (scripts/make-screenshots.sh): smaller PNGs
+  pngquant
 )
 
 missing=()
