@@ -23,7 +23,9 @@
 #include <QStatusBar>
 #include <QTreeView>
 
+#include "analyze_dialog.h"
 #include "editor_launcher.h"
+#include "profile_editor.h"
 #include "model/selection.h"
 #include "model/value_tree_model.h"
 #include "report/source_location.h"
@@ -94,6 +96,13 @@ void MainWindow::createActions() {
   });
   open->setShortcut(QKeySequence::Open);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
+  file->addSeparator();
+  file->addAction(tr("&Analyze Trace…"), this, &MainWindow::showAnalyzeDialog)
+      ->setShortcut(QKeySequence(tr("Ctrl+Shift+A")));
+  file->addAction(tr("Connection &Profiles…"), this, [this] {
+    launch::ProfileEditor editor(launch::ProfileStore(), this);
+    editor.exec();
+  });
   file->addSeparator();
   QMenu* exportMenu = file->addMenu(tr("&Export"));
   exportMenu->addAction(tr("Window as &PNG…"), this, [this] { exportInteractively(QStringLiteral("window-png")); })
@@ -178,6 +187,17 @@ void MainWindow::createActions() {
                            .arg(QApplication::applicationVersion()));
   });
   updateRecentMenu();
+}
+
+launch::AnalyzeDialog* MainWindow::showAnalyzeDialog() {
+  // One dialog, kept while the window lives: a running analysis survives closing it.
+  if (!analyzeDialog_) {
+    analyzeDialog_ = new launch::AnalyzeDialog(launch::ProfileStore(), this);
+    connect(analyzeDialog_, &launch::AnalyzeDialog::reportReady, this, &MainWindow::openReport);
+  }
+  analyzeDialog_->show();
+  analyzeDialog_->raise();
+  return analyzeDialog_;
 }
 
 void MainWindow::openReport(const QString& path) {

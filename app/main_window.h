@@ -20,6 +20,10 @@ class SourcePane;
 class TreePane;
 }  // namespace waitscope::views
 
+namespace waitscope::launch {
+class AnalyzeDialog;
+}
+
 namespace waitscope::app {
 
 class ReportLoader;
@@ -37,6 +41,8 @@ class MainWindow : public QMainWindow {
 
   // Starts loading `path` off the GUI thread; reportLoaded or loadFailed follows.
   void openReport(const QString& path);
+  // File > Analyze Trace…: runs waitscope-analyze locally or on a cluster and opens the report.
+  launch::AnalyzeDialog* showAnalyzeDialog();
   // Shows an already loaded report.
   void showReport(views::ReportDataPtr report);
   // Message boxes on errors (off for scripted runs and tests, which use loadFailed).
@@ -96,6 +102,7 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QStringList recent_;
+  launch::AnalyzeDialog* analyzeDialog_ = nullptr;
   bool interactive_ = true;
 };
 

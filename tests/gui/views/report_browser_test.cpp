@@ -17,6 +17,7 @@
 #include <QTest>
 #include <QTreeView>
 
+#include "analyze_dialog.h"
 #include "command_line.h"
 #include "main_window.h"
 #include "model/selection.h"
@@ -254,6 +255,19 @@ class ReportBrowserTest : public QObject {
     QApplication::sendEvent(&window, &drop);
     QVERIFY(loaded.wait(10000));
     QCOMPARE(window.recentFiles().front(), QFileInfo(reportPath_).absoluteFilePath());
+  }
+
+  void analyzeDialogOpensTheReportItBringsBack() {
+    MainWindow window;
+    window.setInteractive(false);
+    launch::AnalyzeDialog* dialog = window.showAnalyzeDialog();
+    QVERIFY(dialog->isVisible());
+    QCOMPARE(window.showAnalyzeDialog(), dialog);  // one dialog per window
+    QSignalSpy loaded(&window, &MainWindow::reportLoaded);
+    emit dialog->reportReady(reportPath_);  // what a finished run emits
+    QVERIFY(loaded.wait(10000));
+    QCOMPARE(window.selection()->report()->path(), QFileInfo(reportPath_).absoluteFilePath());
+    dialog->close();
   }
 
   void settingsAreRemembered() {
