@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QHelpEvent>
 #include <QImage>
 #include <QKeyEvent>
@@ -865,6 +866,31 @@ QString TimelineView::exportSvg(const QString& path) {
   p.end();
   if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0)
     return tr("%1: cannot write the SVG (check that the folder exists and is writable)").arg(path);
+  return {};
+}
+
+QString TimelineView::exportInstancesCsv(const QString& path) {
+  querySlice(plotRect(size()));
+  const auto quoted = [](QString text) { return QLatin1Char('"') + text.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"'); };
+  QString csv = QStringLiteral("pattern,metric,location,call_path,start_s,end_s,waiting_s,caused_by,instances\n");
+  for (const timeline::LocationSlice& ls : slice_.locations)
+    for (const timeline::InstanceMark& i : ls.instances) {
+      const bool knownMetric = report_ && i.metric < report_->metrics.size();
+      const QString cause = i.cause != kNoId && i.cause < locationNames_.size() ? locationNames_[i.cause] : QString();
+      csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9\n")
+                 .arg(quoted(knownMetric ? QString::fromStdString(report_->metrics[i.metric].displayName) : QString()),
+                      knownMetric ? QString::fromStdString(report_->metrics[i.metric].uniqueName) : QString(),
+                      quoted(ls.location < locationNames_.size() ? locationNames_[ls.location] : QString()),
+                      quoted(report_ && i.callPath < report_->callPaths.size()
+                                 ? QString::fromStdString(report::callPathString(*report_, i.callPath))
+                                 : QString()),
+                      QString::number(i.start, 'g', 17), QString::number(i.end, 'g', 17),
+                      QString::number(i.end - i.start, 'g', 17), quoted(cause))
+                 .arg(i.count);
+    }
+  QSaveFile file(path);  // complete or not at all
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Text) || file.write(csv.toUtf8()) < 0 || !file.commit())
+    return tr("%1: cannot write the CSV (%2)").arg(path, file.errorString());
   return {};
 }
 

@@ -71,6 +71,9 @@ class TimelineView : public QWidget {
   // else one line naming the file and what went wrong.
   QString exportPng(const QString& path);
   QString exportSvg(const QString& path);
+  // The wait-state instances of the visible rows and window as CSV (one row per
+  // drawn mark: a mark standing for several instances says how many).
+  QString exportInstancesCsv(const QString& path);
   // Paints the whole view into `painter` at `size` (exports, benchmarks).
   void paintTo(QPainter& painter, const QSize& size);
   // Items of the last slice painted (for benchmarks and tests).

@@ -194,6 +194,26 @@ class TimelineViewTest : public QObject {
     QVERIFY2(region.startsWith(QStringLiteral("main\n")), qPrintable(region));
   }
 
+  void instancesCsvListsTheVisibleInstances() {
+    auto f = rmaFixture();
+    TimelineView view;
+    view.resize(900, 300);
+    f->attach(view);
+    QTemporaryDir dir;
+    QVERIFY(view.exportInstancesCsv(dir.filePath("i.csv")).isEmpty());
+    QFile csv(dir.filePath("i.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(csv.readAll()),
+             QStringLiteral("pattern,metric,location,call_path,start_s,end_s,waiting_s,caused_by,instances\n"
+                            "\"Late Post\",mpi_rma_sync_late_post,\"MPI Rank 1\",\"main/MPI_Win_start\",4,4.5,0.5,"
+                            "\"MPI Rank 0\",1\n"));
+    view.setTimeWindow(5.0, 6.0);
+    QVERIFY(view.exportInstancesCsv(dir.filePath("none.csv")).isEmpty());
+    QFile none(dir.filePath("none.csv"));
+    QVERIFY(none.open(QIODevice::ReadOnly));
+    QCOMPARE(none.readAll().count('\n'), 1);  // the header only
+  }
+
   void nodeHeaderCollapsesAndScrollToLocationExpands() {
     auto f = rmaFixture();
     TimelineView view;
