@@ -1,7 +1,7 @@
 // `waitscope-report sarif` and the IDE side of `diagnostics`: a structural
 // check of every property SARIF 2.1.0 requires (and of the property names each
 // object may have), exact values for a hand-made report with causes and delay
-// costs, source-root mapping, and bad input.
+// costs, source roots on the command line, and bad input.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -11,7 +11,6 @@
 #include "json_value.h"
 #include "report/cube_writer.h"
 #include "report/report_io.h"
-#include "report/source_location.h"
 #include "sample_report.h"
 #include "test_support.h"
 
@@ -346,44 +345,7 @@ TEST_F(sarif, BadUsageAndBadInput) {
   }
 }
 
-TEST(diagnostics_roots, SourceRootsReplaceWholePathComponents) {
-  using waitscope::report::mapSourceRoot;
-  using waitscope::report::parseSourceRoot;
-  const std::vector<waitscope::report::SourceRoot> roots = {
-      *parseSourceRoot("/build=/home/me/src"), *parseSourceRoot("/build/gen/=/tmp/gen"),
-      *parseSourceRoot("/=/mnt/"), *parseSourceRoot("rel=/abs/rel")};
-  EXPECT_EQ(mapSourceRoot(roots, "/build/a.c"), "/home/me/src/a.c");
-  EXPECT_EQ(mapSourceRoot(roots, "/build/gen/b.c"), "/tmp/gen/b.c");  // the longest FROM wins
-  EXPECT_EQ(mapSourceRoot(roots, "/buildx/c.c"), "/mnt/buildx/c.c");  // "/build" is no prefix of "/buildx"
-  EXPECT_EQ(mapSourceRoot(roots, "rel/d.c"), "/abs/rel/d.c");
-  EXPECT_EQ(mapSourceRoot(roots, "other/e.c"), "other/e.c");
-  EXPECT_EQ(mapSourceRoot({}, "/build/a.c"), "/build/a.c");
-  EXPECT_EQ(mapSourceRoot({*parseSourceRoot("/ci/repo/=")}, "/ci/repo/src/a.c"), "src/a.c");  // relative
-  EXPECT_EQ(parseSourceRoot("a=b=c")->to, "b=c");  // split at the first '='
-  EXPECT_FALSE(parseSourceRoot("=x"));
-  EXPECT_FALSE(parseSourceRoot("none"));
-}
-
-TEST(diagnostics_roots, SourceRootForAFileTheUserFound) {
-  using waitscope::report::mapSourceRoot;
-  using waitscope::report::sourceRootFor;
-  const auto root = sourceRootFor("/scratch/u1/app/src/a.c", "/home/me/app/src/a.c");
-  ASSERT_TRUE(root);
-  EXPECT_EQ(root->from, "/scratch/u1");
-  EXPECT_EQ(root->to, "/home/me");
-  EXPECT_EQ(mapSourceRoot({*root}, "/scratch/u1/app/include/b.h"), "/home/me/app/include/b.h");
-  const auto relative = sourceRootFor("src/a.c", "/home/me/app/src/a.c");
-  ASSERT_TRUE(relative);
-  EXPECT_EQ(relative->from, "src");
-  EXPECT_EQ(relative->to, "/home/me/app/src");
-  const auto top = sourceRootFor("/a.c", "/home/me/a.c");
-  ASSERT_TRUE(top);
-  EXPECT_EQ(mapSourceRoot({*top}, "/b.c"), "/home/me/b.c");
-  EXPECT_FALSE(sourceRootFor("/x/a.c", "/y/b.c"));  // not the same file
-  EXPECT_FALSE(sourceRootFor("a.c", "/home/me/a.c"));  // a bare name has no prefix to map
-}
-
-TEST(diagnostics_roots, DiagnosticsApplyTheRootsAndReadCube) {
+TEST(diagnostics_cli, DiagnosticsApplyTheRootsAndReadCube) {
   TempDir dir("waitscope-diag");
   const std::string path = (dir / "run.wsr").string();
   waitscope::report::writeReport(reportWithDelays(), path);
@@ -406,20 +368,6 @@ TEST(diagnostics_roots, DiagnosticsApplyTheRootsAndReadCube) {
   EXPECT_EQ(fromCube.out, r.out) << fromCube.err;
   EXPECT_EQ(run(w + " diagnostics '" + path + "' --source-root").exitCode, 2);
   EXPECT_EQ(run(w + " diagnostics '" + path + "' --source-root x").exitCode, 2);
-}
-
-TEST(diagnostics_roots, ValuesByLineForTheSourcePane) {
-  const waitscope::report::Report r = waitscope::test::sampleReport();
-  // time (all metrics below it) per line of main.c: main/foo (line 20) and
-  // main/MPI_Win_start (30), main (region main.c:10) and main/MPI_Recv (its parent's line 10).
-  const auto lines = waitscope::report::valuesByLine(r, 0, "main.c");
-  ASSERT_EQ(lines.size(), 3U);
-  EXPECT_EQ(lines[0].first, 10U);
-  EXPECT_EQ(lines[0].second, 3.0 + 0.25);  // main: time 3.0; main/MPI_Recv: Late Sender 0.25
-  EXPECT_EQ(lines[1].first, 20U);
-  EXPECT_EQ(lines[1].second, 1.5);
-  EXPECT_EQ(lines[2].first, 30U);
-  EXPECT_EQ(lines[2].second, 0.375 + 1.0 + 0.0625);
 }
 
 }  // namespace
