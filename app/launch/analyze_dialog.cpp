@@ -229,6 +229,11 @@ void AnalyzeDialog::closeEvent(QCloseEvent* event) {
   event->accept();
 }
 
+void AnalyzeDialog::showEvent(QShowEvent* event) {
+  if (!runner_->isActive()) reloadProfiles();  // edited in the profile editor since
+  QDialog::showEvent(event);
+}
+
 void AnalyzeDialog::reject() {
   runner_->cancel();
   QDialog::reject();

@@ -51,6 +51,7 @@ class AnalyzeDialog : public QDialog {
   void updateButtons();
   void updateElapsed();
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
   void reject() override;
 
   ProfileStore store_;
