@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <QApplication>
+#include <QIcon>
 #include <QTextStream>
 
 #include "command_line.h"
@@ -47,6 +48,10 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("Waitscope"));
   QApplication::setApplicationName(QStringLiteral("waitscope"));
   QApplication::setApplicationVersion(QStringLiteral(WAITSCOPE_VERSION));
+  // The installed desktop file and icon (packaging/); the built-in SVG when not installed.
+  QGuiApplication::setDesktopFileName(QStringLiteral("org.waitscope.Waitscope"));
+  QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("org.waitscope.Waitscope"),
+                                               QIcon(QStringLiteral(":/icons/org.waitscope.Waitscope.svg"))));
 
   waitscope::app::CommandLine options;
   QString error;
