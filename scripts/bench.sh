@@ -4,3 +4,18 @@ set -euo pipefail
 build=${1:-build}
 echo "== read limit: readTrace() against a bare OTF2 reader loop (10M events, 8 locations)"
 "$build/bench/waitscope-bench-read-limit"
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+echo
+echo "== analysis: the whole parallel analysis against the parallel bare read (4 ranks)"
+mpiexec --oversubscribe -n 4 "$build/bench/waitscope-bench-analysis"
+
+echo
+echo "== profile mode: per-call overhead against tracing and no library; memory over a 10x longer run"
+"$build/bench/waitscope-bench-profile-overhead"
+
+if [ -x "$build/bench/waitscope-bench-app" ]; then
+  echo
+  echo "== desktop app: 64 locations, 20,000 call paths: populated window and refill after a selection"
+  QT_QPA_PLATFORM=offscreen "$build/bench/waitscope-bench-app" --binary "$build/app/waitscope"
+fi

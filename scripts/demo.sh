@@ -30,6 +30,11 @@ echo
 echo "Report: $out/fence.waitscope   (waitscope-report csv $out/fence.waitscope --metric mpi_rma_wait_at_fence --by both)"
 
 echo
+echo "== The same program profiled without a trace (seed 004), against the trace analysis"
+"$tools/waitscope-run" --profile -n $ranks -o "$out/fence.profile.waitscope" -- "$build/tests/apps/fence" 20 0.010 --late-put
+"$tools/waitscope-report" compare "$out/fence.profile.waitscope" "$out/fence.waitscope"
+
+echo
 echo "== Waitscope demo 4/4: the report in the desktop app, Wait at Fence selected"
 app=$build/app/waitscope
 if [ ! -x "$app" ]; then
