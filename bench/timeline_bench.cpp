@@ -189,10 +189,27 @@ int main(int argc, char** argv) {
     const std::uint64_t levelPoints = [&] {
       std::uint64_t n = 0;
       for (const auto& l : built.locations)
-        for (std::size_t k = 1; k < l.levels.size(); ++k) n += l.levels[k].points.size();
+        for (std::size_t k = 1; k < l.levels.size(); ++k) n += l.levels[k].points().size();
       return n;
     }();
     const std::size_t levels = built.locations.empty() ? 0 : built.locations[0].levels.size();
+    {
+      // Where the index's memory goes, in bytes per event.
+      double level0 = 0, coarser = 0, sends = 0, receives = 0, transfers = 0, rest = 0;
+      for (const auto& l : built.locations) {
+        for (std::size_t k = 0; k < l.levels.size(); ++k)
+          (k == 0 ? level0 : coarser) += double(l.levels[k].heapBytes());
+        sends += double(l.sends.memoryBytes());
+        receives += double(l.receives.memoryBytes());
+        transfers += double(l.outgoing.memoryBytes() + l.incoming.memoryBytes());
+        rest += double(l.collectives.memoryBytes() + l.epochs.memoryBytes() + l.instances.memoryBytes() +
+                       l.path.memoryBytes());
+      }
+      const double e = double(built.locations.empty() ? 1 : 1) * double(std::max<std::uint64_t>(events, 1));
+      std::printf("index memory per event: regions %.1f + coarser levels %.1f + sends %.1f + receives %.1f + "
+                  "transfers %.1f + other %.1f bytes\n",
+                  level0 / e, coarser / e, sends / e, receives / e, transfers / e, rest / e);
+    }
     built = {};
     malloc_trim(0);
 

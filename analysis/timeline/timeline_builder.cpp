@@ -352,7 +352,8 @@ void IndexBuilder::addLocation(const trace::Trace& trace, const trace::LocationE
     if (!points.empty() && points.back().callPath != kNoId) points.push_back({last, kNoId, 1});
   }
   LocationTimeline& out = index_.locations[loc];
-  out.levels.assign(1, RegionLevel{0.0, std::move(points)});
+  out.levels.clear();
+  out.levels.emplace_back(0.0, std::move(points));
 }
 
 void IndexBuilder::matchMessages() {
@@ -441,19 +442,19 @@ void IndexBuilder::buildLevels(LocationTimeline& location) const {
   RegionMerger merger;
   std::size_t source = 0;
   for (double resolution = duration * kFinestLevelFraction;
-       location.levels[source].points.size() >= kMinPointsForLevel && resolution <= duration * kCoarsestLevelFraction;
+       location.levels[source].points().size() >= kMinPointsForLevel && resolution <= duration * kCoarsestLevelFraction;
        resolution *= 4.0) {
-    const std::vector<RegionPoint>& from = location.levels[source].points;
+    const std::span<const RegionPoint> from = location.levels[source].points();
     spans.clear();
     merger.begin(&spans, index_.begin, resolution);
     for (std::size_t i = 0; i + 1 < from.size(); ++i)
       merger.add(from[i].start, from[i + 1].start, from[i].callPath, from[i].merged);
     merger.finish();
-    RegionLevel level{resolution, {}};
-    appendAsPoints(spans, level.points);
-    if (level.points.size() * 2 <= from.size()) {
-      level.points.shrink_to_fit();
-      location.levels.push_back(std::move(level));
+    std::vector<RegionPoint> points;
+    appendAsPoints(spans, points);
+    if (points.size() * 2 <= from.size()) {
+      points.shrink_to_fit();
+      location.levels.emplace_back(resolution, std::move(points));
       source = location.levels.size() - 1;
     }
   }
@@ -470,7 +471,7 @@ TimelineIndex IndexBuilder::finish() {
   transfers_ = {};
   for (std::size_t l = 0; l < index_.locations.size(); ++l) {
     LocationTimeline& loc = index_.locations[l];
-    if (loc.levels.empty()) loc.levels.push_back({0.0, {}});
+    if (loc.levels.empty()) loc.levels.emplace_back(0.0, std::vector<RegionPoint>());
     loc.outgoing.assign(std::move(outgoing[l]));
     loc.incoming.assign(std::move(incoming[l]));
     loc.collectives.assign(std::move(parts_[l].collectives));
@@ -501,7 +502,7 @@ void buildListLevels(TimelineIndex& index) {
 std::uint64_t TimelineIndex::itemCount() const {
   std::uint64_t n = 0;
   for (const LocationTimeline& l : locations) {
-    for (const RegionLevel& level : l.levels) n += level.points.size();
+    for (const RegionLevel& level : l.levels) n += level.points().size();
     n += l.sends.size() + l.receives.size() + l.collectives.size() + l.epochs.size() + l.outgoing.size() +
          l.incoming.size() + l.instances.size() + l.path.size();
   }
@@ -511,7 +512,7 @@ std::uint64_t TimelineIndex::itemCount() const {
 std::size_t TimelineIndex::memoryBytes() const {
   std::size_t bytes = callPathGroups.capacity();
   for (const LocationTimeline& l : locations) {
-    for (const RegionLevel& level : l.levels) bytes += level.points.capacity() * sizeof(RegionPoint);
+    for (const RegionLevel& level : l.levels) bytes += level.heapBytes();
     bytes += l.sends.memoryBytes() + l.receives.memoryBytes() + l.collectives.memoryBytes() +
              l.epochs.memoryBytes() + l.outgoing.memoryBytes() + l.incoming.memoryBytes() +
              l.instances.memoryBytes() + l.path.memoryBytes();

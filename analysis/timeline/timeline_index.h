@@ -6,6 +6,8 @@
 // file beside the report (timeline_index_file.h); a slice query then costs
 // what it returns, not what the trace holds.
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,10 +20,38 @@ namespace waitscope::timeline {
 
 // One resolution of a location's region sequence. Level 0 is exact
 // (resolution 0); level k merges by RegionMerger with pixel = resolution.
-// `points` ends with a point of call path kNoId at the last leave.
-struct RegionLevel {
+// The points end with one of call path kNoId at the last leave. They live
+// either in the level's own vector (just built) or in the memory-mapped index
+// file (loaded), so a loaded index keeps in memory only the pages queries touch.
+class RegionLevel {
+ public:
   double resolution = 0.0;
-  std::vector<RegionPoint> points;
+
+  RegionLevel() = default;
+  RegionLevel(double r, std::vector<RegionPoint> owned) : resolution(r), owned_(std::move(owned)), points_(owned_) {}
+  RegionLevel(double r, std::span<const RegionPoint> mapped) : resolution(r), points_(mapped) {}
+  RegionLevel(RegionLevel&& o) noexcept
+      : resolution(o.resolution), owned_(std::move(o.owned_)), points_(o.points_) {}  // the buffer moves along
+  RegionLevel& operator=(RegionLevel&& o) noexcept {
+    resolution = o.resolution;
+    owned_ = std::move(o.owned_);
+    points_ = o.points_;
+    return *this;
+  }
+  RegionLevel(const RegionLevel& o) : resolution(o.resolution), owned_(o.owned_), points_(o.points_) {
+    if (!owned_.empty()) points_ = owned_;
+  }
+  RegionLevel& operator=(const RegionLevel& o) {
+    if (this != &o) *this = RegionLevel(o);
+    return *this;
+  }
+
+  std::span<const RegionPoint> points() const { return points_; }
+  std::size_t heapBytes() const { return owned_.capacity() * sizeof(RegionPoint); }
+
+ private:
+  std::vector<RegionPoint> owned_;
+  std::span<const RegionPoint> points_;
 };
 
 struct LocationTimeline {
@@ -41,6 +71,7 @@ struct TimelineIndex {
   double end = 0.0;    // last event time
   std::vector<RegionGroup> callPathGroups;  // indexed like Report::callPaths
   std::vector<LocationTimeline> locations;  // indexed like Report::locations
+  std::shared_ptr<const void> storage;      // the mapped index file the region levels point into, if loaded
 
   RegionGroup groupOf(std::uint32_t callPath) const {
     return callPath < callPathGroups.size() ? callPathGroups[callPath] : RegionGroup::MpiOther;

@@ -1,5 +1,7 @@
 #include "timeline_index_file.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <type_traits>
 
 namespace waitscope::timeline {
@@ -50,7 +53,7 @@ class Writer {
   void u64(std::uint64_t v) { bytes(&v, 8); }
   void f64(double v) { bytes(&v, 8); }
   template <class T>
-  void array(const std::vector<T>& items) {
+  void array(std::span<const T> items) {
     static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 8 == 0);
     u64(items.size());
     bytes(items.data(), items.size() * sizeof(T));
@@ -63,38 +66,62 @@ class Writer {
   const std::string& path_;
 };
 
-// Reads the payload; every count is checked against what is left of the file
-// before anything is allocated.
+// Reads the payload from the mapped file; every count is checked against what
+// is left of it before anything is allocated or viewed.
 class Reader {
  public:
-  Reader(std::FILE* f, std::uint64_t payloadBytes) : f_(f), left_(payloadBytes) {}
+  Reader(const unsigned char* data, std::uint64_t payloadBytes) : p_(data), left_(payloadBytes) {}
   bool bytes(void* data, std::uint64_t n) {
     if (n == 0) return true;
-    if (n > left_ || std::fread(data, 1, n, f_) != n) return false;
+    if (n > left_) return false;
+    std::memcpy(data, p_, n);
+    p_ += n;
     left_ -= n;
-    sum.add(data, n);
     return true;
   }
   bool u64(std::uint64_t& v) { return bytes(&v, 8); }
   bool f64(double& v) { return bytes(&v, 8); }
+  // A view of the next n records, in place (records are multiples of 8 bytes
+  // at offsets that are multiples of 8 from the page-aligned mapping).
   template <class T>
-  bool array(std::vector<T>& items) {
+  bool view(std::span<const T>& items) {
     std::uint64_t n = 0;
     if (!u64(n) || n > left_ / sizeof(T)) return false;
-    items.resize(n);
-    return bytes(items.data(), n * sizeof(T));
+    items = std::span<const T>(reinterpret_cast<const T*>(p_), n);
+    p_ += n * sizeof(T);
+    left_ -= n * sizeof(T);
+    return true;
+  }
+  template <class T>
+  bool array(std::vector<T>& items) {
+    std::span<const T> v;
+    if (!view(v)) return false;
+    items.assign(v.begin(), v.end());
+    return true;
   }
   std::uint64_t left() const { return left_; }
-  Checksum sum;
 
  private:
-  std::FILE* f_;
+  const unsigned char* p_;
   std::uint64_t left_;
+};
+
+// The index file mapped read-only; unmapped when the last index using it goes.
+struct Mapping {
+  void* address = MAP_FAILED;
+  std::size_t length = 0;
+  Mapping() = default;
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  ~Mapping() {
+    if (address != MAP_FAILED) ::munmap(address, length);
+  }
+  const unsigned char* bytes() const { return static_cast<const unsigned char*>(address); }
 };
 
 template <class T>
 void writeList(Writer& w, const IntervalList<T>& list) {
-  w.array(list.items());
+  w.array(std::span<const T>(list.items()));
 }
 
 template <class T>
@@ -141,11 +168,14 @@ std::string readPayload(Reader& r, const Fingerprint& expected, TimelineIndex& i
     if (!r.u64(levels) || levels == 0 || levels > 64) return "bad level count";
     loc.levels.resize(levels);
     for (RegionLevel& level : loc.levels) {
-      if (!r.f64(level.resolution) || !r.array(level.points)) return "truncated region level";
-      for (std::size_t i = 0; i < level.points.size(); ++i) {
-        if (!validCallPath(level.points[i].callPath, groupCount)) return "call path out of range";
-        if (i > 0 && !(level.points[i - 1].start <= level.points[i].start)) return "region points out of order";
+      double resolution = 0.0;
+      std::span<const RegionPoint> points;
+      if (!r.f64(resolution) || !r.view(points)) return "truncated region level";
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        if (!validCallPath(points[i].callPath, groupCount)) return "call path out of range";
+        if (i > 0 && !(points[i - 1].start <= points[i].start)) return "region points out of order";
       }
+      level = RegionLevel(resolution, points);
     }
     if (!readList(r, loc.sends) || !readList(r, loc.receives) || !readList(r, loc.collectives) ||
         !readList(r, loc.epochs) || !readList(r, loc.outgoing) || !readList(r, loc.incoming) ||
@@ -207,7 +237,7 @@ void writeTimelineIndex(const TimelineIndex& index, const Fingerprint& sources, 
         w.u64(loc.levels.size());
         for (const RegionLevel& level : loc.levels) {
           w.f64(level.resolution);
-          w.array(level.points);
+          w.array(level.points());
         }
         writeList(w, loc.sends);
         writeList(w, loc.receives);
@@ -237,8 +267,8 @@ void writeTimelineIndex(const TimelineIndex& index, const Fingerprint& sources, 
 
 LoadedIndex loadTimelineIndex(const std::string& path, const Fingerprint& expected) {
   LoadedIndex out;
-  File f(std::fopen(path.c_str(), "rb"));
-  if (!f) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     out.problem = "no index file";
     return out;
   }
@@ -248,22 +278,37 @@ LoadedIndex loadTimelineIndex(const std::string& path, const Fingerprint& expect
     out.index = {};
     return std::move(out);
   };
+  struct stat st {};
+  auto mapping = std::make_shared<Mapping>();
+  if (::fstat(fd, &st) == 0 && static_cast<std::uint64_t>(st.st_size) >= kHeaderBytes) {
+    mapping->length = static_cast<std::size_t>(st.st_size);
+    mapping->address = ::mmap(nullptr, mapping->length, PROT_READ, MAP_PRIVATE, fd, 0);
+  }
+  ::close(fd);
+  if (mapping->address == MAP_FAILED) return fail(IndexLoad::Corrupt, "truncated header");
   std::uint64_t header[5] = {};
-  if (std::fread(header, 1, sizeof header, f.get()) != sizeof header) return fail(IndexLoad::Corrupt, "truncated header");
+  std::memcpy(header, mapping->bytes(), sizeof header);
   if (std::memcmp(&header[0], kMagic, 8) != 0) return fail(IndexLoad::Corrupt, "not a timeline index");
   if (header[2] != kEndianTag) return fail(IndexLoad::Stale, "written on a machine of other byte order");
   if (header[1] != kIndexFormatVersion)
     return fail(IndexLoad::Stale, "format version " + std::to_string(header[1]) + ", this program reads " +
                                       std::to_string(kIndexFormatVersion));
-  struct stat st {};
-  if (::fstat(fileno(f.get()), &st) != 0 || static_cast<std::uint64_t>(st.st_size) != kHeaderBytes + header[3])
+  if (mapping->length != kHeaderBytes + header[3])
     return fail(IndexLoad::Corrupt, "file size does not match its header (truncated?)");
-  Reader r(f.get(), header[3]);
+  const unsigned char* payload = mapping->bytes() + kHeaderBytes;
+  Reader r(payload, header[3]);
   bool stale = false;
   std::string problem = readPayload(r, expected, out.index, stale);
   if (stale) return fail(IndexLoad::Stale, problem);
-  if (problem.empty() && r.sum.h != header[4]) problem = "checksum mismatch";
+  if (problem.empty()) {
+    Checksum sum;
+    sum.add(payload, header[3]);
+    if (sum.h != header[4]) problem = "checksum mismatch";
+  }
   if (!problem.empty()) return fail(IndexLoad::Corrupt, problem);
+  // Checked: let the kernel drop the pages again; queries fault in only what they read.
+  ::madvise(mapping->address, mapping->length, MADV_DONTNEED);
+  out.index.storage = std::move(mapping);
   out.status = IndexLoad::Loaded;
   return out;
 }

@@ -20,7 +20,7 @@ const RegionLevel& levelFor(const LocationTimeline& location, double pixel) {
 
 void queryRegions(const TimelineIndex& index, const LocationTimeline& location, const SliceRequest& r,
                   double pixel, RegionMerger& merger, std::vector<RegionSpan>& out) {
-  const std::vector<RegionPoint>& p = levelFor(location, pixel).points;
+  const std::span<const RegionPoint> p = levelFor(location, pixel).points();
   if (p.size() < 2) return;
   // The interval holding `from`: the last point starting at or before it.
   auto it = std::upper_bound(p.begin(), p.end(), r.from,
@@ -69,21 +69,25 @@ void querySlice(const TimelineIndex& index, const SliceRequest& request, Slice& 
     const LocationTimeline& loc = index.locations[l];
     const double t0 = request.from, t1 = request.to;
 
-    queryRegions(index, loc, request, pixel, merger, ls.regions);
-
+    const std::uint32_t kinds = request.kinds;
+    if (kinds & kSliceRegions) queryRegions(index, loc, request, pixel, merger, ls.regions);
     const auto add = [&](auto& into) { return [&](const auto& item) { appendMerged(into, item, grid); }; };
-    loc.sends.forEachOverlapping(t0, t1, pixel, add(ls.messages));
-    loc.receives.forEachOverlapping(t0, t1, pixel, [&](const Message& m) {
-      if (m.sender >= n || !requested[m.sender]) appendMerged(ls.messages, m, grid);
-    });
-    loc.collectives.forEachOverlapping(t0, t1, pixel, add(ls.collectives));
-    loc.epochs.forEachOverlapping(t0, t1, pixel, add(ls.epochs));
-    loc.outgoing.forEachOverlapping(t0, t1, pixel, add(ls.transfers));
-    loc.incoming.forEachOverlapping(t0, t1, pixel, [&](const Transfer& t) {
-      if (t.origin >= n || !requested[t.origin]) appendMerged(ls.transfers, t, grid);
-    });
-    loc.instances.forEachOverlapping(t0, t1, pixel, add(ls.instances));
-    loc.path.forEachOverlapping(t0, t1, pixel, add(ls.path));
+    if (kinds & kSliceMessages) {
+      loc.sends.forEachOverlapping(t0, t1, pixel, add(ls.messages));
+      loc.receives.forEachOverlapping(t0, t1, pixel, [&](const Message& m) {
+        if (m.sender >= n || !requested[m.sender]) appendMerged(ls.messages, m, grid);
+      });
+    }
+    if (kinds & kSliceCollectives) loc.collectives.forEachOverlapping(t0, t1, pixel, add(ls.collectives));
+    if (kinds & kSliceEpochs) loc.epochs.forEachOverlapping(t0, t1, pixel, add(ls.epochs));
+    if (kinds & kSliceTransfers) {
+      loc.outgoing.forEachOverlapping(t0, t1, pixel, add(ls.transfers));
+      loc.incoming.forEachOverlapping(t0, t1, pixel, [&](const Transfer& t) {
+        if (t.origin >= n || !requested[t.origin]) appendMerged(ls.transfers, t, grid);
+      });
+    }
+    if (kinds & kSliceInstances) loc.instances.forEachOverlapping(t0, t1, pixel, add(ls.instances));
+    if (kinds & kSlicePath) loc.path.forEachOverlapping(t0, t1, pixel, add(ls.path));
   };
   if (request.locations.empty()) {
     for (std::uint32_t l = 0; l < n; ++l) visit(l);

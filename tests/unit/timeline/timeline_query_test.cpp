@@ -48,7 +48,7 @@ TEST_F(timeline_query, IndexHoldsExactIntervalsAndTimeRange) {
   EXPECT_EQ(index_.begin, 0.0);
   EXPECT_EQ(index_.end, 8.0);
   // main, foo, 8 sends with 7 main gaps between, main, bar, main, end marker.
-  EXPECT_EQ(index_.locations[0].levels[0].points.size(), 21u);
+  EXPECT_EQ(index_.locations[0].levels[0].points().size(), 21u);
   EXPECT_EQ(index_.locations[0].levels.size(), 1u);  // too few points for coarser levels
 }
 
