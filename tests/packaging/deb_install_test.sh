@@ -57,6 +57,10 @@ root=$work/root
 dpkg -x "$backend" "$root"
 dpkg -x "$app" "$root"
 bin=$root/usr/bin
+# Debian policy: no RPATH; the libraries are found in the system directories.
+for f in "$bin"/* $(find "$root/usr/lib" -name '*.so'); do
+  ! readelf -d "$f" | grep -qE 'RPATH|RUNPATH' || fail "$f has an RPATH: $(readelf -d "$f" | grep -E 'RPATH|RUNPATH')"
+done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 unset WAITSCOPE_MEASURE_LIB
 # Nothing of the build tree on the way: only the unpacked root and the system.
