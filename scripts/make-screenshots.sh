@@ -69,5 +69,12 @@ shot mpi_barrier_wait p2p_coll mpi_barrier_wait main/MPI_Barrier
 shot mpi_wait_nxn p2p_coll mpi_wait_nxn main/MPI_Allreduce
 shot mpi_latebroadcast p2p_coll mpi_latebroadcast main/MPI_Bcast
 shot mpi_earlyreduce p2p_coll mpi_earlyreduce main/MPI_Reduce
+shot mpi_lswo_same p2p_coll mpi_lswo_same main/MPI_Recv
+shot mpi_lswo_different p2p_coll mpi_lswo_different main/MPI_Recv
+shot mpi_nxn_completion p2p_coll mpi_nxn_completion
+shot mpi_finalize_wait p2p_coll mpi_finalize_wait main/MPI_Finalize
+shot mpi_barrier_completion lock mpi_barrier_completion
+shot mpi_rma_late_complete gats mpi_rma_late_complete main/MPI_Win_wait
+shot mpi_rma_wait_at_create gats mpi_rma_wait_at_create main/MPI_Win_create
 shot critical_path chain critical_path
 echo "make-screenshots: $(ls "$images"/*.png | wc -l) figures in docs/images ($(du -sh "$images" | cut -f1))"
