@@ -102,7 +102,9 @@ std::string anchorXml(const Report& report, const std::vector<TreeEntry>& metric
                       const std::vector<bool>& wholeNumbers) {
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<cube version=\"4.3\">\n";
   const std::string version = report.metaValue("waitscope_version");
-  xml += "  <attr key=\"Creator\" value=\"Waitscope" + (version.empty() ? "" : " " + xmlEscape(version)) + "\"/>\n";
+  std::string creator = "Waitscope";
+  if (!version.empty()) creator += ' ' + xmlEscape(version);
+  xml += "  <attr key=\"Creator\" value=\"" + creator + "\"/>\n";
   xml += "  <attr key=\"CUBE_CT_AGGR\" value=\"SUM\"/>\n";
   for (const auto& [key, value] : report.meta)
     xml += "  <attr key=\"waitscope." + xmlEscape(key) + "\" value=\"" + xmlEscape(value) + "\"/>\n";
