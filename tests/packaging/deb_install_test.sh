@@ -39,11 +39,11 @@ step "contents"
 dpkg-deb -c "$backend" | awk '{print $6}' >"$work/backend.list"
 dpkg-deb -c "$app" | awk '{print $6}' >"$work/app.list"
 for f in usr/bin/waitscope-run usr/bin/waitscope-analyze usr/bin/waitscope-report "usr/lib/.*libwaitscope-measure.so" \
-         usr/include/waitscope.h usr/share/man/man1/waitscope-run.1 usr/share/man/man1/waitscope-analyze.1 \
-         usr/share/man/man1/waitscope-report.1 usr/share/waitscope/examples/fence.c; do
+         usr/include/waitscope.h usr/share/man/man1/waitscope-run.1.gz usr/share/man/man1/waitscope-analyze.1.gz \
+         usr/share/man/man1/waitscope-report.1.gz usr/share/waitscope/examples/fence.c; do
   grep -q "^\./$f\$" "$work/backend.list" || fail "waitscope-backend lacks $f"
 done
-for f in usr/bin/waitscope usr/share/man/man1/waitscope.1 usr/share/applications/org.waitscope.Waitscope.desktop \
+for f in usr/bin/waitscope usr/share/man/man1/waitscope.1.gz usr/share/applications/org.waitscope.Waitscope.desktop \
          usr/share/metainfo/org.waitscope.Waitscope.metainfo.xml usr/share/mime/packages/org.waitscope.Waitscope.xml \
          usr/share/icons/hicolor/scalable/apps/org.waitscope.Waitscope.svg \
          usr/share/icons/hicolor/48x48/apps/org.waitscope.Waitscope.png \
@@ -56,6 +56,9 @@ step "unpack both into a fresh root"
 root=$work/root
 dpkg -x "$backend" "$root"
 dpkg -x "$app" "$root"
+for page in "$root"/usr/share/man/man1/*.1.gz; do
+  man -l "$page" 2>/dev/null | grep -q "^NAME" || fail "man -l $page shows no NAME section"
+done
 bin=$root/usr/bin
 # Debian policy: no RPATH; the libraries are found in the system directories.
 for f in "$bin"/* $(find "$root/usr/lib" -name '*.so'); do
