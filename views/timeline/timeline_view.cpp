@@ -32,7 +32,8 @@ constexpr int kEpochHeight = 5;
 constexpr double kMinSpan = 1e-9;  // the smallest window: one nanosecond
 constexpr int kClickSlop = 3;      // pixels a press may move and still be a click
 constexpr qint64 kWheelStepMs = 600;
-constexpr int kLineSpacing = 3;   // pixels between drawn lines of one sender and peer  // wheel events closer than this are one undo step
+constexpr int kLineSpacing = 3;
+constexpr std::size_t kMaxArrowHeads = 4096;  // transfers in view above which arrows lose their heads   // pixels between drawn lines of one sender and peer  // wheel events closer than this are one undo step
 
 using timeline::kNoId;
 
@@ -411,7 +412,7 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
       if (x1 - x0 < 3.0 && known && highlightedMetric_ == kNoId) {
         // Too narrow for hatching: a solid mark in the pattern's colour (drawn batched below).
         if (i.metric >= instanceRects_.size()) instanceRects_.resize(i.metric + 1);
-        instanceRects_[i.metric].push_back(r);
+        instanceRects_[i.metric].push_back(r.toAlignedRect());
         continue;
       }
       if (highlightedMetric_ != kNoId && !(i.metric < metricHighlighted_.size() && metricHighlighted_[i.metric])) {
@@ -453,7 +454,11 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
   }
   p.setPen(messagePen_);
   p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
-  // Transfers: the shaft and a two-stroke arrowhead at the target, all in one drawLines call.
+  // Transfers: the shaft and a two-stroke arrowhead at the target, all in one
+  // drawLines call; where thousands crowd the view, heads would only blot it.
+  std::size_t transfers = 0;
+  for (const timeline::LocationSlice& ls : slice_.locations) transfers += ls.transfers.size();
+  const bool heads = transfers <= kMaxArrowHeads;
   lines_.clear();
   for (const timeline::LocationSlice& ls : slice_.locations) {
     lastLineX_.clear();
@@ -464,6 +469,7 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
       const QPointF a(xOf(t.start, plot), yo), b(xOf(t.end, plot), yt);
       if (crowded(t.origin ^ (t.target << 16) ^ (std::uint32_t(t.kind) << 30), pixelOf(a.x()))) continue;
       lines_.emplace_back(a.toPoint(), b.toPoint());
+      if (!heads) continue;
       const QPointF d = b - a;
       const double len = std::hypot(d.x(), d.y());
       if (len < 1.0) continue;
@@ -501,10 +507,10 @@ void TimelineView::paintCriticalPath(QPainter& p, const QRect& plot) {
   bool column = false;
   double columnX = 0, columnTop = 0, columnBottom = 0;
   const auto flushColumn = [&] {
-    if (column) p.drawLine(QLineF(columnX, columnTop, columnX, columnBottom));
+    if (column) lines_.emplace_back(int(columnX), int(columnTop), int(columnX), int(columnBottom));
     column = false;
   };
-  p.setPen(pathLinkPen_);
+  lines_.clear();
   for (std::size_t i = 1; i < pathPoints_.size(); ++i) {
     const PathPoint& a = pathPoints_[i - 1];
     const PathPoint& b = pathPoints_[i];
@@ -522,14 +528,25 @@ void TimelineView::paintCriticalPath(QPainter& p, const QRect& plot) {
       columnTop = std::min(a.y, b.y);
       columnBottom = std::max(a.y, b.y);
     } else {
-      p.drawLine(QLineF(a.x1, a.y, b.x0, b.y));
+      lines_.emplace_back(pixelOf(a.x1), int(a.y), pixelOf(b.x0), int(b.y));
     }
   }
   flushColumn();
-  // Segments as filled bars: wide pens go through the stroker, rectangles do not.
-  for (const PathPoint& pt : pathPoints_)
-    p.fillRect(QRectF(pt.x0, pt.y - 1.5, std::max(pt.x1 - pt.x0, 1.0), 3.0),
-               pt.callPath == highlightedCallPath_ ? highlightBrush_ : pathBrush_);
+  p.setPen(pathLinkPen_);
+  p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
+  // Segments as filled bars (wide pens go through the stroker, rectangles do
+  // not), batched; the highlighted call path's on top.
+  for (int pass = 0; pass < 2; ++pass) {
+    pathRects_.clear();
+    for (const PathPoint& pt : pathPoints_)
+      if ((pt.callPath == highlightedCallPath_) == (pass == 1)) {
+        const int x0 = pixelOf(pt.x0);
+        pathRects_.emplace_back(x0, int(pt.y) - 1, std::max(pixelOf(pt.x1) - x0, 1), 3);
+      }
+    p.setPen(Qt::NoPen);
+    p.setBrush(pass == 0 ? pathBrush_ : highlightBrush_);
+    p.drawRects(pathRects_.data(), static_cast<int>(pathRects_.size()));
+  }
 }
 
 void TimelineView::paintLabels(QPainter& p, const QRect& plot) {

@@ -174,8 +174,9 @@ class TimelineView : public QWidget {
   std::array<std::vector<QRect>, timeline::kRegionGroupCount> regionRects_;  // batched per colour
   std::array<std::vector<QRect>, 5> epochRects_;
   std::vector<QLine> lines_;
+  std::vector<QRect> pathRects_;
   std::vector<std::pair<std::uint32_t, int>> lastLineX_;  // (line key, x of its last drawn line) of one row
-  std::vector<std::vector<QRectF>> instanceRects_;  // narrow instances, per pattern
+  std::vector<std::vector<QRect>> instanceRects_;  // narrow instances, per pattern
   QRect lastPlot_;
   bool legendVisible_ = true;
 
