@@ -29,6 +29,10 @@ echo "Where in the code (compiler-style, for editors and IDEs):"
 echo
 echo "Report: $out/fence.waitscope   (waitscope-report csv $out/fence.waitscope --metric mpi_rma_wait_at_fence --by both)"
 
+"$tools/waitscope-report" sarif "$out/fence.waitscope" -o "$out/fence.sarif"
+"$tools/waitscope-report" cube "$out/fence.waitscope" -o "$out/fence.cubex"
+echo "Also written: $out/fence.sarif (SARIF 2.1.0 for IDEs) and $out/fence.cubex (Cube 4)"
+
 echo
 echo "== The same program profiled without a trace (seed 004), against the trace analysis"
 "$tools/waitscope-run" --profile -n $ranks -o "$out/fence.profile.waitscope" -- "$build/tests/apps/fence" 20 0.010 --late-put
