@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include <QApplication>
+#include <QTreeView>
 
 #include "command_line.h"
 #include "main_window.h"
@@ -44,8 +45,13 @@ int runScriptedExport(MainWindow& window, const CommandLine& options) {
   }
   QString error;
   if (!applySelection(window, options, &error)) return fail(error);
-  // Let layouts and charts settle before rendering.
+  // Let layouts and charts settle before rendering; then show the selected items again, since
+  // the trees were scrolled to them before the layout gave them their final height.
   for (int i = 0; i < 3; ++i) QApplication::processEvents();
+  views::ReportBrowser* settled = window.browser();
+  for (views::TreePane* pane : {settled->metricPane(), settled->callPane(), settled->systemPane()})
+    if (pane->view()->currentIndex().isValid()) pane->view()->scrollTo(pane->view()->currentIndex());
+  QApplication::processEvents();
 
   if (!options.exportPng.isEmpty() && !(error = window.exportWindowPng(options.exportPng)).isEmpty()) return fail(error);
   if (!options.exportSvg.isEmpty() && !(error = window.exportWindowSvg(options.exportSvg)).isEmpty()) return fail(error);
