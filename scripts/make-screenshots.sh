@@ -61,7 +61,7 @@ shot mpi_rma_wait_at_fence fence mpi_rma_wait_at_fence main/MPI_Win_fence
 shot mpi_rma_early_fence fence mpi_rma_early_fence main/MPI_Win_fence
 shot mpi_rma_sync_late_post gats mpi_rma_sync_late_post main/MPI_Win_start
 shot mpi_rma_early_wait gats mpi_rma_early_wait main/MPI_Win_wait
-shot mpi_rma_sync_lock_competition lock mpi_rma_sync_lock_competition
+shot mpi_rma_sync_lock_competition lock mpi_rma_sync_lock_competition main/MPI_Win_lock
 shot mpi_latesender p2p_coll mpi_latesender main/MPI_Recv
 shot mpi_latereceiver p2p_coll mpi_latereceiver main/MPI_Ssend
 shot mpi_latesender_wo p2p_coll mpi_latesender_wo main/MPI_Recv
@@ -71,9 +71,9 @@ shot mpi_latebroadcast p2p_coll mpi_latebroadcast main/MPI_Bcast
 shot mpi_earlyreduce p2p_coll mpi_earlyreduce main/MPI_Reduce
 shot mpi_lswo_same p2p_coll mpi_lswo_same main/MPI_Recv
 shot mpi_lswo_different p2p_coll mpi_lswo_different main/MPI_Recv
-shot mpi_nxn_completion p2p_coll mpi_nxn_completion
+shot mpi_nxn_completion p2p_coll mpi_nxn_completion main/MPI_Allreduce
 shot mpi_finalize_wait p2p_coll mpi_finalize_wait main/MPI_Finalize
-shot mpi_barrier_completion lock mpi_barrier_completion
+shot mpi_barrier_completion lock mpi_barrier_completion main/MPI_Barrier
 shot mpi_rma_late_complete gats mpi_rma_late_complete main/MPI_Win_wait
 shot mpi_rma_wait_at_create gats mpi_rma_wait_at_create main/MPI_Win_create
 shot critical_path chain critical_path
