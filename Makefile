@@ -7,7 +7,7 @@ JOBS       ?= $(shell nproc)
 # CI treats warnings as errors.
 WERROR     ?= $(if $(filter true,$(CI)),ON,OFF)
 
-.PHONY: all setup configure build demo test test-sanitize bench clean
+.PHONY: all setup configure build demo test test-sanitize bench package screenshots clean
 
 all: build
 
@@ -20,7 +20,7 @@ configure: setup
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The main job: for now, the statistics of a bundled Score-P RMA trace.
+# The main job: record a bundled RMA example, analyze it, print the findings, open it in the app.
 demo: build
 	bash scripts/demo.sh $(BUILD)
 
@@ -37,6 +37,14 @@ test-sanitize: setup
 
 bench: build
 	bash scripts/bench.sh $(BUILD)
+
+# Debian packages build/waitscope-backend_VERSION_amd64.deb (no Qt, for cluster nodes) and build/waitscope_VERSION_amd64.deb
+package: build
+	cd $(BUILD) && cpack -G DEB
+
+# The user guide's figures (docs/images/) made by the app's own --export-png; commit them afterwards
+screenshots: build
+	bash scripts/make-screenshots.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD)
