@@ -4,6 +4,7 @@
 // emits instanceClicked; tooltips; collapsing a node; the coupling slots.
 #include <QFile>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -158,6 +159,8 @@ class TimelineViewTest : public QObject {
 
     QVERIFY(view.exportPng(dir.filePath("gats.png")).isEmpty());
     QVERIFY(QFile::exists(dir.filePath("gats.png")));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("QSvgPaintEngine::begin.*"));
+    QTest::ignoreMessage(QtWarningMsg, "QPainter::begin(): Returned false");
     QVERIFY(!view.exportSvg(dir.filePath("no such dir/x.svg")).isEmpty());
   }
 
@@ -226,6 +229,18 @@ class TimelineViewTest : public QObject {
     view.scrollToLocation(2);
     QVERIFY(!view.rows().collapsed(0));
     QVERIFY(view.positionOf(2, 1.0).y() > 0);
+  }
+
+  void withoutDataItPaintsAndExportsNothing() {
+    TimelineView view;
+    view.resize(600, 200);
+    QTemporaryDir dir;
+    QVERIFY(view.exportPng(dir.filePath("empty.png")).isEmpty());
+    QVERIFY(view.exportSvg(dir.filePath("empty.svg")).isEmpty());
+    QVERIFY(view.describeAt(QPoint(300, 100)).isEmpty());
+    QTest::keyClick(&view, Qt::Key_Plus);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(300, 60));
+    QCOMPARE(view.lastSliceItems(), std::size_t(0));
   }
 
   void highlightingNeedsNoRequery() {
