@@ -9,11 +9,24 @@
 
 namespace waitscope::timeline {
 
+// Which kinds of items a slice holds (SliceRequest::kinds).
+enum SliceKind : std::uint32_t {
+  kSliceRegions = 1u << 0,
+  kSliceMessages = 1u << 1,
+  kSliceCollectives = 1u << 2,
+  kSliceEpochs = 1u << 3,
+  kSliceTransfers = 1u << 4,
+  kSliceInstances = 1u << 5,
+  kSlicePath = 1u << 6,
+  kSliceAll = (1u << 7) - 1,
+};
+
 struct SliceRequest {
   double from = 0.0;
   double to = 0.0;
   std::uint32_t width = 1;                // pixels across [from, to]
   std::vector<std::uint32_t> locations;   // report location ids; empty = all
+  std::uint32_t kinds = kSliceAll;        // SliceKind bits: what to fill (the rest stays empty)
 };
 
 struct LocationSlice {
