@@ -2,6 +2,7 @@
 // call sites and user regions (libdw), and unification of the rank-local definitions at
 // MPI_Finalize into Score-P-like global definitions.
 #include "measure_internal.h"
+#include "partial_trace.h"
 #include "profile_runtime.h"
 #include "waitscope.h"
 
@@ -10,6 +11,7 @@
 
 #include <cxxabi.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -31,16 +33,6 @@ State g;
 
 namespace {
 
-constexpr const char* kMpiNames[] = {
-#define WS_MPI(category, role, name, params, args) #name,
-#include "mpi_functions.def"
-#undef WS_MPI
-};
-constexpr OTF2_RegionRole kMpiRoles[] = {
-#define WS_MPI(category, role, name, params, args) OTF2_REGION_ROLE_##role,
-#include "mpi_functions.def"
-#undef WS_MPI
-};
 
 // ---------------------------------------------------------------------------------------------
 // Bounded event buffer: a pool of WAITSCOPE_BUFFER_MB one-MiB chunks. When the pool is empty OTF2
@@ -196,6 +188,7 @@ std::mutex gInitMutex;
 
 OTF2_RegionRef newUserRegion(UserRegionDef def) {
   if (filtered(def.name)) return kFilteredRegion;
+  logDefinition(partial::record(partial::kRegion, partial::regionPayload(def)));
   g.userRegions.push_back(std::move(def));
   return kFirstUserRegion + static_cast<OTF2_RegionRef>(g.userRegions.size() - 1);
 }
@@ -268,7 +261,18 @@ void userLeave(OTF2_RegionRef region) {
 // ---------------------------------------------------------------------------------------------
 // Abnormal ends: flush what is buffered so the events reach the disk.
 void onFatalSignal(int sig) {
-  abortMeasurement(sig == SIGTERM ? "terminated (SIGTERM)" : "crashed");
+  const char* why = "a fatal signal";
+  switch (sig) {
+    case SIGTERM: why = "SIGTERM (terminated)"; break;
+    case SIGINT: why = "SIGINT (interrupted)"; break;
+    case SIGABRT: why = "SIGABRT (aborted)"; break;
+    case SIGSEGV: why = "SIGSEGV (crashed)"; break;
+    case SIGBUS: why = "SIGBUS (crashed)"; break;
+    case SIGFPE: why = "SIGFPE (crashed)"; break;
+    case SIGILL: why = "SIGILL (crashed)"; break;
+    default: break;
+  }
+  abortMeasurement(why);
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -296,6 +300,15 @@ bool makeDirs(const std::string& path) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
+void logDefinition(const std::string& record) {
+  if (g.logFd < 0) return;
+  for (std::size_t done = 0; done < record.size();) {
+    const ssize_t n = write(g.logFd, record.data() + done, record.size() - done);
+    if (n <= 0 && errno != EINTR) return;
+    if (n > 0) done += static_cast<std::size_t>(n);
+  }
+}
+
 void writeFlushRegion() {
   g.flushPending = false;
   OTF2_EvtWriter_Enter(g.evt, nullptr, g.flushStart, kFlushRegion);
@@ -316,6 +329,7 @@ OTF2_SourceCodeLocationRef callSite(void* returnAddress) {
   std::uint32_t line = 0;
   OTF2_SourceCodeLocationRef id = OTF2_UNDEFINED_SOURCE_CODE_LOCATION;
   if (sourceLine(pc - 1, file, line)) {  // the call instruction, not the one after it
+    logDefinition(partial::record(partial::kSource, partial::sourcePayload(file, line)));
     g.sourceLocations.emplace_back(std::move(file), line);
     id = static_cast<OTF2_SourceCodeLocationRef>(g.sourceLocations.size() - 1);
   }
@@ -366,6 +380,7 @@ static OTF2_GroupRef groupOfMembers(std::vector<std::uint64_t> members) {
   auto it = g.groupIds.find(members);
   if (it != g.groupIds.end()) return it->second;
   const auto id = static_cast<OTF2_GroupRef>(g.groups.size());
+  logDefinition(partial::record(partial::kGroup, partial::groupPayload(members)));
   g.groups.push_back(members);
   g.groupIds.emplace(std::move(members), id);
   return id;
@@ -389,6 +404,7 @@ void registerComm(MPI_Comm comm, const char* creator, MPI_Comm parent) {
   PMPI_Comm_group(comm, &group);
   def.members = worldRanksOf(group);
   PMPI_Group_free(&group);
+  logDefinition(partial::record(partial::kComm, partial::commPayload(def)));
   g.comms.push_back(std::move(def));
   g.commIds[comm] = static_cast<OTF2_CommRef>(g.comms.size() - 1);
 }
@@ -396,6 +412,17 @@ void registerComm(MPI_Comm comm, const char* creator, MPI_Comm parent) {
 void forgetComm(MPI_Comm comm) { g.commIds.erase(comm); }
 
 // ---------------------------------------------------------------------------------------------
+// The definition log (partial_trace.h): header, then what was defined before MPI_Init.
+static void openDefinitionLog(std::uint64_t start) {
+  g.logFd = open(partial::logPath(g.dir, g.worldRank).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+                 0666);
+  if (g.logFd < 0) return;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  logDefinition(partial::record(partial::kHeader, partial::headerPayload(g.worldRank, g.worldSize, host, start)));
+  for (const UserRegionDef& r : g.userRegions) logDefinition(partial::record(partial::kRegion, partial::regionPayload(r)));
+}
+
 void startMeasurement(std::uint64_t initEnter) {
   std::lock_guard lock(gInitMutex);
   tMainThread = true;
@@ -438,11 +465,15 @@ void startMeasurement(std::uint64_t initEnter) {
     std::remove((g.dir + "/traces.def").c_str());
     std::string cmd = "rm -rf '" + g.dir + "/traces'";
     if (g.dir.find('\'') == std::string::npos && std::system(cmd.c_str()) != 0) { /* best effort */ }
+    std::string logCmd = "rm -rf '" + partial::logDir(g.dir) + "'";
+    if (g.dir.find('\'') == std::string::npos && std::system(logCmd.c_str()) != 0) { /* best effort */ }
+    mkdir(partial::logDir(g.dir).c_str(), 0777);
   }
   PMPI_Barrier(MPI_COMM_WORLD);
 
   long mb = 64;
   if (const char* env = std::getenv("WAITSCOPE_BUFFER_MB")) mb = std::max(1L, std::strtol(env, nullptr, 10));
+  gFreeChunks.reserve(static_cast<std::size_t>(mb));  // the abort path returns chunks without allocating
   for (long i = 0; i < mb; ++i) gFreeChunks.push_back(std::malloc(kChunk));
 
   g.archive = OTF2_Archive_Open(g.dir.c_str(), "traces", OTF2_FILEMODE_WRITE, kChunk,
@@ -458,6 +489,7 @@ void startMeasurement(std::uint64_t initEnter) {
   OTF2_Archive_OpenEvtFiles(g.archive);
   g.evt = OTF2_Archive_GetEvtWriter(g.archive, static_cast<OTF2_LocationRef>(g.worldRank));
   g.attrs = OTF2_AttributeList_New();
+  openDefinitionLog(initEnter);
 
   g.comms.resize(2);  // 0 = MPI_COMM_WORLD, 1 = MPI_COMM_SELF (global by construction)
   g.commIds[MPI_COMM_WORLD] = kWorldComm;
@@ -474,283 +506,47 @@ void startMeasurement(std::uint64_t initEnter) {
 
   struct sigaction sa = {};
   sa.sa_handler = onFatalSignal;
-  for (int sig : {SIGTERM, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGTERM, SIGINT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
 }
 
+// The abort path (MPI_Abort or a fatal signal handler): close the regions open now, flush the
+// event buffer and append the end record to the definition log, so that waitscope-run can
+// complete the trace. Only write(2) and OTF2's flush; the pool gives chunks back without
+// allocating. Best effort if the signal interrupted the recorder itself.
 void abortMeasurement(const char* why) {
   if (!g.recording) return;
   g.recording = false;
   g.incomplete = true;
-  // Write the buffered events; the definitions (written at MPI_Finalize) are missing, so
-  // waitscope-run and readers report the trace as incomplete.
+  const std::uint64_t t = std::max(now(), g.lastTime);
+  std::uint64_t events = 0;
   if (g.evt) {
+    if (g.openMpi != OTF2_UNDEFINED_REGION) OTF2_EvtWriter_Leave(g.evt, nullptr, t, g.openMpi);
+    for (std::size_t i = std::min(gDepth, kMaxDepth); i-- > 0;) OTF2_EvtWriter_Leave(g.evt, nullptr, t, gStack[i]);
+    OTF2_EvtWriter_GetNumberOfEvents(g.evt, &events);
     OTF2_Archive_CloseEvtWriter(g.archive, g.evt);
     g.evt = nullptr;
   }
-  std::fprintf(stderr, "waitscope: rank %d %s: the trace in %s is incomplete (buffered events were flushed)\n",
-               g.worldRank, why, g.dir.c_str());
+  char buf[512];
+  if (g.logFd >= 0) {
+    const std::size_t n = partial::endRecord(buf, sizeof buf, events, t, why);
+    if (n > 0 && write(g.logFd, buf, n) < 0) { /* nothing more to do */ }
+    close(g.logFd);
+    g.logFd = -1;
+  }
+  const int len = std::snprintf(buf, sizeof buf, "waitscope: rank %d ended by %s: the trace in %s is incomplete (%llu events "
+                                "up to now were written)\n", g.worldRank, why, g.dir.c_str(),
+                                static_cast<unsigned long long>(events));
+  if (len > 0 && write(STDERR_FILENO, buf, std::min(static_cast<std::size_t>(len), sizeof buf - 1)) < 0) { /* */ }
 }
 
 // ---------------------------------------------------------------------------------------------
-// Unification at MPI_Finalize.
+// Unification at MPI_Finalize (global_definitions.h).
 namespace {
-
-struct Blob {
-  std::string data;
-  void u64(std::uint64_t v) { data.append(reinterpret_cast<const char*>(&v), sizeof v); }
-  void str(const std::string& s) {
-    u64(s.size());
-    data += s;
-  }
-  void vec(const std::vector<std::uint64_t>& v) {
-    u64(v.size());
-    for (auto x : v) u64(x);
-  }
-};
-
-struct BlobReader {
-  const char* p;
-  std::uint64_t u64() {
-    std::uint64_t v;
-    std::memcpy(&v, p, sizeof v);
-    p += sizeof v;
-    return v;
-  }
-  std::string str() {
-    const std::uint64_t n = u64();
-    std::string s(p, n);
-    p += n;
-    return s;
-  }
-  std::vector<std::uint64_t> vec() {
-    std::vector<std::uint64_t> v(u64());
-    for (auto& x : v) x = u64();
-    return v;
-  }
-};
-
-// Global definition tables built on rank 0.
-struct Global {
-  std::map<std::string, OTF2_StringRef> strings;
-  std::vector<std::string> stringList;
-  OTF2_StringRef str(const std::string& s) {
-    auto [it, added] = strings.emplace(s, static_cast<OTF2_StringRef>(stringList.size()));
-    if (added) stringList.push_back(s);
-    return it->second;
-  }
-  std::map<std::tuple<std::string, std::string, std::uint32_t, bool>, OTF2_RegionRef> regions;
-  std::vector<UserRegionDef> regionList;
-  std::map<std::pair<std::string, std::uint32_t>, OTF2_SourceCodeLocationRef> scls;
-  std::vector<std::pair<std::string, std::uint32_t>> sclList;
-  std::map<std::vector<std::uint64_t>, OTF2_GroupRef> groups;  // COMM_GROUP ids from 2 on
-  std::vector<std::vector<std::uint64_t>> groupList;
-  std::map<std::uint64_t, OTF2_CommRef> comms;
-  std::vector<CommDef> commList;
-  std::map<std::uint64_t, OTF2_RmaWinRef> wins;
-  std::vector<WinDef> winList;
-  OTF2_GroupRef group(const std::vector<std::uint64_t>& members) {
-    auto [it, added] = groups.emplace(members, static_cast<OTF2_GroupRef>(groupList.size() + 2));
-    if (added) groupList.push_back(members);
-    return it->second;
-  }
-};
-
 Blob localDefinitions() {
-  Blob b;
-  b.u64(g.userRegions.size());
-  for (const auto& r : g.userRegions) {
-    b.str(r.name);
-    b.str(r.file);
-    b.u64(r.line);
-    b.u64(r.compiler);
-  }
-  b.u64(g.sourceLocations.size());
-  for (const auto& [file, line] : g.sourceLocations) {
-    b.str(file);
-    b.u64(line);
-  }
-  b.u64(g.groups.size());
-  for (const auto& members : g.groups) b.vec(members);
-  b.u64(g.comms.size() - 2);
-  for (std::size_t i = 2; i < g.comms.size(); ++i) {
-    const CommDef& c = g.comms[i];
-    b.u64(c.key);
-    b.str(c.creator);
-    b.u64(c.parent == OTF2_UNDEFINED_COMM ? ~0ULL : c.parent);
-    b.vec(c.members);
-  }
-  b.u64(g.wins.size());
-  for (const WinDef& w : g.wins) {
-    b.u64(w.key);
-    b.u64(w.comm);
-    b.str(w.name);
-  }
-  return b;
+  return encodeLocalDefinitions({g.userRegions, g.sourceLocations, g.groups, g.comms, g.wins});
 }
-
-// Rank 0: merges one rank's local definitions and returns that rank's mapping tables
-// (region, source location, group, comm, window), each as a dense array local -> global.
-Blob unify(Global& gl, const char* data) {
-  BlobReader r{data};
-  Blob maps;
-  std::vector<std::uint64_t> regionMap(kFirstUserRegion);
-  for (std::uint32_t i = 0; i < kFirstUserRegion; ++i) regionMap[i] = i;
-  for (std::uint64_t n = r.u64(); n-- > 0;) {
-    UserRegionDef def;
-    def.name = r.str();
-    def.file = r.str();
-    def.line = static_cast<std::uint32_t>(r.u64());
-    def.compiler = r.u64() != 0;
-    auto key = std::make_tuple(def.name, def.file, def.line, def.compiler);
-    auto [it, added] = gl.regions.emplace(key, static_cast<OTF2_RegionRef>(kFirstUserRegion + gl.regionList.size()));
-    if (added) gl.regionList.push_back(def);
-    regionMap.push_back(it->second);
-  }
-  std::vector<std::uint64_t> sclMap;
-  for (std::uint64_t n = r.u64(); n-- > 0;) {
-    std::string file = r.str();
-    const auto line = static_cast<std::uint32_t>(r.u64());
-    auto key = std::make_pair(file, line);
-    auto [it, added] = gl.scls.emplace(key, static_cast<OTF2_SourceCodeLocationRef>(gl.sclList.size()));
-    if (added) gl.sclList.push_back(key);
-    sclMap.push_back(it->second);
-  }
-  std::vector<std::uint64_t> groupMap;
-  for (std::uint64_t n = r.u64(); n-- > 0;) groupMap.push_back(gl.group(r.vec()));
-  std::vector<std::uint64_t> commMap = {kWorldComm, kSelfComm};
-  for (std::uint64_t n = r.u64(); n-- > 0;) {
-    CommDef c;
-    c.key = r.u64();
-    c.creator = r.str();
-    const std::uint64_t parent = r.u64();
-    c.parent = parent == ~0ULL ? OTF2_UNDEFINED_COMM : static_cast<OTF2_CommRef>(commMap.at(parent));
-    c.members = r.vec();
-    auto [it, added] = gl.comms.emplace(c.key, static_cast<OTF2_CommRef>(gl.commList.size() + 2));
-    if (added) gl.commList.push_back(std::move(c));
-    commMap.push_back(it->second);
-  }
-  std::vector<std::uint64_t> winMap;
-  for (std::uint64_t n = r.u64(); n-- > 0;) {
-    WinDef w;
-    w.key = r.u64();
-    w.comm = static_cast<OTF2_CommRef>(commMap.at(r.u64()));
-    w.name = r.str();
-    auto [it, added] = gl.wins.emplace(w.key, static_cast<OTF2_RmaWinRef>(gl.winList.size()));
-    if (added) gl.winList.push_back(std::move(w));
-    winMap.push_back(it->second);
-  }
-  for (const auto* m : {&regionMap, &sclMap, &groupMap, &commMap, &winMap}) maps.vec(*m);
-  return maps;
-}
-
-void writeMapping(OTF2_DefWriter* w, OTF2_MappingType type, const std::vector<std::uint64_t>& map) {
-  if (map.empty()) return;
-  bool identity = true;
-  for (std::size_t i = 0; i < map.size(); ++i) identity = identity && map[i] == i;
-  if (identity) return;
-  OTF2_IdMap* idMap = OTF2_IdMap_CreateFromUint64Array(map.size(), map.data(), true);
-  OTF2_DefWriter_WriteMappingTable(w, type, idMap);
-  OTF2_IdMap_Free(idMap);
-}
-
-void writeGlobalDefinitions(Global& gl, const std::vector<std::uint64_t>& events,
-                            const std::vector<std::string>& hosts, std::uint64_t offset, std::uint64_t length) {
-  OTF2_GlobalDefWriter* w = OTF2_Archive_GetGlobalDefWriter(g.archive);
-  const int n = g.worldSize;
-  std::vector<std::uint64_t> all(static_cast<std::size_t>(n));
-  for (int r = 0; r < n; ++r) all[static_cast<std::size_t>(r)] = static_cast<std::uint64_t>(r);
-  // strings first, then everything that refers to them
-  gl.str("");
-  const OTF2_StringRef sMpi = gl.str("MPI");
-  for (const char* name : kMpiNames) gl.str(name);
-  std::map<std::string, OTF2_SystemTreeNodeRef> nodes;
-  for (const auto& h : hosts) nodes.emplace(h, 0);
-  OTF2_SystemTreeNodeRef nextNode = 1;
-  for (auto& [h, id] : nodes) id = nextNode++;
-  // collect all strings
-  gl.str("machine"), gl.str("Linux"), gl.str("node"), gl.str("Master thread"), gl.str("TRACE BUFFER FLUSH");
-  gl.str("SOURCE_CODE_LOCATION"), gl.str("Source code location"), gl.str("MPI_COMM_WORLD"), gl.str("MPI_COMM_SELF");
-  gl.str("Comm ${id}"), gl.str("Win ${id}");
-  for (const auto& [h, id] : nodes) gl.str(h);
-  for (int r = 0; r < n; ++r) gl.str("MPI Rank " + std::to_string(r));
-  for (const auto& r : gl.regionList) gl.str(r.name), gl.str(r.file);
-  for (const auto& s : gl.sclList) gl.str(s.first);
-  for (const auto& c : gl.commList) gl.str(c.creator);
-  for (const auto& w2 : gl.winList) gl.str(w2.name);
-  for (std::size_t i = 0; i < gl.stringList.size(); ++i)
-    OTF2_GlobalDefWriter_WriteString(w, static_cast<OTF2_StringRef>(i), gl.stringList[i].c_str());
-
-  OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000ULL, offset, length, OTF2_UNDEFINED_TIMESTAMP);
-  OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, sMpi, OTF2_PARADIGM_CLASS_PROCESS);
-  OTF2_AttributeValue v;
-  v.stringRef = gl.str("Comm ${id}");
-  OTF2_GlobalDefWriter_WriteParadigmProperty(w, OTF2_PARADIGM_MPI, OTF2_PARADIGM_PROPERTY_COMM_NAME_TEMPLATE,
-                                             OTF2_TYPE_STRING, v);
-  v.stringRef = gl.str("Win ${id}");
-  OTF2_GlobalDefWriter_WriteParadigmProperty(w, OTF2_PARADIGM_MPI, OTF2_PARADIGM_PROPERTY_RMA_WIN_NAME_TEMPLATE,
-                                             OTF2_TYPE_STRING, v);
-
-  OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, gl.str("Linux"), gl.str("machine"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-  OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(w, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
-  for (const auto& [h, id] : nodes) {
-    OTF2_GlobalDefWriter_WriteSystemTreeNode(w, id, gl.str(h), gl.str("node"), 0);
-    OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(w, id, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
-  }
-  for (int r = 0; r < n; ++r)
-    OTF2_GlobalDefWriter_WriteLocationGroup(w, static_cast<OTF2_LocationGroupRef>(r),
-                                            gl.str("MPI Rank " + std::to_string(r)), OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                            nodes[hosts[static_cast<std::size_t>(r)]], OTF2_UNDEFINED_LOCATION_GROUP);
-  for (int r = 0; r < n; ++r)
-    OTF2_GlobalDefWriter_WriteLocation(w, static_cast<OTF2_LocationRef>(r), gl.str("Master thread"),
-                                       OTF2_LOCATION_TYPE_CPU_THREAD, events[static_cast<std::size_t>(r)],
-                                       static_cast<OTF2_LocationGroupRef>(r));
-
-  // regions
-  for (std::uint32_t i = 0; i < kNumMpi; ++i)
-    OTF2_GlobalDefWriter_WriteRegion(w, i, gl.str(kMpiNames[i]), gl.str(kMpiNames[i]), gl.str(""), kMpiRoles[i],
-                                     OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, sMpi, 0, 0);
-  OTF2_GlobalDefWriter_WriteRegion(w, kFlushRegion, gl.str("TRACE BUFFER FLUSH"), gl.str("TRACE BUFFER FLUSH"),
-                                   gl.str(""), OTF2_REGION_ROLE_ARTIFICIAL, OTF2_PARADIGM_MEASUREMENT_SYSTEM,
-                                   OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING, 0, 0);
-  for (std::size_t i = 0; i < gl.regionList.size(); ++i) {
-    const auto& r = gl.regionList[i];
-    OTF2_GlobalDefWriter_WriteRegion(
-        w, static_cast<OTF2_RegionRef>(kFirstUserRegion + i), gl.str(r.name), gl.str(r.name), gl.str(""),
-        OTF2_REGION_ROLE_FUNCTION, r.compiler ? OTF2_PARADIGM_COMPILER : OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
-        r.file.empty() ? OTF2_UNDEFINED_STRING : gl.str(r.file), r.line, r.line);
-  }
-  for (std::size_t i = 0; i < gl.sclList.size(); ++i)
-    OTF2_GlobalDefWriter_WriteSourceCodeLocation(w, static_cast<OTF2_SourceCodeLocationRef>(i),
-                                                 gl.str(gl.sclList[i].first), gl.sclList[i].second);
-  OTF2_GlobalDefWriter_WriteAttribute(w, 0, gl.str("SOURCE_CODE_LOCATION"), gl.str("Source code location"),
-                                      OTF2_TYPE_SOURCE_CODE_LOCATION);
-
-  gl.group(all);
-  for (const CommDef& c : gl.commList) gl.group(c.members);
-  // groups: 0 = the MPI locations, 1 = COMM_SELF, 2.. = COMM_GROUPs of world ranks
-  OTF2_GlobalDefWriter_WriteGroup(w, 0, gl.str(""), OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                  OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(n), all.data());
-  OTF2_GlobalDefWriter_WriteGroup(w, 1, gl.str(""), OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI,
-                                  OTF2_GROUP_FLAG_NONE, 0, nullptr);
-  for (std::size_t i = 0; i < gl.groupList.size(); ++i)
-    OTF2_GlobalDefWriter_WriteGroup(w, static_cast<OTF2_GroupRef>(i + 2), gl.str(""), OTF2_GROUP_TYPE_COMM_GROUP,
-                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                    static_cast<std::uint32_t>(gl.groupList[i].size()), gl.groupList[i].data());
-  OTF2_GlobalDefWriter_WriteComm(w, kWorldComm, gl.str("MPI_COMM_WORLD"), gl.group(all), OTF2_UNDEFINED_COMM,
-                                 OTF2_COMM_FLAG_NONE);
-  OTF2_GlobalDefWriter_WriteComm(w, kSelfComm, gl.str("MPI_COMM_SELF"), 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
-  for (std::size_t i = 0; i < gl.commList.size(); ++i) {
-    const CommDef& c = gl.commList[i];
-    OTF2_GlobalDefWriter_WriteComm(w, static_cast<OTF2_CommRef>(i + 2), gl.str(c.creator), gl.group(c.members),
-                                   c.parent, OTF2_COMM_FLAG_NONE);
-  }
-  for (std::size_t i = 0; i < gl.winList.size(); ++i)
-    OTF2_GlobalDefWriter_WriteRmaWin(w, static_cast<OTF2_RmaWinRef>(i), gl.str(gl.winList[i].name),
-                                     gl.winList[i].comm, OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
-  OTF2_Archive_CloseGlobalDefWriter(g.archive, w);
-}
-
 }  // namespace
+
 
 void openProgramRegion(std::uint64_t time) {
   if (gDepth != 0 || !(g.recording || g.profiling)) return;
@@ -818,23 +614,26 @@ void finishMeasurement() {
   // Local definitions: mapping tables from this rank's ids to the global ones.
   OTF2_Archive_OpenDefFiles(g.archive);
   OTF2_DefWriter* dw = OTF2_Archive_GetDefWriter(g.archive, static_cast<OTF2_LocationRef>(g.worldRank));
-  BlobReader mr{mine.data()};
-  for (OTF2_MappingType type : {OTF2_MAPPING_REGION, OTF2_MAPPING_SOURCE_CODE_LOCATION, OTF2_MAPPING_GROUP,
-                                OTF2_MAPPING_COMM, OTF2_MAPPING_RMA_WIN}) {
-    std::vector<std::uint64_t> map = mr.vec();
-    writeMapping(dw, type, map);
-  }
+  writeMappings(dw, mine.data());
   OTF2_Archive_CloseDefWriter(g.archive, dw);
   OTF2_Archive_CloseDefFiles(g.archive);
 
   if (g.worldRank == 0) {
     std::vector<std::string> hostNames;
     for (int r = 0; r < n; ++r) hostNames.emplace_back(hosts.data() + static_cast<std::size_t>(r) * sizeof host);
-    writeGlobalDefinitions(gl, eventCounts, hostNames, minStart, maxEnd - minStart);
+    writeGlobalDefinitions(g.archive, gl, eventCounts, hostNames, minStart, maxEnd - minStart);
   }
   OTF2_AttributeList_Delete(g.attrs);
   OTF2_Archive_Close(g.archive);
   g.archive = nullptr;
+  // The trace is complete: the definition logs are not needed.
+  if (g.logFd >= 0) {
+    close(g.logFd);
+    g.logFd = -1;
+    unlink(partial::logPath(g.dir, g.worldRank).c_str());
+  }
+  PMPI_Barrier(MPI_COMM_WORLD);
+  if (g.worldRank == 0) rmdir(partial::logDir(g.dir).c_str());
   if (g.worldRank == 0 && !std::getenv("WAITSCOPE_QUIET"))
     std::fprintf(stderr, "waitscope: trace written to %s/traces.otf2\n", g.dir.c_str());
 }

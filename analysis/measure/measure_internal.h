@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "global_definitions.h"
+
 namespace waitscope::measure {
 
 enum class Fn : std::uint32_t {
@@ -20,12 +22,8 @@ enum class Fn : std::uint32_t {
 #undef WS_MPI
   kCount
 };
-constexpr std::uint32_t kNumMpi = static_cast<std::uint32_t>(Fn::kCount);
-constexpr OTF2_RegionRef kFlushRegion = kNumMpi;       // "TRACE BUFFER FLUSH"
-constexpr OTF2_RegionRef kFirstUserRegion = kNumMpi + 1;
+static_assert(static_cast<std::uint32_t>(Fn::kCount) == kNumMpi);
 constexpr OTF2_RegionRef kFilteredRegion = OTF2_UNDEFINED_REGION;
-constexpr OTF2_CommRef kWorldComm = 0;
-constexpr OTF2_CommRef kSelfComm = 1;
 
 inline std::uint64_t now() {
   timespec ts;
@@ -33,12 +31,6 @@ inline std::uint64_t now() {
   return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-struct CommDef {
-  std::uint64_t key = 0;          // (world rank of its rank 0) << 32 | that rank's counter
-  std::string creator;            // e.g. "MPI_Comm_split"
-  OTF2_CommRef parent = OTF2_UNDEFINED_COMM;
-  std::vector<std::uint64_t> members;  // world ranks, in communicator rank order
-};
 
 struct PendingRmaOp {
   std::uint64_t id;
@@ -55,11 +47,6 @@ struct WinInfo {
   std::vector<PendingRmaOp> pending;
 };
 
-struct WinDef {
-  std::uint64_t key = 0;
-  OTF2_CommRef comm = 0;
-  std::string name;
-};
 
 enum class ReqKind : std::uint8_t { Isend, Irecv, Rma };
 struct ReqInfo {
@@ -75,12 +62,6 @@ struct ReqInfo {
   MPI_Win win = MPI_WIN_NULL;     // RMA
 };
 
-struct UserRegionDef {
-  std::string name;
-  std::string file;
-  std::uint32_t line = 0;
-  bool compiler = true;  // -finstrument-functions (COMPILER) or waitscope_region_begin (USER)
-};
 
 struct State {
   bool recording = false;
@@ -95,6 +76,8 @@ struct State {
   OTF2_EvtWriter* evt = nullptr;
   OTF2_AttributeList* attrs = nullptr;
   bool flushPending = false;
+  int logFd = -1;  // the definition log (partial_trace.h)
+  OTF2_RegionRef openMpi = OTF2_UNDEFINED_REGION;  // the MPI call in progress, closed by an abort
   std::uint64_t flushStart = 0, flushEnd = 0;
   std::uint64_t nextRequestId = 1;
   std::uint64_t nextMatchingId = 1;
@@ -130,6 +113,9 @@ inline void boundary() {
   if (g.flushPending) [[unlikely]] writeFlushRegion();
 }
 inline std::uint64_t stamp() { return g.lastTime = now(); }
+
+// Appends a record to this rank's definition log, so that an aborted run's trace can be completed.
+void logDefinition(const std::string& record);
 
 OTF2_SourceCodeLocationRef callSite(void* returnAddress);
 // Source file and line of a code address (libdw); false when unknown.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "measure_internal.h"
+#include "partial_trace.h"
 #include "profile_runtime.h"
 
 namespace waitscope::measure {
@@ -23,11 +24,13 @@ inline void enterMpi(Call& c, void* returnAddress) {
   boundary();
   c.enter = stamp();
   enterRegion(idx(c.fn), c.enter, site);
+  g.openMpi = idx(c.fn);
 }
 
 inline void leaveMpi(Call& c) {
   boundary();
   leaveRegion(idx(c.fn), stamp());
+  g.openMpi = OTF2_UNDEFINED_REGION;
 }
 
 #pragma GCC diagnostic push
@@ -282,7 +285,7 @@ struct Hook<Fn::MPI_Abort> : Whole<Fn::MPI_Abort> {
     if (active()) {
       Call c{Fn::MPI_Abort, 0};
       enterMpi(c, ra);
-      abortMeasurement("called MPI_Abort");
+      abortMeasurement("MPI_Abort");
     }
     return PMPI_Abort(comm, code);
   }
@@ -711,6 +714,7 @@ void windowCreated(MPI_Win win, MPI_Comm comm, const char* name, bool allocated)
   def.key = agreeKey(comm);
   def.comm = commId(comm);
   def.name = name;
+  logDefinition(partial::record(partial::kWin, partial::winPayload(def)));
   g.wins.push_back(std::move(def));
   WinInfo info;
   info.id = static_cast<OTF2_RmaWinRef>(g.wins.size() - 1);

@@ -72,6 +72,10 @@ std::string precheck(const Options& o, int size) {
     ro.definitionsOnly = true;
     ro.warn = [](const std::string&) {};
     const trace::Trace defs = trace::readTrace(o.trace, ro);
+    if (!defs.incomplete.empty())
+      return o.trace + ": the trace is incomplete (" + defs.incomplete +
+             "): its events stop where the run ended, so it cannot be replayed; record a run that reaches "
+             "MPI_Finalize";
     const std::size_t n = defs.defs.worldLocations.size();
     if (n != static_cast<std::size_t>(size))
       return o.trace + ": the trace has " + std::to_string(n) + " MPI ranks but waitscope-analyze runs on " +

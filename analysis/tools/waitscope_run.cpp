@@ -1,5 +1,6 @@
 // waitscope-run: runs an MPI program under mpiexec with libwaitscope-measure preloaded and says
 // where the trace (or, with --profile, the wait-state profile report) is.
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,12 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "partial_trace.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
 constexpr const char* kHelp =
     "usage: waitscope-run [-n N] [-o DIR] [--] PROGRAM [ARGS...]\n"
+    "       waitscope-run --complete DIR\n"
     "       waitscope-run --profile [--waitall-test] [-n N] [-o REPORT] [--] PROGRAM [ARGS...]\n"
     "\n"
     "Runs PROGRAM under `mpiexec -n N` with the Waitscope recording library preloaded and writes\n"
@@ -37,6 +41,9 @@ constexpr const char* kHelp =
     "      --profile     estimate a wait-state profile instead of writing a trace\n"
     "      --waitall-test  (with --profile) test before MPI_Wait/MPI_Waitall and also report the\n"
     "                    Late Sender estimate without the waits the test found complete\n"
+    "      --complete DIR  complete the trace in DIR of a run that ended abnormally without\n"
+    "                    waitscope-run (a program linked with the library): its events up to the\n"
+    "                    end become readable, marked incomplete (waitscope-run does this itself)\n"
     "  -h, --help        show this help\n"
     "      --version     show the version\n"
     "\n"
@@ -44,7 +51,11 @@ constexpr const char* kHelp =
     "  WAITSCOPE_MEASURE_LIB  the recording library (default: libwaitscope-measure.so next to this tool)\n"
     "  WAITSCOPE_BUFFER_MB    per-process event buffer in MiB before it is flushed to disk (default 64)\n"
     "  WAITSCOPE_FILTER       file of region names or globs (one a line, # comments) to leave out\n"
-    "  MPIEXEC                the mpiexec to use (default: mpiexec from PATH)\n";
+    "  MPIEXEC                the mpiexec to use (default: mpiexec from PATH)\n"
+    "\n"
+    "If the program ends abnormally (MPI_Abort, a crash, SIGTERM/SIGINT, mpiexec killing the\n"
+    "job), the trace holds the events up to the end and is marked incomplete; waitscope-analyze\n"
+    "says so instead of analyzing it. SIGTERM sent to waitscope-run is passed on to mpiexec.\n";
 
 [[noreturn]] void fail(const std::string& message, int code = 2) {
   std::fprintf(stderr, "waitscope-run: %s\n", message.c_str());
@@ -94,6 +105,34 @@ std::string timestamped(const char* pattern) {
 }
 std::string defaultDir() { return timestamped("waitscope-trace-%Y%m%d-%H%M%S"); }
 
+// SIGTERM to waitscope-run goes on to mpiexec (which ends the ranks with SIGTERM, and they flush
+// their traces); waitscope-run stays to complete the trace. It is passed on after a second: when
+// the whole process group got it, mpiexec has it already, and a second one at once makes
+// mpiexec kill the ranks with SIGKILL before they flush. SIGINT from a terminal reaches mpiexec
+// directly (same process group), so waitscope-run only ignores it.
+volatile pid_t gChild = 0;
+volatile sig_atomic_t gTerminate = 0;
+void noteTerminate(int) { gTerminate = 1; }
+void passSignalsOn() {
+  struct sigaction sa = {};
+  sa.sa_handler = noteTerminate;
+  sigaction(SIGTERM, &sa, nullptr);
+  signal(SIGINT, SIG_IGN);
+}
+
+// Completes the trace of an aborted run and says so; returns false if there was nothing to complete.
+bool completePartial(const std::string& dir, const std::string& what) {
+  if (!waitscope::measure::partial::hasLogs(dir)) return false;
+  try {
+    const auto done = waitscope::measure::partial::completeTrace(dir);
+    std::fprintf(stderr, "waitscope-run: %s: the trace %s/traces.otf2 is incomplete (%s); it holds the events up to the end\n",
+                 what.c_str(), dir.c_str(), done.reason.c_str());
+  } catch (const std::exception& e) {
+    fail(what + ": " + e.what());
+  }
+  return true;
+}
+
 // Runs `mpiexec -n np PROGRAM ARGS` with the library preloaded and `env` (NAME=VALUE)
 // exported to the processes; returns the exit code (127: mpiexec could not be started).
 int runUnderMpiexec(int np, const std::vector<std::string>& env, const std::string& programPath, int programArg,
@@ -117,6 +156,7 @@ int runUnderMpiexec(int np, const std::vector<std::string>& env, const std::stri
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
   }
   const pid_t pid = fork();
+  gChild = pid;
   if (pid < 0) fail(std::string("cannot start mpiexec: ") + std::strerror(errno));
   if (pid == 0) {
     std::vector<char*> args;
@@ -127,7 +167,14 @@ int runUnderMpiexec(int np, const std::vector<std::string>& env, const std::stri
     _exit(127);
   }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  for (int sinceTerminate = 0;;) {
+    const pid_t done = waitpid(pid, &status, gTerminate ? WNOHANG : 0);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) break;
+    if (gTerminate && done == 0) {
+      if (++sinceTerminate == 20) kill(pid, SIGTERM);
+      usleep(50000);
+    }
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -185,6 +232,12 @@ int main(int argc, char** argv) {
     } else if (a == "-o" || a == "--output") {
       if (++i >= argc) fail("-o needs a directory");
       out = argv[i];
+    } else if (a == "--complete") {
+      if (++i >= argc) fail("--complete needs a trace directory");
+      const std::string dir = argv[i];
+      if (fs::exists(dir + "/traces.otf2")) fail(dir + "/traces.otf2 exists: the trace is complete already");
+      if (!completePartial(dir, dir)) fail(dir + ": no definition logs of an aborted run (traces.partial/) to complete");
+      return 0;
     } else if (a == "--profile") {
       profile = true;
     } else if (a == "--waitall-test") {
@@ -211,7 +264,9 @@ int main(int argc, char** argv) {
   fs::remove(dir + "/traces.otf2", ec);
   fs::remove(dir + "/traces.def", ec);
   fs::remove_all(dir + "/traces", ec);
+  fs::remove_all(waitscope::measure::partial::logDir(dir), ec);
 
+  passSignalsOn();
   const int code = runUnderMpiexec(np, {"WAITSCOPE_TRACE_DIR=" + dir}, programPath, i, argc, argv);
   if (code == 127) return code;
 
@@ -223,6 +278,10 @@ int main(int argc, char** argv) {
     std::printf("waitscope-run: trace written to %s/traces.otf2\n", dir.c_str());
     if (code != 0) std::fprintf(stderr, "waitscope-run: %s exited with code %d\n", program.c_str(), code);
     return code;
+  }
+  if (completePartial(dir, program + " ended abnormally (code " + std::to_string(code) + ")")) {
+    std::printf("waitscope-run: incomplete trace written to %s/traces.otf2\n", dir.c_str());
+    return code ? code : 1;
   }
   if (events) {
     std::fprintf(stderr,

@@ -1,5 +1,6 @@
 #include "otf2_reader.h"
 
+#include <cstdlib>
 #include <otf2/otf2.h>
 
 #include <filesystem>
@@ -630,6 +631,13 @@ Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worl
     throw TraceError(anchorPath + ": not a readable OTF2 anchor file (" +
                      (lastOtf2Error().empty() ? std::string("unknown format") : lastOtf2Error()) + ")");
   configureCollectives(reader.get());
+  {
+    char* value = nullptr;
+    if (OTF2_Reader_GetProperty(reader.get(), "WAITSCOPE::INCOMPLETE", &value) == OTF2_SUCCESS && value) {
+      trace.incomplete = *value ? value : "the run ended abnormally";
+      std::free(value);
+    }
+  }
 
   if (!fs::exists(globalDefs))
     throw TraceError(globalDefs.string() + ": missing global definitions file; copy the whole trace directory");

@@ -19,6 +19,9 @@ struct Trace {
   std::vector<LocationEvents> locations;  // loaded locations, in world-rank order
   std::uint64_t ignoredEvents = 0;        // records of kinds the model does not keep (metrics, OpenMP, ...)
   std::vector<std::string> warnings;      // one line each, already shown to the user
+  // Non-empty for the trace of a run that ended abnormally (its events stop mid-run): why,
+  // from the anchor's WAITSCOPE::INCOMPLETE property (libwaitscope-measure, docs/recording.md).
+  std::string incomplete;
 
   // Events per kind, summed over the loaded locations.
   std::array<std::uint64_t, kEventKindCount> countByKind() const;

@@ -1,12 +1,18 @@
 /* probe.c: exercises what the recorder must handle beyond tests/apps: compiler-instrumented
  * functions (-finstrument-functions), manual regions (waitscope.h), derived communicators,
  * non-blocking and persistent point-to-point, request-based RMA, many cheap calls (to force
- * buffer flushes with a small WAITSCOPE_BUFFER_MB) and MPI_Abort.
+ * buffer flushes with a small WAITSCOPE_BUFFER_MB) and abnormal ends: after the calls and a
+ * barrier, rank 0 ends the run (--crash abort|segv|abrt|term|int: MPI_Abort, a null-pointer
+ * write, abort(), SIGTERM, SIGINT) while the other ranks wait in a barrier that never completes;
+ * with --hang FILE every rank waits in a receive that never completes, once rank 0 has created
+ * FILE, for the test to kill the job.
  *
- *   probe [--calls N] [--abort]     */
+ *   probe [--calls N] [--abort] [--crash KIND] [--hang FILE]     */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 
 #include "waitscope.h"
@@ -17,10 +23,12 @@ static int __attribute__((noinline)) skipped_helper(int x) { return x + 7; }
 int main(int argc, char **argv)
 {
     long calls = 0;
-    int do_abort = 0;
+    const char *crash = NULL, *hang = NULL;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--calls") && i + 1 < argc) calls = atol(argv[++i]);
-        else if (!strcmp(argv[i], "--abort")) do_abort = 1;
+        else if (!strcmp(argv[i], "--abort")) crash = "abort";
+        else if (!strcmp(argv[i], "--crash") && i + 1 < argc) crash = argv[++i];
+        else if (!strcmp(argv[i], "--hang") && i + 1 < argc) hang = argv[++i];
     }
     MPI_Init(&argc, &argv);
     int rank, size;
@@ -80,10 +88,24 @@ int main(int argc, char **argv)
 
     for (long i = 0; i < calls; ++i) MPI_Comm_rank(MPI_COMM_WORLD, &v);
 
-    if (do_abort) {
+    if (crash) {
         MPI_Barrier(MPI_COMM_WORLD);
-        if (rank == 0) MPI_Abort(MPI_COMM_WORLD, 3);
+        if (rank == 0) {
+            if (!strcmp(crash, "abort")) MPI_Abort(MPI_COMM_WORLD, 3);
+            else if (!strcmp(crash, "segv")) *(volatile int *)(uintptr_t)v = 1; /* v is small: unmapped */
+            else if (!strcmp(crash, "abrt")) abort();
+            else if (!strcmp(crash, "term")) raise(SIGTERM);
+            else if (!strcmp(crash, "int")) raise(SIGINT);
+        }
         MPI_Barrier(MPI_COMM_WORLD); /* never completes */
+    }
+    if (hang) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0) {
+            FILE *f = fopen(hang, "w");
+            if (f) fclose(f);
+        }
+        MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* never completes */
     }
     MPI_Comm_free(&dup);
     MPI_Comm_free(&half);
