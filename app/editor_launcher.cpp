@@ -5,43 +5,36 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include <stdexcept>
+
+#include "report/editor_command.h"
+
 namespace waitscope::app {
 
 const QList<EditorTemplate>& editorTemplates() {
-  static const QList<EditorTemplate> templates = {
-      {QStringLiteral("VS Code"), QStringLiteral("code -g %f:%l:%c")},
-      {QStringLiteral("VSCodium"), QStringLiteral("codium -g %f:%l:%c")},
-      {QStringLiteral("Qt Creator"), QStringLiteral("qtcreator -client %f:%l")},
-      {QStringLiteral("CLion"), QStringLiteral("clion --line %l %f")},
-      {QStringLiteral("KDevelop"), QStringLiteral("kdevelop %f:%l")},
-      {QStringLiteral("Kate"), QStringLiteral("kate --line %l %f")},
-      {QStringLiteral("Emacs"), QStringLiteral("emacsclient -n +%l:%c %f")},
-      {QStringLiteral("Vim in a terminal"), QStringLiteral("x-terminal-emulator -e vim +%l %f")},
-      {QStringLiteral("Custom"), QString()},
-  };
+  // The presets live in the backend (tested there, shared with the docs); "Custom" is the app's.
+  static const QList<EditorTemplate> templates = [] {
+    QList<EditorTemplate> out;
+    for (const report::EditorPreset& p : report::editorPresets())
+      out.push_back({QString::fromUtf8(p.name.data(), static_cast<qsizetype>(p.name.size())),
+                     QString::fromUtf8(p.command.data(), static_cast<qsizetype>(p.command.size()))});
+    out.push_back({QStringLiteral("Custom"), QString()});
+    return out;
+  }();
   return templates;
 }
 
 QStringList editorArguments(const QString& command, const QString& file, int line, int column) {
-  QStringList arguments = QProcess::splitCommand(command);
-  for (QString& a : arguments) {
-    QString filled;
-    for (qsizetype i = 0; i < a.size(); ++i) {
-      if (a[i] == QLatin1Char('%') && i + 1 < a.size()) {
-        const QChar p = a[i + 1];
-        if (p == QLatin1Char('f')) filled += file;
-        else if (p == QLatin1Char('l')) filled += QString::number(line);
-        else if (p == QLatin1Char('c')) filled += QString::number(column);
-        else if (p == QLatin1Char('%')) filled += QLatin1Char('%');
-        else filled += a.mid(i, 2);
-        ++i;
-      } else {
-        filled += a[i];
-      }
-    }
-    a = filled;
+  QStringList out;
+  try {
+    for (const std::string& a : report::expandEditorCommand(command.toStdString(), file.toStdString(),
+                                                            static_cast<std::uint32_t>(std::max(line, 0)),
+                                                            static_cast<std::uint32_t>(std::max(column, 0))))
+      out << QString::fromStdString(a);
+  } catch (const std::invalid_argument&) {
+    out.clear();  // empty command or an unterminated quote: nothing to start
   }
-  return arguments;
+  return out;
 }
 
 QString configuredEditorCommand() {

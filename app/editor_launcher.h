@@ -15,11 +15,12 @@ struct EditorTemplate {
   QString command;  // "code -g %f:%l:%c"
 };
 
-// The built-in templates, in menu order; the last one is "Custom" (empty command).
+// The backend's presets (report/editor_command.h) in menu order, then "Custom" (empty command).
 const QList<EditorTemplate>& editorTemplates();
 
 // The program and its arguments for `command` opening `file` at `line` and
-// `column` (1-based). Empty when the command is empty or malformed.
+// `column` (1-based), expanded by report::expandEditorCommand. Empty when the
+// command is empty or malformed.
 QStringList editorArguments(const QString& command, const QString& file, int line, int column = 1);
 
 // The command chosen in the settings (default: VS Code), and storing a choice.
