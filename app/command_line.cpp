@@ -16,6 +16,9 @@ QString commandLineHelp() {
       "  --mode MODE              absolute, percent (of total), selection (percent of selection), peer\n"
       "  --flat                   show the flat profile (by region) instead of the call tree\n"
       "  --size WxH               window size in pixels (default 1280x800)\n"
+      "  --view VIEW              what the PNG/SVG/CSV exports show: browser (default) or timeline\n"
+      "                           (timeline CSV: the wait-state instances shown)\n"
+      "  --time-window T0:T1      the timeline's time window in seconds\n"
       "  --export-png FILE        write the window as PNG\n"
       "  --export-svg FILE        write the window as SVG\n"
       "  --export-csv FILE        write a tree as CSV, exactly as shown\n"
@@ -64,6 +67,23 @@ bool parseCommandLine(const QStringList& arguments, CommandLine* out, QString* e
         return false;
       }
       cl.size = QSize(w, h);
+    } else if (a == QLatin1String("--view")) {
+      if (!value(i, &v)) return false;
+      if (v != QLatin1String("browser") && v != QLatin1String("timeline")) {
+        *error = QStringLiteral("--view: expected browser or timeline, got '%1'").arg(v);
+        return false;
+      }
+      cl.timelineView = v == QLatin1String("timeline");
+    } else if (a == QLatin1String("--time-window")) {
+      if (!value(i, &v)) return false;
+      const QStringList parts = v.split(QLatin1Char(':'));
+      bool okFrom = false, okTo = false;
+      cl.windowFrom = parts.size() == 2 ? parts[0].toDouble(&okFrom) : 0.0;
+      cl.windowTo = parts.size() == 2 ? parts[1].toDouble(&okTo) : 0.0;
+      if (!okFrom || !okTo || !(cl.windowTo > cl.windowFrom)) {
+        *error = QStringLiteral("--time-window: expected T0:T1 in seconds with T1 > T0, got '%1'").arg(v);
+        return false;
+      }
     } else if (a == QLatin1String("--export-png")) {
       if (!value(i, &cl.exportPng)) return false;
     } else if (a == QLatin1String("--export-svg")) {

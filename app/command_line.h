@@ -19,6 +19,8 @@ struct CommandLine {
   QString exportPng, exportSvg, exportCsv;
   QString csvTree = QStringLiteral("call");  // metric, call or system
   QSize size;            // invalid: the default (or remembered) size
+  bool timelineView = false;             // --view timeline: exports show the timeline
+  double windowFrom = 0.0, windowTo = 0.0;  // --time-window T0:T1 (to > from when given)
   bool quit = false;
 
   bool exports() const { return !exportPng.isEmpty() || !exportSvg.isEmpty() || !exportCsv.isEmpty(); }

@@ -20,6 +20,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTreeView>
 
@@ -31,6 +32,9 @@
 #include "report/source_location.h"
 #include "report_loader.h"
 #include "source/source_pane.h"
+#include "timeline_loader.h"
+#include "timeline_pane.h"
+#include "timeline_view.h"
 #include "widgets/chart_pane.h"
 #include "widgets/report_browser.h"
 #include "widgets/tree_pane.h"
@@ -46,6 +50,9 @@ MainWindow::MainWindow(QWidget* parent)
       selection_(new views::Selection(this)),
       browser_(new views::ReportBrowser(selection_, this)),
       sourcePane_(new views::SourcePane(this)),
+      timelinePane_(new views::TimelinePane(this)),
+      timelineStack_(new QStackedWidget(this)),
+      timelineLoader_(new TimelineLoader(this)),
       loader_(new ReportLoader(this)) {
   setObjectName(QStringLiteral("mainWindow"));
   setWindowTitle(QStringLiteral("Waitscope"));
@@ -56,6 +63,21 @@ MainWindow::MainWindow(QWidget* parent)
   sourceDock->setObjectName(QStringLiteral("sourceDock"));  // saveState() needs a name
   sourceDock->setWidget(sourcePane_);
   addDockWidget(Qt::BottomDockWidgetArea, sourceDock);
+  // The timeline beside the source, as a tab: both follow the selection.
+  auto* timelineNotice = new QLabel(this);
+  timelineNotice->setObjectName(QStringLiteral("timelineNotice"));
+  timelineNotice->setWordWrap(true);
+  timelineNotice->setAlignment(Qt::AlignCenter);
+  timelineStack_->addWidget(timelineNotice);
+  timelineStack_->addWidget(timelinePane_);
+  auto* timelineDock = new QDockWidget(tr("Timeline"), this);
+  timelineDock->setObjectName(QStringLiteral("timelineDock"));
+  timelineDock->setWidget(timelineStack_);
+  addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
+  tabifyDockWidget(sourceDock, timelineDock);
+  timelineDock->raise();
+  setTimelineNotice(tr("Open a report to see its timeline."));
+  connectTimeline();
   connect(sourcePane_, &views::SourcePane::findSourceRootRequested, this, &MainWindow::findSourceRoot);
 
   summary_ = new QLabel(this);
@@ -178,6 +200,7 @@ void MainWindow::createActions() {
   browser_->callPane()->view()->addAction(editor);
   view->addAction(tr("Choose E&ditor…"), this, &MainWindow::chooseEditor);
   view->addAction(findChild<QDockWidget*>(QStringLiteral("sourceDock"))->toggleViewAction());
+  view->addAction(findChild<QDockWidget*>(QStringLiteral("timelineDock"))->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Waitscope"), this, [this] {
@@ -210,6 +233,12 @@ void MainWindow::showReport(views::ReportDataPtr report) {
   flatAction_->setChecked(false);
   browser_->setFlatProfile(false);
   selection_->setReport(std::move(report));
+  if (selection_->report()) {
+    setTimelineNotice(tr("Opening the timeline (the first time, its index is built from the trace)…"));
+    timelineLoader_->load(selection_->report());
+  } else {
+    setTimelineNotice(tr("Open a report to see its timeline."));
+  }
   setWindowTitle(selection_->report()
                      ? QStringLiteral("%1 — Waitscope").arg(QFileInfo(selection_->report()->path()).fileName())
                      : QStringLiteral("Waitscope"));
@@ -337,6 +366,65 @@ void MainWindow::exportInteractively(const QString& what) {
     statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
   else
     QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+views::TimelineView* MainWindow::timelineView() const { return timelinePane_->view(); }
+
+QString MainWindow::timelineNotice() const {
+  return timelineStack_->currentIndex() == 0 ? findChild<QLabel*>(QStringLiteral("timelineNotice"))->text() : QString();
+}
+
+void MainWindow::setTimelineNotice(const QString& text) {
+  findChild<QLabel*>(QStringLiteral("timelineNotice"))->setText(text);
+  timelineStack_->setCurrentIndex(0);
+}
+
+bool MainWindow::loadTimelineNow() {
+  const TimelineLoad result = TimelineLoader::loadNow(selection_->report());
+  if (!result.source) {
+    setTimelineNotice(result.error);
+    return false;
+  }
+  const views::ReportDataPtr& shown = selection_->report();
+  timelinePane_->view()->setData(result.source, std::shared_ptr<const report::Report>(shown, &shown->report()));
+  timelineStack_->setCurrentIndex(1);
+  return true;
+}
+
+void MainWindow::connectTimeline() {
+  views::TimelineView* timeline = timelinePane_->view();
+  connect(timelineLoader_, &TimelineLoader::loaded, this, [this](std::shared_ptr<timeline::SliceSource> source) {
+    const views::ReportDataPtr& shown = selection_->report();
+    if (!shown) return;
+    timelinePane_->view()->setData(std::move(source), std::shared_ptr<const report::Report>(shown, &shown->report()));
+    timelineStack_->setCurrentIndex(1);
+    emit timelineReady();
+  });
+  connect(timelineLoader_, &TimelineLoader::failed, this, &MainWindow::setTimelineNotice);
+  // The timeline follows the selection ...
+  connect(selection_, &views::Selection::metricsChanged, timeline, [this, timeline] {
+    const views::TreePicks& picks = selection_->metrics();
+    timeline->setHighlightedMetric(picks.empty() ? report::kNoId : picks.front().node);
+  });
+  connect(selection_, &views::Selection::callPathsChanged, timeline, [this, timeline] {
+    const views::TreePicks& picks = selection_->callPaths();
+    timeline->setHighlightedCallPath(picks.empty() || selection_->flatProfile() ? report::kNoId : picks.front().node);
+  });
+  connect(selection_, &views::Selection::systemItemsChanged, timeline, [this, timeline] {
+    const std::vector<std::uint32_t> locations = selection_->selectedLocations();
+    if (!locations.empty()) timeline->scrollToLocation(locations.front());
+  });
+  // ... and a click on a wait state selects its pattern, call path and location in the trees.
+  connect(timeline, &views::TimelineView::instanceClicked, this,
+          [this](std::uint32_t metric, std::uint32_t callPath, std::uint32_t location) {
+            const views::ReportDataPtr& shown = selection_->report();
+            if (!shown) return;
+            browser_->metricPane()->selectNode(metric);
+            browser_->setFlatProfile(false);
+            browser_->callPane()->selectNode(callPath);
+            browser_->systemPane()->selectNode(shown->systemNodeOfLocation(location));
+          });
+  connect(timeline, &views::TimelineView::timeWindowChanged, selection_, &views::Selection::setTimeWindow);
 }
 
 namespace {

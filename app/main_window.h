@@ -13,10 +13,14 @@ class QMenu;
 class QProgressBar;
 class QPushButton;
 
+class QStackedWidget;
+
 namespace waitscope::views {
 class ReportBrowser;
 class Selection;
 class SourcePane;
+class TimelinePane;
+class TimelineView;
 class TreePane;
 }  // namespace waitscope::views
 
@@ -27,6 +31,7 @@ class AnalyzeDialog;
 namespace waitscope::app {
 
 class ReportLoader;
+class TimelineLoader;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -37,6 +42,11 @@ class MainWindow : public QMainWindow {
   views::Selection* selection() const { return selection_; }
   views::ReportBrowser* browser() const { return browser_; }
   views::SourcePane* sourcePane() const { return sourcePane_; }
+  views::TimelineView* timelineView() const;
+  // Why there is no timeline (empty while it is shown or loading).
+  QString timelineNotice() const;
+  // Opens the report's timeline now, on this thread (command-line export, tests).
+  bool loadTimelineNow();
   ReportLoader* loader() const { return loader_; }
 
   // Starts loading `path` off the GUI thread; reportLoaded or loadFailed follows.
@@ -68,6 +78,7 @@ class MainWindow : public QMainWindow {
 
  signals:
   void reportLoaded();
+  void timelineReady();
   void loadFailed(const QString& message);
 
  protected:
@@ -85,6 +96,8 @@ class MainWindow : public QMainWindow {
   void updateStatus();
   void exportInteractively(const QString& what);
   void updateSource();
+  void setTimelineNotice(const QString& text);
+  void connectTimeline();
   void findSourceRoot(const QString& recordedFile);
   void chooseEditor();
   // The selected call path's source position mapped to this machine (file empty when none).
@@ -93,6 +106,9 @@ class MainWindow : public QMainWindow {
   views::Selection* selection_;
   views::ReportBrowser* browser_;
   views::SourcePane* sourcePane_;
+  views::TimelinePane* timelinePane_;
+  QStackedWidget* timelineStack_;
+  TimelineLoader* timelineLoader_;
   ReportLoader* loader_;
   QMenu* recentMenu_ = nullptr;
   QActionGroup* modeGroup_ = nullptr;

@@ -9,6 +9,7 @@
 #include "main_window.h"
 #include "model/selection.h"
 #include "report_loader.h"
+#include "timeline_view.h"
 #include "widgets/report_browser.h"
 #include "widgets/tree_pane.h"
 
@@ -53,6 +54,18 @@ int runScriptedExport(MainWindow& window, const CommandLine& options) {
     if (pane->view()->currentIndex().isValid()) pane->view()->scrollTo(pane->view()->currentIndex());
   QApplication::processEvents();
 
+  if (options.timelineView) {
+    // The timeline alone: opened on this thread (building its index the first time).
+    if (!window.loadTimelineNow()) return fail(window.timelineNotice());
+    views::TimelineView* timeline = window.timelineView();
+    timeline->resize(options.size.isValid() ? options.size : QSize(1280, 800));
+    if (options.windowTo > options.windowFrom) timeline->setTimeWindow(options.windowFrom, options.windowTo);
+    if (!options.exportPng.isEmpty() && !(error = timeline->exportPng(options.exportPng)).isEmpty()) return fail(error);
+    if (!options.exportSvg.isEmpty() && !(error = timeline->exportSvg(options.exportSvg)).isEmpty()) return fail(error);
+    if (!options.exportCsv.isEmpty() && !(error = timeline->exportInstancesCsv(options.exportCsv)).isEmpty())
+      return fail(error);
+    return 0;
+  }
   if (!options.exportPng.isEmpty() && !(error = window.exportWindowPng(options.exportPng)).isEmpty()) return fail(error);
   if (!options.exportSvg.isEmpty() && !(error = window.exportWindowSvg(options.exportSvg)).isEmpty()) return fail(error);
   if (!options.exportCsv.isEmpty()) {

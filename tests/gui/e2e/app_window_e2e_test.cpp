@@ -13,7 +13,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QSignalSpy>
+
+#include <algorithm>
+
+#include "main_window.h"
+#include "model/selection.h"
 #include "report/report_io.h"
+#include "timeline_view.h"
 #include "report/report_queries.h"
 
 class AppWindowE2eTest : public QObject {
@@ -98,6 +105,40 @@ class AppWindowE2eTest : public QObject {
     QCOMPARE(lines[1].section(QLatin1Char(','), 2).toDouble(), total);
   }
 
+  void timelineOfTheRealReport() {
+    // The real binary draws the timeline with the wait states of the report.
+    const QString png = dir_.filePath(QStringLiteral("timeline.png"));
+    const QString csv = dir_.filePath(QStringLiteral("instances.csv"));
+    QVERIFY(runTool(binary(QStringLiteral("app/waitscope")),
+                    {report_, QStringLiteral("--select-metric"), QStringLiteral("mpi_rma_wait_at_fence"),
+                     QStringLiteral("--view"), QStringLiteral("timeline"), QStringLiteral("--size"),
+                     QStringLiteral("1000x500"), QStringLiteral("--export-png"), png, QStringLiteral("--export-csv"),
+                     csv, QStringLiteral("--quit")},
+                    QProcessEnvironment::systemEnvironment(), 120000));
+    QCOMPARE(QImage(png).size(), QSize(1000, 500));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    QVERIFY2(text.contains(QStringLiteral("mpi_rma_wait_at_fence")), qPrintable(text.left(400)));
+
+    // In the window: a click on a wait state selects its pattern, call path and rank in the trees.
+    waitscope::app::MainWindow window;
+    window.setInteractive(false);
+    QSignalSpy loaded(&window, &waitscope::app::MainWindow::reportLoaded);
+    window.openReport(report_);
+    QVERIFY(loaded.wait(30000));
+    QVERIFY2(window.loadTimelineNow(), qPrintable(window.timelineNotice()));
+    const auto& report = window.selection()->report()->report();
+    const std::uint32_t metric = report.findMetric("mpi_rma_wait_at_fence");
+    auto instance = std::find_if(report.instances.begin(), report.instances.end(),
+                                 [&](const auto& i) { return i.metric == metric; });
+    QVERIFY(instance != report.instances.end());
+    emit window.timelineView()->instanceClicked(instance->metric, instance->callPath, instance->location);
+    QCOMPARE(window.selection()->metrics().front().node, metric);
+    QCOMPARE(window.selection()->callPaths().front().node, instance->callPath);
+    QCOMPARE(window.selection()->selectedLocations(), std::vector<std::uint32_t>{instance->location});
+  }
+
   void unreadableReportExitsWithOneLine() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     QProcess process;
@@ -112,5 +153,5 @@ class AppWindowE2eTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(AppWindowE2eTest)
+QTEST_MAIN(AppWindowE2eTest)
 #include "app_window_e2e_test.moc"
