@@ -135,6 +135,11 @@ void MainWindow::createActions() {
   exportMenu->addAction(tr("Current tree as S&VG…"), this, [this] { exportInteractively(QStringLiteral("tree-svg")); });
   exportMenu->addAction(tr("Current tree as &CSV…"), this, [this] { exportInteractively(QStringLiteral("tree-csv")); })
       ->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+  exportMenu->addSeparator();
+  exportMenu->addAction(tr("Timeline as PNG…"), this, [this] { exportInteractively(QStringLiteral("timeline-png")); });
+  exportMenu->addAction(tr("Timeline as SVG…"), this, [this] { exportInteractively(QStringLiteral("timeline-svg")); });
+  exportMenu->addAction(tr("Visible wait states as CSV…"), this,
+                        [this] { exportInteractively(QStringLiteral("timeline-csv")); });
   file->addSeparator();
   file->addAction(tr("&Close Report"), this, [this] { showReport(nullptr); })->setShortcut(QKeySequence::Close);
   file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
@@ -361,6 +366,9 @@ void MainWindow::exportInteractively(const QString& what) {
   else if (what == QLatin1String("window-svg")) error = exportWindowSvg(path);
   else if (what == QLatin1String("tree-png")) error = exportTreePng(pane, path);
   else if (what == QLatin1String("tree-svg")) error = exportTreeSvg(pane, path);
+  else if (what == QLatin1String("timeline-png")) error = timelineView()->exportPng(path);
+  else if (what == QLatin1String("timeline-svg")) error = timelineView()->exportSvg(path);
+  else if (what == QLatin1String("timeline-csv")) error = timelineView()->exportInstancesCsv(path);
   else error = exportTreeCsv(pane, path);
   if (error.isEmpty())
     statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
