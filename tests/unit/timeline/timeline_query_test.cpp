@@ -348,3 +348,34 @@ TEST_F(timeline_levels, ZoomedOutQueriesCountEveryItemInFewSpans) {
 
 }  // namespace
 }  // namespace waitscope::timeline
+
+#include "timeline/critical_path_profile.h"
+
+namespace waitscope::timeline {
+namespace {
+
+TEST(timeline_path_profile, TimePerCallPathOnThePathLargestFirst) {
+  report::Report r;
+  r.metrics.push_back({"critical_path", "Critical Path", "", report::MetricUnit::Seconds, report::kNoId});
+  r.metrics.push_back({"critical_path_imbalance", "Imbalance", "", report::MetricUnit::Seconds, 0});
+  r.regions = {{"main", "", 0, 0, "user"}, {"MPI_Recv", "", 0, 0, "mpi"}, {"work", "", 0, 0, "user"}};
+  r.callPaths = {{report::kNoId, 0, "", 0}, {0, 1, "", 0}, {0, 2, "", 0}};
+  r.systemNodes.push_back({"node0", "node", report::kNoId});
+  r.locations = {{"MPI Rank 0", 0, 0}, {"MPI Rank 1", 1, 0}};
+  r.criticalPath = {{0, 2, 0.0, 1.5}, {1, 1, 1.5, 2.0}, {1, 2, 2.0, 3.0}, {0, 0, 3.0, 3.5}};
+  r.severities.push_back({1, 2, {0.75, 0.0}});  // imbalance of main/work on rank 0
+  const auto rows = criticalPathProfile(r);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].callPath, 2u);  // work: 1.5 + 1.0 of 3.5 s
+  EXPECT_DOUBLE_EQ(rows[0].onPath, 2.5);
+  EXPECT_DOUBLE_EQ(rows[0].share, 2.5 / 3.5);
+  EXPECT_DOUBLE_EQ(rows[0].imbalance, 0.75);
+  EXPECT_EQ(rows[1].callPath, 0u);  // main 0.5 s (ties keep call-path order)
+  EXPECT_DOUBLE_EQ(rows[1].onPath, 0.5);
+  EXPECT_EQ(rows[2].callPath, 1u);
+  EXPECT_DOUBLE_EQ(rows[2].onPath, 0.5);
+  EXPECT_DOUBLE_EQ(rows[2].imbalance, 0.0);
+}
+
+}  // namespace
+}  // namespace waitscope::timeline

@@ -1,0 +1,47 @@
+#pragma once
+// The critical-path view beside the timeline: per call path its time on the
+// critical path, share of the path and imbalance, as a sortable table and a
+// bar chart of the ten largest. Selecting a row emits callPathSelected, which
+// the main window connects to TimelineView::setHighlightedCallPath (its
+// segments on the path light up) and to the call tree.
+#include <cstdint>
+#include <memory>
+
+#include <QWidget>
+
+#include "report/report.h"
+
+class QChart;
+class QSortFilterProxyModel;
+class QStandardItemModel;
+class QTableView;
+
+namespace waitscope::views {
+
+class CriticalPathPane : public QWidget {
+  Q_OBJECT
+
+ public:
+  enum Column { CallPathColumn, OnPathColumn, ShareColumn, ImbalanceColumn };
+
+  explicit CriticalPathPane(QWidget* parent = nullptr);
+  void setReport(std::shared_ptr<const report::Report> report);
+
+  QTableView* table() const { return table_; }
+  QStandardItemModel* model() const { return model_; }
+  QChart* chart() const { return chart_; }
+
+ signals:
+  void callPathSelected(std::uint32_t callPath);
+
+ private:
+  void rebuildChart();
+
+  std::shared_ptr<const report::Report> report_;
+  QStandardItemModel* model_;
+  QSortFilterProxyModel* proxy_;
+  QTableView* table_;
+  QChart* chart_;
+};
+
+}  // namespace waitscope::views
