@@ -311,9 +311,14 @@ void logDefinition(const std::string& record) {
 
 void writeFlushRegion() {
   g.flushPending = false;
-  OTF2_EvtWriter_Enter(g.evt, nullptr, g.flushStart, kFlushRegion);
-  OTF2_EvtWriter_Leave(g.evt, nullptr, g.flushEnd, kFlushRegion);
-  g.lastTime = g.flushEnd;
+  // Records of the same MPI call written after the flush (e.g. MPI_COLLECTIVE_END) may carry
+  // later times than the flush: OTF2 refuses a time earlier than the last one written, and
+  // g.lastTime is the latest time taken, so the region starts no earlier (then it is shorter).
+  const std::uint64_t start = std::max(g.flushStart, g.lastTime);
+  const std::uint64_t end = std::max(g.flushEnd, start);
+  OTF2_EvtWriter_Enter(g.evt, nullptr, start, kFlushRegion);
+  OTF2_EvtWriter_Leave(g.evt, nullptr, end, kFlushRegion);
+  g.lastTime = end;
   g.flushStart = 0;
 }
 
@@ -323,8 +328,20 @@ bool sourceLineOf(std::uintptr_t address, std::string& file, std::uint32_t& line
 
 OTF2_SourceCodeLocationRef callSite(void* returnAddress) {
   const auto pc = reinterpret_cast<std::uintptr_t>(returnAddress);
+  // Loops call MPI from the same few sites again and again: a small direct-mapped cache
+  // answers them without hashing into the table.
+  struct Cached {
+    std::uintptr_t pc;
+    OTF2_SourceCodeLocationRef id;
+  };
+  static Cached cache[64] = {};
+  Cached& slot = cache[(pc ^ (pc >> 6)) & 63];
+  if (slot.pc == pc) [[likely]] return slot.id;
   auto it = g.callSites.find(pc);
-  if (it != g.callSites.end()) [[likely]] return it->second;
+  if (it != g.callSites.end()) [[likely]] {
+    slot = {pc, it->second};
+    return it->second;
+  }
   std::string file;
   std::uint32_t line = 0;
   OTF2_SourceCodeLocationRef id = OTF2_UNDEFINED_SOURCE_CODE_LOCATION;
@@ -360,6 +377,7 @@ std::uint64_t agreeKey(MPI_Comm comm) {
 
 OTF2_CommRef commId(MPI_Comm comm) {
   if (comm == MPI_COMM_WORLD) return kWorldComm;
+  if (comm == MPI_COMM_SELF) return kSelfComm;
   auto it = g.commIds.find(comm);
   return it == g.commIds.end() ? OTF2_UNDEFINED_COMM : it->second;
 }

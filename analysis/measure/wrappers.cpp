@@ -468,7 +468,8 @@ WS_SOME_HOOK(MPI_Waitsome)
 WS_SOME_HOOK(MPI_Testsome)
 
 // --- collectives ----------------------------------------------------------------------------------
-void collBegin() { OTF2_EvtWriter_MpiCollectiveBegin(g.evt, nullptr, stamp()); }
+// At the ENTER time (the stamp just taken): one clock read less per collective.
+void collBegin() { OTF2_EvtWriter_MpiCollectiveBegin(g.evt, nullptr, g.lastTime); }
 void collEnd(OTF2_CollectiveOp op, MPI_Comm comm, int root, std::uint64_t sent, std::uint64_t received) {
   OTF2_EvtWriter_MpiCollectiveEnd(g.evt, nullptr, stamp(), op, commId(comm),
                                   root < 0 ? OTF2_UNDEFINED_UINT32 : static_cast<std::uint32_t>(root), sent, received);

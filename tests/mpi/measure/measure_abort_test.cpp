@@ -161,7 +161,7 @@ TEST_F(AbortedRun, JobKilled) {
 // A program linked with the library and run without waitscope-run: --complete finishes it.
 TEST_F(AbortedRun, CompleteByHand) {
   const fs::path out = *dir / "by-hand";
-  const auto rec = run(kRootEnv + " WAITSCOPE_QUIET=1 WAITSCOPE_TRACE_DIR=" + out.string() + " timeout 180 " +
+  const auto rec = run(kRootEnv + " OMPI_MCA_odls_base_sigkill_timeout=3 WAITSCOPE_QUIET=1 WAITSCOPE_TRACE_DIR=" + out.string() + " timeout 180 " +
                        std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n " + std::to_string(kRanks) + " " +
                        WAITSCOPE_PROBE + " --calls " + std::to_string(kCalls) + " --crash abort");
   EXPECT_NE(rec.exitCode, 0);
