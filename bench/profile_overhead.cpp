@@ -9,12 +9,19 @@
 // iterations and compares the peak resident set size (VmHWM) of the two processes and the
 // profile's own table size (report meta profile_bytes_max).
 //
+// Tracing mode is also given per recorded event (issue "recording": at most 100 ns per event),
+// and the dilation of tests/apps/sor at its default size, without the library and tracing,
+// side by side (target: at most 3% longer).
+//
 // usage: waitscope-bench-profile-overhead [--iterations N] [--rounds R] [--repeat K]
+//                                         [--sor-ranks P] [--sor-size N --sor-iters I] [--no-sor]
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +40,17 @@ namespace {
 
 constexpr double kTargetNs = 60.0;    // profile mode, per MPI call
 constexpr double kMemoryTolerance = 1.05;  // peak RSS of the 10x longer run over the short one
+constexpr double kTraceEventTargetNs = 100.0;  // tracing mode, per recorded event
+constexpr double kSorDilationTarget = 0.03;    // tracing mode, sor's run time
+
+// Records per iteration of each kind of the worker in tracing mode, and its MPI calls.
+// MPI_Comm_rank: ENTER, LEAVE. Isend+Recv+Wait: 3 x (ENTER, LEAVE) + MPI_ISEND, MPI_RECV,
+// MPI_ISEND_COMPLETE. Allreduce, Barrier: ENTER, MPI_COLLECTIVE_BEGIN, MPI_COLLECTIVE_END, LEAVE.
+const std::map<std::string, std::pair<int, int>> kEventsAndCalls = {
+    {"MPI_Comm_rank", {2, 1}},
+    {"MPI_Isend+MPI_Recv+MPI_Wait", {9, 3}},
+    {"MPI_Allreduce", {4, 1}},
+    {"MPI_Barrier", {4, 1}}};
 
 struct Result {
   std::map<std::string, double> nsPerCall;  // kind -> ns per call
@@ -85,6 +103,36 @@ Result runWorker(const std::vector<std::string>& env, long iterations, int round
   return r;
 }
 
+struct Timing {
+  double wall = 0.0, cpu = 0.0;  // seconds; cpu: user + system of mpiexec and the ranks
+};
+
+double cpuOfChildren() {
+  rusage ru{};
+  getrusage(RUSAGE_CHILDREN, &ru);
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+// One run of sor under mpiexec; dies with one line on failure.
+Timing runSor(const std::vector<std::string>& env, int ranks, const std::string& args) {
+  std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + std::string(WAITSCOPE_MPIEXEC) +
+                    " --oversubscribe -n " + std::to_string(ranks);
+  for (const std::string& e : env) cmd += " -x " + shellQuote(e);
+  cmd += " " + shellQuote(WAITSCOPE_SOR) + " " + args + " > /dev/null 2>&1";
+  const double cpu0 = cpuOfChildren();
+  const auto t0 = std::chrono::steady_clock::now();
+  const int status = std::system(cmd.c_str());
+  Timing t;
+  t.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t.cpu = cpuOfChildren() - cpu0;
+  if (status != 0) {
+    std::fprintf(stderr, "waitscope-bench-profile-overhead: sor failed (status %d): %s\n", status, cmd.c_str());
+    std::exit(1);
+  }
+  return t;
+}
+
 long argLong(int& i, int argc, char** argv) {
   if (++i >= argc) {
     std::fprintf(stderr, "waitscope-bench-profile-overhead: %s needs a number\n", argv[i - 1]);
@@ -104,14 +152,22 @@ long argLong(int& i, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   long iterations = 50000;
-  int rounds = 20, repeat = 3;
+  int rounds = 20, repeat = 3, sorRanks = 2;
+  long sorSize = 0, sorIters = 0;  // 0: sor's defaults (770 x 770, 600 iterations)
+  bool sor = *WAITSCOPE_SOR != '\0';  // empty: the example programs are not built
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--iterations") iterations = argLong(i, argc, argv);
     else if (a == "--rounds") rounds = static_cast<int>(argLong(i, argc, argv));
     else if (a == "--repeat") repeat = static_cast<int>(argLong(i, argc, argv));
+    else if (a == "--sor-ranks") sorRanks = static_cast<int>(argLong(i, argc, argv));
+    else if (a == "--sor-size") sorSize = argLong(i, argc, argv);
+    else if (a == "--sor-iters") sorIters = argLong(i, argc, argv);
+    else if (a == "--no-sor") sor = false;
     else {
-      std::fprintf(stderr, "usage: waitscope-bench-profile-overhead [--iterations N] [--rounds R] [--repeat K]\n");
+      std::fprintf(stderr,
+                   "usage: waitscope-bench-profile-overhead [--iterations N] [--rounds R] [--repeat K]\n"
+                   "                                        [--sor-ranks P] [--sor-size N --sor-iters I] [--no-sor]\n");
       return 2;
     }
   }
@@ -160,6 +216,48 @@ int main(int argc, char** argv) {
     std::printf("%-30s %10s %10s %10s %13.2fx %13.2fx\n", "", "", "", "", trace / base, prof / base);
   }
   std::printf("profile overhead target: at most %.0f ns per MPI call: %s\n", kTargetNs, allPass ? "PASS" : "MISS");
+
+  // Tracing per recorded event.
+  std::printf("\ntracing cost per recorded event (overhead per iteration / records per iteration)\n");
+  std::printf("%-30s %8s %12s %14s %9s\n", "call", "records", "overhead", "per record", "target");
+  bool tracePass = true;
+  for (const std::string& kind : best["none"].kinds) {
+    auto it = kEventsAndCalls.find(kind);
+    if (it == kEventsAndCalls.end()) continue;
+    const auto [events, calls] = it->second;
+    const double perIteration = (best["tracing"].nsPerCall[kind] - best["none"].nsPerCall[kind]) * calls;
+    const double perEvent = perIteration / events;
+    const bool pass = perEvent <= kTraceEventTargetNs;
+    tracePass = tracePass && pass;
+    std::printf("%-30s %8d %9.1f ns %11.1f ns %9s\n", kind.c_str(), events, perIteration, perEvent,
+                pass ? "PASS" : "MISS");
+  }
+  std::printf("tracing target: at most %.0f ns per recorded event: %s\n", kTraceEventTargetNs,
+              tracePass ? "PASS" : "MISS");
+
+  // sor's dilation: without the library and tracing, REPEAT times in turn, best of each.
+  if (sor) {
+    std::string args;
+    if (sorSize > 0) args = std::to_string(sorSize) + " " + std::to_string(sorIters > 0 ? sorIters : 600);
+    Timing plain{1e30, 1e30}, traced{1e30, 1e30};
+    for (int k = 0; k < repeat; ++k) {
+      const Timing a = runSor({}, sorRanks, args);
+      const Timing b = runSor({preload, "WAITSCOPE_QUIET=1", "WAITSCOPE_TRACE_DIR=" + (dir / "sor").string()},
+                              sorRanks, args);
+      plain = {std::min(plain.wall, a.wall), std::min(plain.cpu, a.cpu)};
+      traced = {std::min(traced.wall, b.wall), std::min(traced.cpu, b.cpu)};
+    }
+    const double wallDilation = traced.wall / plain.wall - 1.0, cpuDilation = traced.cpu / plain.cpu - 1.0;
+    std::printf("\nsor %s on %d ranks, best of %d runs each, in turn (wall time of mpiexec; CPU time of mpiexec "
+                "and the ranks)\n",
+                args.empty() ? "770 600 (default size)" : args.c_str(), sorRanks, repeat);
+    std::printf("%-12s %12s %12s %10s %9s\n", "", "no library", "tracing", "dilation", "target");
+    std::printf("%-12s %10.3f s %10.3f s %9.1f%% %9s\n", "wall", plain.wall, traced.wall, 100.0 * wallDilation,
+                wallDilation <= kSorDilationTarget ? "PASS" : "MISS");
+    std::printf("%-12s %10.3f s %10.3f s %9.1f%%\n", "cpu", plain.cpu, traced.cpu, 100.0 * cpuDilation);
+    std::printf("sor dilation target: at most %.0f%% longer: %s\n", 100.0 * kSorDilationTarget,
+                wallDilation <= kSorDilationTarget ? "PASS" : "MISS");
+  }
 
   // Constant memory: the same program 10x longer.
   const Result shortRun = runWorker(profiling("short.waitscope"), iterations, rounds);

@@ -19,6 +19,7 @@
 
 static int __attribute__((noinline)) compute(int x) { return x * 3 + 1; }
 static int __attribute__((noinline)) skipped_helper(int x) { return x + 7; }
+int probe_cxx(int x); /* probe_cxx.cpp: a C++ function, for demangled region names */
 
 int main(int argc, char **argv)
 {
@@ -36,7 +37,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     waitscope_region_begin("phase");
-    int v = compute(rank) + skipped_helper(rank);
+    int v = compute(rank) + skipped_helper(rank) + probe_cxx(0);
     waitscope_region_end("phase");
 
     /* derived communicators: a collective on each */
@@ -62,6 +63,20 @@ int main(int argc, char **argv)
     }
     MPI_Request_free(&reqs[0]);
     MPI_Request_free(&reqs[1]);
+    /* completion with MPI_Waitany and with MPI_Testsome */
+    MPI_Irecv(&in, 1, MPI_INT, left, 4, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Isend(&out, 1, MPI_INT, right, 4, MPI_COMM_WORLD, &reqs[1]);
+    for (int k = 0; k < 2; ++k) {
+        int index;
+        MPI_Waitany(2, reqs, &index, MPI_STATUS_IGNORE);
+    }
+    MPI_Irecv(&in, 1, MPI_INT, left, 5, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Isend(&out, 1, MPI_INT, right, 5, MPI_COMM_WORLD, &reqs[1]);
+    for (int done = 0; done < 2;) {
+        int outcount, indices[2];
+        MPI_Testsome(2, reqs, &outcount, indices, MPI_STATUSES_IGNORE);
+        if (outcount != MPI_UNDEFINED) done += outcount;
+    }
     MPI_Sendrecv(&out, 1, MPI_INT, right, 3, &in, 1, MPI_INT, left, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 
     /* request-based RMA in a lock_all epoch on a window of the dup'ed communicator */
