@@ -78,6 +78,9 @@ struct State {
   bool flushPending = false;
   int logFd = -1;  // the definition log (partial_trace.h)
   OTF2_RegionRef openMpi = OTF2_UNDEFINED_REGION;  // the MPI call in progress, closed by an abort
+  // A record written after the PMPI call took the time (MPI_RECV, MPI_COLLECTIVE_END): the
+  // LEAVE that follows at once uses it too, one clock read less per call.
+  bool stampedAfterCall = false;
   std::uint64_t flushStart = 0, flushEnd = 0;
   std::uint64_t nextRequestId = 1;
   std::uint64_t nextMatchingId = 1;

@@ -29,7 +29,9 @@ inline void enterMpi(Call& c, void* returnAddress) {
 
 inline void leaveMpi(Call& c) {
   boundary();
-  leaveRegion(idx(c.fn), stamp());
+  const std::uint64_t t = g.stampedAfterCall ? g.lastTime : stamp();
+  g.stampedAfterCall = false;
+  leaveRegion(idx(c.fn), t);
   g.openMpi = OTF2_UNDEFINED_REGION;
 }
 
@@ -128,6 +130,7 @@ void recordRecv(const MPI_Status& st, MPI_Comm comm) {
   if (st.MPI_SOURCE == MPI_PROC_NULL || st.MPI_SOURCE < 0) return;
   OTF2_EvtWriter_MpiRecv(g.evt, nullptr, stamp(), static_cast<std::uint32_t>(st.MPI_SOURCE), commId(comm),
                          static_cast<std::uint32_t>(st.MPI_TAG), statusBytes(st));
+  g.stampedAfterCall = true;
 }
 void issueRequest(ReqInfo& r) {
   r.active = true;
@@ -473,6 +476,7 @@ void collBegin() { OTF2_EvtWriter_MpiCollectiveBegin(g.evt, nullptr, g.lastTime)
 void collEnd(OTF2_CollectiveOp op, MPI_Comm comm, int root, std::uint64_t sent, std::uint64_t received) {
   OTF2_EvtWriter_MpiCollectiveEnd(g.evt, nullptr, stamp(), op, commId(comm),
                                   root < 0 ? OTF2_UNDEFINED_UINT32 : static_cast<std::uint32_t>(root), sent, received);
+  g.stampedAfterCall = true;
 }
 // Bytes (a convention shared with Score-P): "sent" is what this rank sends to all ranks, itself
 // included; "received" what it receives from all.
