@@ -4,7 +4,10 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QColorDialog>
 #include <QCryptographicHash>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -33,6 +36,7 @@
 #include "report_loader.h"
 #include "source/source_pane.h"
 #include "timeline_loader.h"
+#include "critical_path_pane.h"
 #include "timeline_pane.h"
 #include "timeline_view.h"
 #include "widgets/chart_pane.h"
@@ -51,6 +55,8 @@ MainWindow::MainWindow(QWidget* parent)
       browser_(new views::ReportBrowser(selection_, this)),
       sourcePane_(new views::SourcePane(this)),
       timelinePane_(new views::TimelinePane(this)),
+      criticalPathPane_(new views::CriticalPathPane(this)),
+      timelineDetails_(new QLabel(this)),
       timelineStack_(new QStackedWidget(this)),
       timelineLoader_(new TimelineLoader(this)),
       loader_(new ReportLoader(this)) {
@@ -69,12 +75,28 @@ MainWindow::MainWindow(QWidget* parent)
   timelineNotice->setWordWrap(true);
   timelineNotice->setAlignment(Qt::AlignCenter);
   timelineStack_->addWidget(timelineNotice);
-  timelineStack_->addWidget(timelinePane_);
+  // Below the timeline, the details of whatever is under the mouse (the tooltip's text, kept).
+  auto* timelineWithDetails = new QWidget(this);
+  auto* timelineLayout = new QVBoxLayout(timelineWithDetails);
+  timelineLayout->setContentsMargins(0, 0, 0, 0);
+  timelineLayout->addWidget(timelinePane_, 1);
+  timelineDetails_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  timelineDetails_->setMinimumHeight(fontMetrics().height() * 2);
+  timelineDetails_->setWordWrap(true);
+  timelineLayout->addWidget(timelineDetails_);
+  timelinePane_->view()->setMouseTracking(true);
+  timelinePane_->view()->installEventFilter(this);
+  timelineStack_->addWidget(timelineWithDetails);
   auto* timelineDock = new QDockWidget(tr("Timeline"), this);
   timelineDock->setObjectName(QStringLiteral("timelineDock"));
   timelineDock->setWidget(timelineStack_);
   addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
   tabifyDockWidget(sourceDock, timelineDock);
+  auto* criticalPathDock = new QDockWidget(tr("Critical Path"), this);
+  criticalPathDock->setObjectName(QStringLiteral("criticalPathDock"));
+  criticalPathDock->setWidget(criticalPathPane_);
+  addDockWidget(Qt::BottomDockWidgetArea, criticalPathDock);
+  tabifyDockWidget(timelineDock, criticalPathDock);
   timelineDock->raise();
   setTimelineNotice(tr("Open a report to see its timeline."));
   connectTimeline();
@@ -140,6 +162,8 @@ void MainWindow::createActions() {
   exportMenu->addAction(tr("Timeline as SVG…"), this, [this] { exportInteractively(QStringLiteral("timeline-svg")); });
   exportMenu->addAction(tr("Visible wait states as CSV…"), this,
                         [this] { exportInteractively(QStringLiteral("timeline-csv")); });
+  exportMenu->addAction(tr("Critical-path profile as CSV…"), this,
+                        [this] { exportInteractively(QStringLiteral("critical-path-csv")); });
   file->addSeparator();
   file->addAction(tr("&Close Report"), this, [this] { showReport(nullptr); })->setShortcut(QKeySequence::Close);
   file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
@@ -206,6 +230,8 @@ void MainWindow::createActions() {
   view->addAction(tr("Choose E&ditor…"), this, &MainWindow::chooseEditor);
   view->addAction(findChild<QDockWidget*>(QStringLiteral("sourceDock"))->toggleViewAction());
   view->addAction(findChild<QDockWidget*>(QStringLiteral("timelineDock"))->toggleViewAction());
+  view->addAction(findChild<QDockWidget*>(QStringLiteral("criticalPathDock"))->toggleViewAction());
+  view->addAction(tr("Timeline &Colours…"), this, &MainWindow::editTimelineColors);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Waitscope"), this, [this] {
@@ -238,6 +264,9 @@ void MainWindow::showReport(views::ReportDataPtr report) {
   flatAction_->setChecked(false);
   browser_->setFlatProfile(false);
   selection_->setReport(std::move(report));
+  const views::ReportDataPtr& shown = selection_->report();
+  criticalPathPane_->setReport(shown ? std::shared_ptr<const report::Report>(shown, &shown->report()) : nullptr);
+  timelineDetails_->clear();
   if (selection_->report()) {
     setTimelineNotice(tr("Opening the timeline (the first time, its index is built from the trace)…"));
     timelineLoader_->load(selection_->report());
@@ -369,6 +398,7 @@ void MainWindow::exportInteractively(const QString& what) {
   else if (what == QLatin1String("timeline-png")) error = timelineView()->exportPng(path);
   else if (what == QLatin1String("timeline-svg")) error = timelineView()->exportSvg(path);
   else if (what == QLatin1String("timeline-csv")) error = timelineView()->exportInstancesCsv(path);
+  else if (what == QLatin1String("critical-path-csv")) error = exportCriticalPathCsv(path);
   else error = exportTreeCsv(pane, path);
   if (error.isEmpty())
     statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
@@ -433,6 +463,55 @@ void MainWindow::connectTimeline() {
             browser_->systemPane()->selectNode(shown->systemNodeOfLocation(location));
           });
   connect(timeline, &views::TimelineView::timeWindowChanged, selection_, &views::Selection::setTimeWindow);
+  // A call path picked in the critical-path view: its segments light up and the call tree selects it.
+  connect(criticalPathPane_, &views::CriticalPathPane::callPathSelected, this, [this](std::uint32_t callPath) {
+    timelinePane_->view()->setHighlightedCallPath(callPath);
+    browser_->setFlatProfile(false);
+    browser_->callPane()->selectNode(callPath);
+  });
+  // Colours chosen by the user (View > Timeline Colours…).
+  QSettings settings;
+  for (int g = 0; g < static_cast<int>(timeline::kRegionGroupCount); ++g) {
+    const QColor color(settings.value(QStringLiteral("timeline/color%1").arg(g)).toString());
+    if (color.isValid()) timeline->setGroupColor(static_cast<timeline::RegionGroup>(g), color);
+  }
+}
+
+void MainWindow::editTimelineColors() {
+  QStringList names;
+  for (int g = 0; g < static_cast<int>(timeline::kRegionGroupCount); ++g)
+    names << QString::fromLatin1(timeline::name(static_cast<timeline::RegionGroup>(g)));
+  bool ok = false;
+  const QString picked = QInputDialog::getItem(this, tr("Timeline colours"), tr("Colour of:"), names, 0, false, &ok);
+  if (!ok) return;
+  const int group = static_cast<int>(names.indexOf(picked));
+  const QColor color = QColorDialog::getColor(
+      timelinePane_->view()->colors().group(static_cast<timeline::RegionGroup>(group)), this, picked);
+  if (!color.isValid()) return;
+  timelinePane_->view()->setGroupColor(static_cast<timeline::RegionGroup>(group), color);
+  QSettings().setValue(QStringLiteral("timeline/color%1").arg(group), color.name());
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == timelinePane_->view() && event->type() == QEvent::MouseMove) {
+    const QString details = timelinePane_->view()->describeAt(static_cast<QMouseEvent*>(event)->position().toPoint());
+    if (!details.isEmpty()) timelineDetails_->setText(details);
+  }
+  return QMainWindow::eventFilter(watched, event);
+}
+
+QString MainWindow::exportCriticalPathCsv(const QString& path) const {
+  const QStandardItemModel* model = criticalPathPane_->model();
+  QString csv = QStringLiteral("call_path,on_path_s,share,imbalance_s\n");
+  for (int r = 0; r < model->rowCount(); ++r) {
+    QString name = model->index(r, views::CriticalPathPane::CallPathColumn).data().toString();
+    csv += QStringLiteral("\"%1\"").arg(name.replace(QLatin1Char('"'), QStringLiteral("\"\"")));
+    for (const int c : {views::CriticalPathPane::OnPathColumn, views::CriticalPathPane::ShareColumn,
+                        views::CriticalPathPane::ImbalanceColumn})
+      csv += QLatin1Char(',') + QString::number(model->index(r, c).data(Qt::EditRole).toDouble(), 'g', 17);
+    csv += QLatin1Char('\n');
+  }
+  return views::writeTextFile(csv, path);
 }
 
 namespace {

@@ -16,6 +16,7 @@ class QPushButton;
 class QStackedWidget;
 
 namespace waitscope::views {
+class CriticalPathPane;
 class ReportBrowser;
 class Selection;
 class SourcePane;
@@ -43,6 +44,9 @@ class MainWindow : public QMainWindow {
   views::ReportBrowser* browser() const { return browser_; }
   views::SourcePane* sourcePane() const { return sourcePane_; }
   views::TimelineView* timelineView() const;
+  views::CriticalPathPane* criticalPathPane() const { return criticalPathPane_; }
+  // The critical-path profile (call path, time on the path, share, imbalance) as CSV.
+  QString exportCriticalPathCsv(const QString& path) const;
   // Why there is no timeline (empty while it is shown or loading).
   QString timelineNotice() const;
   // Opens the report's timeline now, on this thread (command-line export, tests).
@@ -98,6 +102,8 @@ class MainWindow : public QMainWindow {
   void updateSource();
   void setTimelineNotice(const QString& text);
   void connectTimeline();
+  void editTimelineColors();
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void findSourceRoot(const QString& recordedFile);
   void chooseEditor();
   // The selected call path's source position mapped to this machine (file empty when none).
@@ -107,6 +113,8 @@ class MainWindow : public QMainWindow {
   views::ReportBrowser* browser_;
   views::SourcePane* sourcePane_;
   views::TimelinePane* timelinePane_;
+  views::CriticalPathPane* criticalPathPane_;
+  QLabel* timelineDetails_;
   QStackedWidget* timelineStack_;
   TimelineLoader* timelineLoader_;
   ReportLoader* loader_;

@@ -20,7 +20,10 @@
 #include "main_window.h"
 #include "model/selection.h"
 #include "report/report_io.h"
+#include "critical_path_pane.h"
 #include "timeline_view.h"
+
+#include <QStandardItemModel>
 #include "report/report_queries.h"
 
 class AppWindowE2eTest : public QObject {
@@ -137,6 +140,20 @@ class AppWindowE2eTest : public QObject {
     QCOMPARE(window.selection()->metrics().front().node, metric);
     QCOMPARE(window.selection()->callPaths().front().node, instance->callPath);
     QCOMPARE(window.selection()->selectedLocations(), std::vector<std::uint32_t>{instance->location});
+
+    // The critical-path view: one row per call path on the path; picking one selects it in the call tree.
+    QStandardItemModel* profile = window.criticalPathPane()->model();
+    QVERIFY(profile->rowCount() > 0);
+    const QString pathCsv = dir_.filePath(QStringLiteral("critical-path.csv"));
+    QCOMPARE(window.exportCriticalPathCsv(pathCsv), QString());
+    QFile pathFile(pathCsv);
+    QVERIFY(pathFile.open(QIODevice::ReadOnly));
+    const QStringList rows = QString::fromUtf8(pathFile.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(rows.size(), profile->rowCount() + 1);
+    QCOMPARE(rows.front(), QStringLiteral("call_path,on_path_s,share,imbalance_s"));
+    const std::uint32_t onPath = report.criticalPath.front().callPath;
+    emit window.criticalPathPane()->callPathSelected(onPath);
+    QCOMPARE(window.selection()->callPaths().front().node, onPath);
   }
 
   void unreadableReportExitsWithOneLine() {
