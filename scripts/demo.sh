@@ -32,7 +32,7 @@ echo "Report: $out/fence.waitscope   (waitscope-report csv $out/fence.waitscope 
 "$tools/waitscope-report" sarif "$out/fence.waitscope" -o "$out/fence.sarif"
 "$tools/waitscope-report" cube "$out/fence.waitscope" -o "$out/fence.cubex"
 echo "A timeline slice of ranks 0-3 at 200 pixels (what the app asks a cluster for over SSH):"
-"$tools/waitscope-report" timeline "$out/fence-trace/traces.otf2" "$out/fence.waitscope" --from 0 --to 1e9 --width 200 \
+"$tools/waitscope-report" timeline "$out/fence-trace/traces.otf2" "$out/fence.waitscope" --from 0 --to 2 --width 200 \
   --locations 0-3 --json | head -c 400; echo " ..."
 echo "Also written: $out/fence.sarif (SARIF 2.1.0 for IDEs) and $out/fence.cubex (Cube 4)"
 
