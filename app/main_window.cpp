@@ -28,6 +28,7 @@
 #include <QTreeView>
 
 #include "analyze_dialog.h"
+#include "compare_dialog.h"
 #include "editor_launcher.h"
 #include "profile_editor.h"
 #include "model/selection.h"
@@ -143,6 +144,13 @@ void MainWindow::createActions() {
   file->addSeparator();
   file->addAction(tr("&Analyze Trace…"), this, &MainWindow::showAnalyzeDialog)
       ->setShortcut(QKeySequence(tr("Ctrl+Shift+A")));
+  file->addAction(tr("Compare Profile with &Trace Analysis…"), this, [this] {
+    const QString trace = QFileDialog::getOpenFileName(this, tr("The trace analysis of the same program"), QString(),
+                                                       tr("Waitscope reports (*.waitscope *.wsr);;All files (*)"));
+    if (trace.isEmpty()) return;
+    const QString error = compareWithTraceAnalysis(trace);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Compare"), error);
+  });
   file->addAction(tr("Connection &Profiles…"), this, [this] {
     launch::ProfileEditor editor(launch::ProfileStore(), this);
     editor.exec();
@@ -498,6 +506,23 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
     if (!details.isEmpty()) timelineDetails_->setText(details);
   }
   return QMainWindow::eventFilter(watched, event);
+}
+
+QString MainWindow::compareWithTraceAnalysis(const QString& traceReport) {
+  const views::ReportDataPtr& shown = selection_->report();
+  if (!shown) return tr("Open a wait-state profile (waitscope-run --profile) first.");
+  const LoadResult trace = ReportLoader::loadNow(traceReport);
+  if (!trace.report) return trace.error;
+  std::vector<tools::ComparisonRow> rows;
+  try {
+    rows = tools::compareReports(shown->report(), trace.report->report(), 0.5);
+  } catch (const std::exception& e) {
+    return tr("%1 against %2: %3").arg(shown->path(), traceReport, QString::fromStdString(e.what()));
+  }
+  delete compareDialog_;
+  compareDialog_ = new CompareDialog(rows, shown->path(), traceReport, this);
+  compareDialog_->show();
+  return {};
 }
 
 QString MainWindow::exportCriticalPathCsv(const QString& path) const {

@@ -31,6 +31,7 @@ class AnalyzeDialog;
 
 namespace waitscope::app {
 
+class CompareDialog;
 class ReportLoader;
 class TimelineLoader;
 
@@ -72,6 +73,11 @@ class MainWindow : public QMainWindow {
   // Source roots ("FROM=TO") of the shown report, remembered per report.
   QStringList sourceRoots() const;
   void addSourceRoot(const QString& root);
+
+  // The shown wait-state profile against the trace analysis in `traceReport`
+  // (seed 004 Fig. 3); empty on success, else one line. The dialog stays open.
+  QString compareWithTraceAnalysis(const QString& traceReport);
+  CompareDialog* compareDialog() const { return compareDialog_; }
 
   // Export; each returns an empty string on success, else a one-line error.
   QString exportWindowPng(const QString& path);
@@ -127,6 +133,7 @@ class MainWindow : public QMainWindow {
   QPushButton* cancel_ = nullptr;
   QStringList recent_;
   launch::AnalyzeDialog* analyzeDialog_ = nullptr;
+  CompareDialog* compareDialog_ = nullptr;
   bool interactive_ = true;
 };
 

@@ -18,9 +18,13 @@
 #include <algorithm>
 
 #include "main_window.h"
+#include "report_loader.h"
 #include "model/selection.h"
 #include "report/report_io.h"
+#include "compare_dialog.h"
 #include "critical_path_pane.h"
+
+#include <QTableWidget>
 #include "timeline_view.h"
 
 #include <QStandardItemModel>
@@ -154,6 +158,34 @@ class AppWindowE2eTest : public QObject {
     const std::uint32_t onPath = report.criticalPath.front().callPath;
     emit window.criticalPathPane()->callPathSelected(onPath);
     QCOMPARE(window.selection()->callPaths().front().node, onPath);
+  }
+
+  void profileAgainstTheTraceAnalysis() {
+    // The same program profiled without a trace (seed 004); the app shows the comparison table.
+    const QString profile = dir_.filePath(QStringLiteral("fence.profile.waitscope"));
+    QVERIFY(runTool(binary(QStringLiteral("analysis/tools/waitscope-run")),
+                    {QStringLiteral("--profile"), QStringLiteral("-n"), QStringLiteral("4"), QStringLiteral("-o"),
+                     profile, QStringLiteral("--"), binary(QStringLiteral("tests/apps/fence")), QStringLiteral("5"),
+                     QStringLiteral("0.02"), QStringLiteral("--late-put")},
+                    QProcessEnvironment::systemEnvironment()));
+    waitscope::app::MainWindow window;
+    window.setInteractive(false);
+    QSignalSpy loaded(&window, &waitscope::app::MainWindow::reportLoaded);
+    window.openReport(profile);
+    QVERIFY(loaded.wait(30000));
+    QCOMPARE(window.compareWithTraceAnalysis(report_), QString());
+    const auto rows = waitscope::tools::compareReports(waitscope::report::readReport(profile.toStdString()),
+                                                       waitscope::report::readReport(report_.toStdString()), 0.5);
+    QVERIFY(!rows.empty());  // Wait at Fence, estimated and measured
+    QTableWidget* table = window.compareDialog()->table();
+    QCOMPARE(table->rowCount(), static_cast<int>(rows.size()));
+    double shownDifference = 0.0, difference = 0.0;
+    for (int r = 0; r < table->rowCount(); ++r) shownDifference += table->item(r, 5)->data(Qt::UserRole).toDouble();
+    for (const auto& row : rows) difference += row.differencePoints();
+    QCOMPARE(shownDifference, difference);
+    // A trace analysis is no profile: refused with a message, no table.
+    window.showReport(waitscope::app::ReportLoader::loadNow(report_).report);
+    QVERIFY(!window.compareWithTraceAnalysis(report_).isEmpty());
   }
 
   void unreadableReportExitsWithOneLine() {

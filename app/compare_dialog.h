@@ -1,0 +1,25 @@
+#pragma once
+// The wait-state profile (seed 004 estimates) against the trace analysis of
+// the same program, per pattern and call path, as `waitscope-report compare`
+// prints it (the seed's Figure 3): wait ratios from both and their difference
+// in percentage points, sortable.
+#include <QDialog>
+
+#include "report_compare.h"
+
+class QTableWidget;
+
+namespace waitscope::app {
+
+class CompareDialog : public QDialog {
+  Q_OBJECT
+ public:
+  CompareDialog(const std::vector<tools::ComparisonRow>& rows, const QString& profilePath, const QString& tracePath,
+                QWidget* parent = nullptr);
+  QTableWidget* table() const { return table_; }
+
+ private:
+  QTableWidget* table_;
+};
+
+}  // namespace waitscope::app
