@@ -77,4 +77,16 @@ shot mpi_barrier_completion lock mpi_barrier_completion main/MPI_Barrier
 shot mpi_rma_late_complete gats mpi_rma_late_complete main/MPI_Win_wait
 shot mpi_rma_wait_at_create gats mpi_rma_wait_at_create main/MPI_Win_create
 shot critical_path chain critical_path
+
+# The timeline alone (--view timeline): the gats example with its Late Post instances highlighted.
+timeline_shot() {
+  local image=$1 name=$2 metric=$3
+  env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR="$work/xdg" "$app" "$work/$name.waitscope" \
+    --select-metric "$metric" --view timeline --size 1000x420 --export-png "$images/$image.png" --quit 2>/dev/null
+  if command -v pngquant >/dev/null; then
+    pngquant --force --skip-if-larger --quality 80-98 --output "$images/$image.png" "$images/$image.png" || true
+  fi
+  echo "   docs/images/$image.png  (timeline of $name, $metric highlighted)"
+}
+timeline_shot timeline_gats gats mpi_rma_sync_late_post
 echo "make-screenshots: $(ls "$images"/*.png | wc -l) figures in docs/images ($(du -sh "$images" | cut -f1))"
