@@ -636,6 +636,8 @@ Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worl
     if (OTF2_Reader_GetProperty(reader.get(), "WAITSCOPE::INCOMPLETE", &value) == OTF2_SUCCESS && value) {
       trace.incomplete = *value ? value : "the run ended abnormally";
       std::free(value);
+      warn(anchorPath + ": the trace is incomplete (" + trace.incomplete +
+           "): the run ended abnormally and its events stop there");
     }
   }
 
