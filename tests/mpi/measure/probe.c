@@ -7,7 +7,10 @@
  * with --hang FILE every rank waits in a receive that never completes, once rank 0 has created
  * FILE, for the test to kill the job.
  *
- *   probe [--calls N] [--abort] [--crash KIND] [--hang FILE]     */
+ * --colls N adds N barriers (records after the call: a buffer flush inside them is the case
+ * the recorder must stamp in order).
+ *
+ *   probe [--calls N] [--colls N] [--abort] [--crash KIND] [--hang FILE]     */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -23,10 +26,11 @@ int probe_cxx(int x); /* probe_cxx.cpp: a C++ function, for demangled region nam
 
 int main(int argc, char **argv)
 {
-    long calls = 0;
+    long calls = 0, colls = 0;
     const char *crash = NULL, *hang = NULL;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--calls") && i + 1 < argc) calls = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--colls") && i + 1 < argc) colls = atol(argv[++i]);
         else if (!strcmp(argv[i], "--abort")) crash = "abort";
         else if (!strcmp(argv[i], "--crash") && i + 1 < argc) crash = argv[++i];
         else if (!strcmp(argv[i], "--hang") && i + 1 < argc) hang = argv[++i];
@@ -102,6 +106,7 @@ int main(int argc, char **argv)
     MPI_Win_free(&win);
 
     for (long i = 0; i < calls; ++i) MPI_Comm_rank(MPI_COMM_WORLD, &v);
+    for (long i = 0; i < colls; ++i) MPI_Barrier(MPI_COMM_WORLD);
 
     if (crash) {
         MPI_Barrier(MPI_COMM_WORLD);
