@@ -260,6 +260,10 @@ void userLeave(OTF2_RegionRef region) {
 
 // ---------------------------------------------------------------------------------------------
 // Abnormal ends: flush what is buffered so the events reach the disk.
+// What was installed before us (Open MPI's backtrace printer, the program's own handler): after
+// the trace is flushed it gets the signal, or the default action ends the process.
+struct sigaction gPreviousAction[NSIG];
+
 void onFatalSignal(int sig) {
   const char* why = "a fatal signal";
   switch (sig) {
@@ -273,7 +277,7 @@ void onFatalSignal(int sig) {
     default: break;
   }
   abortMeasurement(why);
-  signal(sig, SIG_DFL);
+  sigaction(sig, &gPreviousAction[sig], nullptr);
   raise(sig);
 }
 
@@ -524,7 +528,7 @@ void startMeasurement(std::uint64_t initEnter) {
 
   struct sigaction sa = {};
   sa.sa_handler = onFatalSignal;
-  for (int sig : {SIGTERM, SIGINT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGTERM, SIGINT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, &gPreviousAction[sig]);
 }
 
 // The abort path (MPI_Abort or a fatal signal handler): close the regions open now, flush the
