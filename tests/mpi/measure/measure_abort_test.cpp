@@ -163,6 +163,41 @@ TEST_F(AbortedRun, JobKilled) {
   checkAnalyzeRefuses(anchor("killed"));
 }
 
+// One rank killed with SIGKILL (no handler runs): its buffered events are lost, it appears
+// with none, the others (ended by mpiexec with SIGTERM) keep theirs, and the reason says so.
+TEST_F(AbortedRun, RankKilledWithSigkill) {
+  const fs::path ready = *dir / "sigkill.ready";
+  const std::string probe = WAITSCOPE_PROBE;
+  const std::string cmd = "timeout --foreground 180 " + test::tool("waitscope-run") + " -n " +
+                          std::to_string(kRanks) + " -o " + (*dir / "sigkill").string() + " -- " + probe +
+                          " --calls " + std::to_string(kCalls) + " --hang " + ready.string();
+  // The ranks' command lines start with the probe's path (mpiexec's and waitscope-run's do not).
+  const auto rec = run("( " + cmd + " & p=$!; i=0; while [ ! -e " + ready.string() +
+                       " ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done; sleep 0.5; "
+                       "kill -KILL $(pgrep -f '^" + probe + " --calls' | head -1); wait $p )");
+  EXPECT_NE(rec.exitCode, 0);
+  EXPECT_NE(rec.err.find("1 rank(s) killed before flushing"), std::string::npos) << rec.err;
+  const std::string a = anchor("sigkill");
+  EXPECT_EQ(run(std::string(OTF2_PRINT) + " " + a + " > /dev/null").exitCode, 0);
+  trace::ReadOptions quiet;
+  quiet.warn = [](const std::string&) {};
+  const trace::Trace t = trace::readTrace(a, quiet);
+  ASSERT_EQ(t.locations.size(), static_cast<std::size_t>(kRanks));
+  int empty = 0;
+  for (const auto& loc : t.locations) {
+    if (loc.events.empty()) {
+      ++empty;
+      continue;
+    }
+    int rank = 0;
+    for (const trace::Event& e : loc.events)
+      rank += e.kind == trace::EventKind::Enter && t.defs.regions[t.callTree[e.ref].region].name == "MPI_Comm_rank";
+    EXPECT_EQ(rank, kCalls + 2);
+  }
+  EXPECT_EQ(empty, 1);
+  checkAnalyzeRefuses(a);
+}
+
 // A program linked with the library and run without waitscope-run: --complete finishes it.
 TEST_F(AbortedRun, CompleteByHand) {
   const fs::path out = *dir / "by-hand";
