@@ -4,6 +4,7 @@
 #include "measure_internal.h"
 #include "partial_trace.h"
 #include "profile_runtime.h"
+#include "timestamped_name.h"
 #include "waitscope.h"
 
 #define OTF2_MPI_USE_PMPI
@@ -281,14 +282,6 @@ void onFatalSignal(int sig) {
   raise(sig);
 }
 
-std::string defaultDir() {
-  char buf[64];
-  const std::time_t t = std::time(nullptr);
-  std::tm tm;
-  localtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, "waitscope-trace-%Y%m%d-%H%M%S", &tm);
-  return buf;
-}
 
 bool makeDirs(const std::string& path) {
   std::string cur;
@@ -469,7 +462,7 @@ void startMeasurement(std::uint64_t initEnter) {
   int ok = 1;
   if (g.worldRank == 0) {
     const char* env = std::getenv("WAITSCOPE_TRACE_DIR");
-    std::string dir = env && *env ? env : defaultDir();
+    std::string dir = env && *env ? env : timestampedName("waitscope-trace-%Y%m%d-%H%M%S");
     if (!makeDirs(dir)) {
       std::fprintf(stderr, "waitscope: cannot write the trace to %s: %s; not recording\n", dir.c_str(),
                    std::strerror(errno));

@@ -16,6 +16,7 @@
 
 #include "profile_output.h"
 #include "report/report_io.h"
+#include "timestamped_name.h"
 
 namespace waitscope::measure::profile {
 
@@ -49,14 +50,6 @@ bool invariantTsc() {
   return false;
 }
 
-std::string defaultPath() {
-  char buf[64];
-  const std::time_t t = std::time(nullptr);
-  std::tm tm;
-  localtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, "waitscope-profile-%Y%m%d-%H%M%S.waitscope", &tm);
-  return buf;
-}
 
 std::string commandLine() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
@@ -235,7 +228,7 @@ void finish(std::uint32_t finalizeFn, void* returnAddress) {
   }
 
   const char* env = std::getenv("WAITSCOPE_PROFILE_OUT");
-  const std::string path = env && *env ? env : defaultPath();
+  const std::string path = env && *env ? env : timestampedName("waitscope-profile-%Y%m%d-%H%M%S.waitscope");
   try {
     std::vector<RankOut> ranks;
     for (int r = 0; r < n; ++r)

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <random>
 
+#include "read_or_reject.h"
 #include "report/cube_reader.h"
 #include "report/cube_writer.h"
 #include "report/report_io.h"
@@ -23,19 +24,10 @@ using waitscope::test::TempDir;
 
 namespace {
 
-enum class Outcome { Loaded, Rejected };
+using waitscope::test::Outcome;
 
 Outcome readOrReject(const std::string& path) {
-  try {
-    const Report r = readCube(path);
-    EXPECT_EQ(firstProblem(r), "") << "the reader let an inconsistent report through";
-    return Outcome::Loaded;
-  } catch (const ReportError& e) {
-    const std::string what = e.what();
-    EXPECT_EQ(what.rfind(path + ": ", 0), 0U) << what;
-    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
-    return Outcome::Rejected;
-  }
+  return waitscope::test::readOrReject([](const std::string& p) { return readCube(p); }, path);
 }
 
 std::string slurp(const std::string& path) {

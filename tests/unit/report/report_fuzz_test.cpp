@@ -10,6 +10,7 @@
 #include <fstream>
 #include <random>
 
+#include "read_or_reject.h"
 #include "report/report_io.h"
 #include "report/report_queries.h"
 #include "report_test_util.h"
@@ -24,20 +25,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-enum class Outcome { Loaded, Rejected };
+using waitscope::test::Outcome;
 
-// Reads `path`; fails the test on anything but a consistent report or one clean error line.
 Outcome readOrReject(const std::string& path) {
-  try {
-    const Report r = readReport(path);
-    EXPECT_EQ(firstProblem(r), "") << "the reader let an inconsistent report through";
-    return Outcome::Loaded;
-  } catch (const ReportError& e) {
-    const std::string what = e.what();
-    EXPECT_EQ(what.rfind(path + ": ", 0), 0U) << what;
-    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
-    return Outcome::Rejected;
-  }
+  return waitscope::test::readOrReject([](const std::string& p) { return readReport(p); }, path);
 }
 
 void mutate(const fs::path& file, std::mt19937& rng) {
