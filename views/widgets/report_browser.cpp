@@ -6,17 +6,12 @@
 
 #include "chart_pane.h"
 #include "model/selection.h"
+#include "report/report_queries.h"
 #include "model/value_tree_model.h"
 #include "tree_pane.h"
 
 namespace waitscope::views {
 namespace {
-
-QString pathOf(const ValueTree& tree, std::uint32_t node) {
-  QStringList parts;
-  for (; node != kNoNode; node = tree.parent[node]) parts.prepend(tree.names[node]);
-  return parts.join(QLatin1Char('/'));
-}
 
 double sum(const std::vector<double>& values) {
   double s = 0.0;
@@ -183,9 +178,9 @@ bool ReportBrowser::selectCallPath(const QString& path) {
   const ReportDataPtr& current = selection_->report();
   if (!current) return false;
   setFlatProfile(false);
-  const ValueTree& tree = current->callTree();
-  for (std::uint32_t c = 0; c < tree.size(); ++c) {
-    if (pathOf(tree, c) == path) {
+  const std::string wanted = path.toStdString();
+  for (std::uint32_t c = 0; c < current->report().callPaths.size(); ++c) {
+    if (report::callPathString(current->report(), c) == wanted) {
       callPane_->selectNode(c);
       return true;
     }
