@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "causes.h"
+#include "replay/region_timeline.h"
 
 namespace waitscope::causes {
 namespace {
@@ -42,51 +43,38 @@ struct Switch {
   trace::Rank cause;
 };
 
-// The innermost region active on this location over time: after boundary k
-// (an enter or leave at times[k]) the active call path is paths[k]; before the
-// first boundary, none.
-struct ActivePaths {
-  std::vector<double> times;
-  std::vector<CallPathId> paths;
+using replay::RegionTimeline;
 
-  ActivePaths(const trace::LocationEvents& events, const trace::CallTree& tree) {
-    for (const trace::Event& e : events.events) {
-      if (e.kind == trace::EventKind::Enter) {
-        times.push_back(e.time);
-        paths.push_back(e.ref);
-      } else if (e.kind == trace::EventKind::Leave) {
-        times.push_back(e.time);
-        paths.push_back(e.ref < tree.size() ? tree[e.ref].parent : kNone);
-      }
-    }
+// Calls f(path, from, to) for the parts of [a, b] with one active path, in
+// decreasing time order (of boundaries at equal times the last one counts).
+template <class F>
+void split(const RegionTimeline& timeline, double a, double b, F&& f) {
+  if (!(b > a)) return;
+  const std::size_t first = timeline.firstAfter(a);     // boundaries strictly inside (a, b) ...
+  const std::size_t last = timeline.firstAtOrAfter(b);  // ... are the events in [first, last)
+  double to = b;
+  for (std::size_t k = last; k-- > first;) {
+    if (!timeline.isBoundary(k)) continue;
+    if (timeline.time(k) < to) f(timeline.pathAfter(k), timeline.time(k), to);
+    to = timeline.time(k);
   }
+  // The last boundary at or before a: its path is active right after a.
+  const std::size_t before = timeline.boundaryBefore(first);
+  if (to > a) f(before == RegionTimeline::kNoEvent ? kNone : timeline.pathAfter(before), a, to);
+}
 
-  // Calls f(path, from, to) for the parts of [a, b] with one active path, in
-  // decreasing time order.
-  template <class F>
-  void split(double a, double b, F&& f) const {
-    if (!(b > a)) return;
-    // Last boundary at or before a: its path is active right after a.
-    const auto first = std::upper_bound(times.begin(), times.end(), a) - times.begin();
-    // Boundaries strictly inside (a, b).
-    const auto last = std::lower_bound(times.begin(), times.end(), b) - times.begin();
-    double to = b;
-    for (auto k = last - 1; k >= first; --k) {
-      if (times[k] < to) f(paths[k], times[k], to);
-      to = times[k];
-    }
-    const CallPathId before = first > 0 ? paths[first - 1] : kNone;
-    if (to > a) f(before, a, to);
+// Exclusive time per call path (time it is the innermost active region).
+std::unordered_map<CallPathId, double> exclusiveTimes(const RegionTimeline& timeline) {
+  std::unordered_map<CallPathId, double> out;
+  std::size_t next = 0;
+  for (std::size_t k = timeline.boundaryFrom(0); k != RegionTimeline::kNoEvent; k = next) {
+    next = timeline.boundaryFrom(k + 1);
+    if (next == RegionTimeline::kNoEvent) break;
+    const CallPathId path = timeline.pathAfter(k);
+    if (path != kNone && timeline.time(next) > timeline.time(k)) out[path] += timeline.time(next) - timeline.time(k);
   }
-
-  // Exclusive time per call path (time it is the innermost active region).
-  std::unordered_map<CallPathId, double> exclusive() const {
-    std::unordered_map<CallPathId, double> out;
-    for (std::size_t k = 0; k + 1 < times.size(); ++k)
-      if (paths[k] != kNone && times[k + 1] > times[k]) out[paths[k]] += times[k + 1] - times[k];
-    return out;
-  }
-};
+  return out;
+}
 
 // A key for a call path that is the same on every rank: the (region, call site)
 // pairs from the root (call path ids are local to each rank's call tree).
@@ -163,7 +151,7 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
   const trace::CallTree& tree = ctx.trace.callTree;
 
   const Endpoints ends = findEndpoints(ctx, world);
-  const ActivePaths active(ctx.events, tree);
+  const RegionTimeline active(ctx.events, tree);
 
   // This location's wait states that switch the path, by end time.
   std::vector<Switch> switches;
@@ -183,7 +171,7 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
 
   std::unordered_map<CallPathId, double> onPath;
   auto walk = [&](double from, double to) {
-    active.split(to, from, [&](CallPathId path, double a, double b) {
+    split(active, to, from, [&](CallPathId path, double a, double b) {
       if (path != kNone) onPath[path] += b - a;
       if (!result.criticalPath.empty() && result.criticalPath.back().path == path &&
           result.criticalPath.back().start == b) {
@@ -236,7 +224,7 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
   for (const auto& [path, value] : onPath) ctx.severities.add(Metric::CriticalPath, path, value);
 
   // ---- imbalance: per call path over all locations, on rank 0 ----
-  const auto exclusive = active.exclusive();
+  const auto exclusive = exclusiveTimes(active);
   std::vector<CallPathId> paths;
   for (const auto& [path, value] : exclusive) paths.push_back(path);
   for (const auto& [path, value] : onPath)

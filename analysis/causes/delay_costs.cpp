@@ -42,11 +42,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <unordered_map>
 #include <vector>
 
 #include "causes.h"
+#include "replay/region_timeline.h"
 
 namespace waitscope::causes {
 namespace {
@@ -119,7 +121,7 @@ class DelayAnalysis {
   void run() {
     MPI_Comm_dup(ctx_.comms.world(), &comm_);
     collectWaits();
-    buildSegments();
+    collectGlobalSyncs();
     buildSyncIndex();
     exchangeProfiles();
     orderItems();
@@ -150,30 +152,18 @@ class DelayAnalysis {
     }
   }
 
-  // Innermost call path over time: segment i is [segStart_[i], segStart_[i+1]).
-  void buildSegments() {
+  // MPI_Init and MPI_Finalize synchronize with every location.
+  void collectGlobalSyncs() {
     const auto& ev = ctx_.events.events;
-    std::vector<CallPathId> stack;
-    traceStart_ = ev.empty() ? 0.0 : ev.front().time;
-    for (const trace::Event& e : ev) {
-      if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) continue;
-      if (e.kind == EventKind::Enter) {
-        stack.push_back(e.ref);
-        const std::string& name = ctx_.regionName(e.ref);
-        if (name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Finalize") globalSyncs_.push_back(e.time);
-      } else if (!stack.empty()) {
-        stack.pop_back();
-      }
-      const CallPathId top = stack.empty() ? kNone : stack.back();
-      if (!segStart_.empty() && segStart_.back() == e.time) {
-        segPath_.back() = top;
-      } else {
-        segStart_.push_back(e.time);
-        segPath_.push_back(top);
-      }
+    const auto& tree = ctx_.trace.callTree;
+    std::vector<char> globalSync(ctx_.defs().regions.size(), 0);  // per region, not per event: no string compares
+    for (std::size_t r = 0; r < globalSync.size(); ++r) {
+      const std::string& name = ctx_.defs().regions[r].name;
+      globalSync[r] = name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Finalize";
     }
-    segStart_.push_back(ev.empty() ? 0.0 : ev.back().time);
-    segPath_.push_back(kNone);
+    traceStart_ = ev.empty() ? 0.0 : ev.front().time;
+    for (const trace::Event& e : ev)
+      if (e.kind == EventKind::Enter && globalSync[tree[e.ref].region]) globalSyncs_.push_back(e.time);
   }
 
   void buildSyncIndex() {
@@ -279,24 +269,24 @@ class DelayAnalysis {
   // sorted by call path (the per-path sums in time order).
   void profile(double a, double b, std::vector<std::pair<CallPathId, double>>& out) {
     out.clear();
-    if (!(b > a) || segStart_.size() < 2) return;
-    std::size_t i = static_cast<std::size_t>(std::upper_bound(segStart_.begin(), segStart_.end(), a) -
-                                             segStart_.begin());
-    if (i > 0) --i;
+    if (!(b > a)) return;
+    // The stretch active at a, else the first one after it.
+    std::size_t i = timeline_.boundaryBefore(timeline_.firstAfter(a));
+    if (i == replay::RegionTimeline::kNoEvent) i = timeline_.boundaryFrom(0);
     // First wait that ends after a.
     std::size_t k = static_cast<std::size_t>(
         std::partition_point(waits_.begin(), waits_.end(), [&](const Wait& w) { return w.end <= a; }) -
         waits_.begin());
-    for (; i + 1 < segStart_.size() && segStart_[i] < b; ++i) {
-      const double s = std::max(a, segStart_[i]);
-      const double e = std::min(b, segStart_[i + 1]);
-      if (!(e > s) || segPath_[i] == kNone) continue;
+    for (std::size_t next = 0; i != replay::RegionTimeline::kNoEvent && timeline_.time(i) < b; i = next) {
+      const double s = std::max(a, timeline_.time(i));
+      const double e = std::min(b, timeline_.stretchEnd(i, next));
+      const CallPathId p = timeline_.pathAfter(i);
+      if (!(e > s) || p == kNone) continue;
       double t = e - s;
       while (k < waits_.size() && waits_[k].end <= s) ++k;
       for (std::size_t j = k; j < waits_.size() && waits_[j].start < e; ++j)
         t -= std::max(0.0, std::min(e, waits_[j].end) - std::max(s, waits_[j].start));
       if (t > 0.0) {
-        const CallPathId p = segPath_[i];
         if (p >= scratch_.size()) scratch_.resize(static_cast<std::size_t>(p) + 1, 0.0), used_.resize(scratch_.size(), 0);
         if (!used_[p]) {
           used_[p] = 1;
@@ -331,30 +321,50 @@ class DelayAnalysis {
   // profiles, in the order of its wait list.
   void exchangeProfiles() {
     const auto n = static_cast<std::size_t>(ctx_.worldSize);
+    // The waiters' keys name call paths of this rank's tree; a key unknown here
+    // is a path this rank never ran, which takes no part in its delay.
+    localPathOfKey_.reserve(ctx_.trace.callTree.size());
+    for (CallPathId p = 0; p < ctx_.trace.callTree.size(); ++p) localPathOfKey_.emplace(pathKey(p), p);
+    theirTime_.assign(ctx_.trace.callTree.size(), 0.0);
     std::vector<std::vector<char>> perCause(n);
     std::vector<std::pair<CallPathId, double>> prof;
-    for (std::size_t id = 0; id < waits_.size(); ++id) {
-      const Wait& w = waits_[id];
-      profile(previousSync(w.cause, w.start), w.start, prof);
-      std::vector<char>& buf = perCause[w.cause];
-      const std::size_t at0 = buf.size();
-      buf.resize(at0 + sizeof(WireHeader) + prof.size() * sizeof(WireEntry));
-      const WireHeader h{id, static_cast<std::uint32_t>(w.family), static_cast<std::uint32_t>(prof.size()),
-                         w.end - w.start, 0.0, w.end};
-      std::memcpy(buf.data() + at0, &h, sizeof h);
-      std::size_t at = at0 + sizeof h;
-      for (const auto& [path, t] : prof) {
-        const WireEntry e{pathKey(path), t};
-        std::memcpy(buf.data() + at, &e, sizeof e);
-        at += sizeof e;
-      }
-    }
     std::vector<char> in;
     std::vector<int> rdispl;
-    alltoallBytes(perCause, in, rdispl);
-    // Charge structure of every remote wait state this rank caused (all but the
-    // propagated cost phi, which follows the backward order).
-    std::vector<std::pair<std::uint64_t, double>> theirs;
+    // In rounds of at most kRoundBytes outgoing per rank: the buffers stay
+    // small however many wait states there are, and the messages stay large.
+    std::size_t next = 0;
+    for (;;) {
+      for (std::vector<char>& buf : perCause) buf.clear();
+      for (std::size_t bytes = 0; next < waits_.size() && bytes < kRoundBytes; ++next) {
+        const Wait& w = waits_[next];
+        profile(previousSync(w.cause, w.start), w.start, prof);
+        std::vector<char>& buf = perCause[w.cause];
+        const std::size_t at0 = buf.size();
+        const std::size_t size = sizeof(WireHeader) + prof.size() * sizeof(WireEntry);
+        buf.resize(at0 + size);
+        bytes += size;
+        const WireHeader h{next, static_cast<std::uint32_t>(w.family), static_cast<std::uint32_t>(prof.size()),
+                           w.end - w.start, 0.0, w.end};
+        std::memcpy(buf.data() + at0, &h, sizeof h);
+        std::size_t at = at0 + sizeof h;
+        for (const auto& [path, t] : prof) {
+          const WireEntry e{pathKey(path), t};
+          std::memcpy(buf.data() + at, &e, sizeof e);
+          at += sizeof e;
+        }
+      }
+      alltoallBytes(perCause, in, rdispl);
+      receiveProfiles(in, rdispl);
+      int more = next < waits_.size() ? 1 : 0, anyMore = 0;
+      MPI_Allreduce(&more, &anyMore, 1, MPI_INT, MPI_MAX, comm_);
+      if (anyMore == 0) break;
+    }
+  }
+
+  // Charge structure of every remote wait state this rank caused (all but the
+  // propagated cost phi, which follows the backward order).
+  void receiveProfiles(const std::vector<char>& in, const std::vector<int>& rdispl) {
+    const auto n = static_cast<std::size_t>(ctx_.worldSize);
     for (std::size_t p = 0; p < n; ++p) {
       std::size_t at = static_cast<std::size_t>(rdispl[p]);
       const std::size_t end = static_cast<std::size_t>(rdispl[p + 1]);
@@ -362,26 +372,19 @@ class DelayAnalysis {
         WireHeader h;
         std::memcpy(&h, in.data() + at, sizeof h);
         at += sizeof h;
-        theirs.resize(h.entries);
+        // The waiter's time per call path of this rank, summed in arrival order.
         for (std::uint32_t k = 0; k < h.entries; ++k) {
           WireEntry e;
           std::memcpy(&e, in.data() + at, sizeof e);
           at += sizeof e;
-          theirs[k] = {e.pathKey, e.time};
-        }
-        // Same per-key sums as accumulating in arrival order.
-        std::stable_sort(theirs.begin(), theirs.end(),
-                         [](const auto& x, const auto& y) { return x.first < y.first; });
-        std::size_t m = 0;
-        for (std::size_t k = 0; k < theirs.size(); ++k) {
-          if (m > 0 && theirs[m - 1].first == theirs[k].first) {
-            theirs[m - 1].second += theirs[k].second;
-          } else {
-            theirs[m++] = theirs[k];
+          if (const auto it = localPathOfKey_.find(e.pathKey); it != localPathOfKey_.end()) {
+            if (theirTime_[it->second] == 0.0) theirTouched_.push_back(it->second);
+            theirTime_[it->second] += e.time;
           }
         }
-        theirs.resize(m);
-        prepareCharge(static_cast<Rank>(p), h, theirs);
+        prepareCharge(static_cast<Rank>(p), h);
+        for (const CallPathId path : theirTouched_) theirTime_[path] = 0.0;
+        theirTouched_.clear();
       }
     }
   }
@@ -419,7 +422,7 @@ class DelayAnalysis {
     double phi = 0.0;  // propagated to the waiter's wait state, from the backward order
   };
 
-  void prepareCharge(Rank waiter, const WireHeader& h, const std::vector<std::pair<std::uint64_t, double>>& theirs) {
+  void prepareCharge(Rank waiter, const WireHeader& h) {
     Incoming in{waiter, h.waitId, h.syncTime, h.family, h.omega, 0.0, 0, 0, 0, 0, 0.0};
     const double a = previousSync(waiter, h.syncTime);
     const double b = h.syncTime;
@@ -427,10 +430,7 @@ class DelayAnalysis {
     in.firstCharge = static_cast<std::uint32_t>(charges_.size());
     double sum = 0.0;
     for (const auto& [path, t] : mine_) {
-      const std::uint64_t key = pathKey(path);
-      const auto it = std::lower_bound(theirs.begin(), theirs.end(), key,
-                                       [](const auto& x, std::uint64_t v) { return x.first < v; });
-      const double d = t - (it == theirs.end() || it->first != key ? 0.0 : it->second);
+      const double d = t - theirTime_[path];
       if (d > 0.0) {
         charges_.emplace_back(path, d);
         sum += d;
@@ -663,14 +663,26 @@ class DelayAnalysis {
     if (longTerm > 0.0) ctx_.severities.add(kDelayLong[family], path, longTerm);
   }
 
-  // The call path active at t (else the nearest one before, else after).
+  // The call path active at t (else the nearest one before, else after). Of
+  // boundaries at equal times only the last starts a stretch.
   CallPathId pathAt(double t) const {
-    std::size_t i = static_cast<std::size_t>(std::upper_bound(segStart_.begin(), segStart_.end(), t) -
-                                             segStart_.begin());
-    for (std::size_t j = i; j-- > 0;)
-      if (segPath_[j] != kNone) return segPath_[j];
-    for (std::size_t j = i; j < segPath_.size(); ++j)
-      if (segPath_[j] != kNone) return segPath_[j];
+    constexpr std::size_t kNoEvent = replay::RegionTimeline::kNoEvent;
+    const std::size_t after = timeline_.firstAfter(t);
+    bool first = true;
+    double laterTime = 0.0;
+    for (std::size_t j = timeline_.boundaryBefore(after); j != kNoEvent; j = timeline_.boundaryBefore(j)) {
+      if (!first && timeline_.time(j) == laterTime) continue;
+      first = false;
+      laterTime = timeline_.time(j);
+      if (const CallPathId p = timeline_.pathAfter(j); p != kNone) return p;
+    }
+    for (std::size_t j = timeline_.boundaryFrom(after); j != kNoEvent;) {
+      std::size_t next = kNoEvent;
+      timeline_.stretchEnd(j, next);
+      if (next == kNoEvent || timeline_.time(next) != timeline_.time(j))
+        if (const CallPathId p = timeline_.pathAfter(j); p != kNone) return p;
+      j = next;
+    }
     return kNone;
   }
 
@@ -703,14 +715,14 @@ class DelayAnalysis {
   }
 
   static constexpr int kTag = 4201;
+  static constexpr std::size_t kRoundBytes = std::size_t{4} << 20;
 
   replay::ReplayContext& ctx_;
   replay::LocalResult& result_;
   MPI_Comm comm_ = MPI_COMM_NULL;
 
   std::vector<Wait> waits_;  // by start time, non-overlapping
-  std::vector<double> segStart_;
-  std::vector<CallPathId> segPath_;
+  const replay::RegionTimeline timeline_{ctx_.events, ctx_.trace.callTree};
   double traceStart_ = 0.0;
   std::vector<double> globalSyncs_;
   std::unordered_map<Rank, std::vector<double>> perPeer_;
@@ -727,9 +739,14 @@ class DelayAnalysis {
   std::vector<char> used_;
   std::vector<CallPathId> touched_;
   std::vector<std::pair<CallPathId, double>> mine_;
+  std::unordered_map<std::uint64_t, CallPathId> localPathOfKey_;
+  std::vector<double> theirTime_;  // per local call path, for the wait state being prepared
+  std::vector<CallPathId> theirTouched_;
 
-  std::vector<Incoming> incoming_;
-  std::vector<std::pair<CallPathId, double>> charges_;
+  // Deques: they grow to millions of entries on a rank that causes most wait
+  // states, and a vector's doubling would briefly hold three times that.
+  std::deque<Incoming> incoming_;
+  std::deque<std::pair<CallPathId, double>> charges_;
   std::vector<std::pair<std::size_t, double>> props_;
   std::vector<Item> items_;
   std::map<Rank, std::vector<Reply>> replies_;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <span>
 #include <string>
 
 #include "analyzer.h"
@@ -22,52 +23,62 @@ struct WireValue {
   std::uint32_t metric;
   double value;
 };
-struct WireInstance {
-  double start;
-  double end;
-  std::uint32_t path;
-  std::uint32_t metric;
-  std::uint32_t cause;
-  std::uint32_t pad;
-};
-static_assert(sizeof(WirePath) == 12 && sizeof(WireValue) == 16 && sizeof(WireInstance) == 32);
+static_assert(sizeof(WirePath) == 12 && sizeof(WireValue) == 16);
 
-// Gathers a vector of trivially copyable records on rank 0; returns them with
-// the per-rank offsets.
-template <typename T>
-std::vector<T> gatherOnRoot(const std::vector<T>& mine, MPI_Comm world, std::vector<std::size_t>& offsets) {
+// Sends every rank's records (trivially copyable) to rank 0, one rank at a time,
+// its own first: rank 0 gets reserve(total) once, then take(rank, records, n)
+// per rank, and never holds more than one other rank's records at once.
+// Point-to-point instead of MPI_Gatherv: byte counts may exceed INT_MAX in total.
+template <typename T, typename Reserve, typename Take>
+void streamToRoot(const std::vector<T>& mine, MPI_Comm world, Reserve&& reserve, Take&& take) {
   int me = 0, size = 0;
   MPI_Comm_rank(world, &me);
   MPI_Comm_size(world, &size);
   const long long bytes = static_cast<long long>(mine.size() * sizeof(T));
   std::vector<long long> all(me == 0 ? static_cast<std::size_t>(size) : 0);
   MPI_Gather(&bytes, 1, MPI_LONG_LONG, all.data(), 1, MPI_LONG_LONG, 0, world);
-  std::vector<T> out;
-  // Point-to-point instead of MPI_Gatherv: byte counts may exceed INT_MAX in total.
+  constexpr long long kChunk = 1 << 30;
   if (me != 0) {
     const char* data = reinterpret_cast<const char*>(mine.data());
     for (long long sent = 0; sent < bytes;) {
-      const int chunk = static_cast<int>(std::min<long long>(bytes - sent, 1 << 30));
+      const int chunk = static_cast<int>(std::min(bytes - sent, kChunk));
       MPI_Send(data + sent, chunk, MPI_BYTE, 0, 2001, world);
       sent += chunk;
     }
-    return out;
+    return;
   }
-  offsets.assign(static_cast<std::size_t>(size) + 1, 0);
-  for (int r = 0; r < size; ++r)
-    offsets[static_cast<std::size_t>(r) + 1] = offsets[static_cast<std::size_t>(r)] +
-                                               static_cast<std::size_t>(all[static_cast<std::size_t>(r)]) / sizeof(T);
-  out.resize(offsets.back());
-  std::copy(mine.begin(), mine.end(), out.begin());
+  std::size_t total = 0;
+  for (const long long b : all) total += static_cast<std::size_t>(b) / sizeof(T);
+  reserve(total);
+  take(0, mine.data(), mine.size());
+  std::vector<T> buffer;
   for (int r = 1; r < size; ++r) {
-    char* data = reinterpret_cast<char*>(out.data() + offsets[static_cast<std::size_t>(r)]);
-    const long long total = all[static_cast<std::size_t>(r)];
-    for (long long got = 0; got < total;) {
-      const int chunk = static_cast<int>(std::min<long long>(total - got, 1 << 30));
+    const long long rankBytes = all[static_cast<std::size_t>(r)];
+    buffer.resize(static_cast<std::size_t>(rankBytes) / sizeof(T));
+    char* data = reinterpret_cast<char*>(buffer.data());
+    for (long long got = 0; got < rankBytes;) {
+      const int chunk = static_cast<int>(std::min(rankBytes - got, kChunk));
       MPI_Recv(data + got, chunk, MPI_BYTE, r, 2001, world, MPI_STATUS_IGNORE);
       got += chunk;
     }
+    take(r, buffer.data(), buffer.size());
   }
+}
+
+// All ranks' records on rank 0, with the per-rank offsets (size + 1 of them).
+template <typename T>
+std::vector<T> gatherOnRoot(const std::vector<T>& mine, MPI_Comm world, std::vector<std::size_t>& offsets) {
+  std::vector<T> out;
+  streamToRoot(
+      mine, world,
+      [&](std::size_t total) {
+        out.reserve(total);
+        offsets.assign(1, 0);
+      },
+      [&](int, const T* records, std::size_t n) {
+        out.insert(out.end(), records, records + n);
+        offsets.push_back(out.size());
+      });
   return out;
 }
 
@@ -97,136 +108,127 @@ report::Report gatherReport(const trace::Trace& local, const LocalResult& result
   std::vector<WireValue> values;
   for (const Severities::Entry& e : result.severities.entries())
     values.push_back({e.path, static_cast<std::uint32_t>(e.metric), e.value});
-  std::vector<WireInstance> instances;
-  instances.reserve(result.severities.instances().size());
-  for (const WaitInstance& w : result.severities.instances())
-    instances.push_back({w.start, w.end, w.callPath, static_cast<std::uint32_t>(w.metric), w.cause, 0});
-
-  std::vector<WireInstance> pieces;
-  pieces.reserve(result.criticalPath.size());
-  for (const PathPiece& p : result.criticalPath) pieces.push_back({p.start, p.end, p.path, 0, 0, 0});
-
-  std::vector<std::size_t> pathOffsets, valueOffsets, instanceOffsets, pieceOffsets;
+  std::vector<std::size_t> pathOffsets, valueOffsets;
   const auto allPaths = gatherOnRoot(paths, world, pathOffsets);
   const auto allValues = gatherOnRoot(values, world, valueOffsets);
-  const auto allInstances = gatherOnRoot(instances, world, instanceOffsets);
-  const auto allPieces = gatherOnRoot(pieces, world, pieceOffsets);
   unsigned long long violations = result.clockViolations, totalViolations = 0;
   MPI_Reduce(&violations, &totalViolations, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, world);
   report::Report out;
-  if (me != 0) return out;
-
-  const auto& defs = local.defs;
-  // Metrics: the table, in enum order (its parents come first).
-  for (const auto& def : patterns::metricTable()) {
-    report::Metric m;
-    m.uniqueName = std::string(def.uniqueName);
-    m.displayName = std::string(def.displayName);
-    m.description = std::string(def.description);
-    m.unit = def.unit == patterns::Unit::Seconds      ? report::MetricUnit::Seconds
-             : def.unit == patterns::Unit::Bytes      ? report::MetricUnit::Bytes
-                                                       : report::MetricUnit::Occurrences;
-    m.parent = def.parent == patterns::kNoParent ? report::kNoId : static_cast<std::uint32_t>(def.parent);
-    out.metrics.push_back(std::move(m));
-  }
-  for (const trace::Region& r : defs.regions)
-    out.regions.push_back({r.name, r.file, r.beginLine, r.endLine, paradigmName(r.paradigm)});
-
-  // One call tree: intern every rank's paths (parents precede children in each).
-  trace::CallTree merged;
   std::vector<std::vector<std::uint32_t>> toGlobal(static_cast<std::size_t>(size));
-  for (int r = 0; r < size; ++r) {
-    auto& map = toGlobal[static_cast<std::size_t>(r)];
-    for (std::size_t k = pathOffsets[static_cast<std::size_t>(r)]; k < pathOffsets[static_cast<std::size_t>(r) + 1];
-         ++k) {
-      const WirePath& p = allPaths[k];
-      const std::uint32_t parent = p.parent == trace::kNone || p.parent >= map.size() ? trace::kNone : map[p.parent];
-      map.push_back(merged.intern(parent, p.region, p.callSite));
+  if (me == 0) {
+
+    const auto& defs = local.defs;
+    // Metrics: the table, in enum order (its parents come first).
+    for (const auto& def : patterns::metricTable()) {
+      report::Metric m;
+      m.uniqueName = std::string(def.uniqueName);
+      m.displayName = std::string(def.displayName);
+      m.description = std::string(def.description);
+      m.unit = def.unit == patterns::Unit::Seconds      ? report::MetricUnit::Seconds
+               : def.unit == patterns::Unit::Bytes      ? report::MetricUnit::Bytes
+                                                         : report::MetricUnit::Occurrences;
+      m.parent = def.parent == patterns::kNoParent ? report::kNoId : static_cast<std::uint32_t>(def.parent);
+      out.metrics.push_back(std::move(m));
     }
-  }
-  for (const trace::CallPath& p : merged.paths()) {
-    report::CallPath c;
-    c.parent = p.parent == trace::kNone ? report::kNoId : p.parent;
-    c.region = p.region;
-    if (p.callSite != trace::kNone && p.callSite < defs.sourceLocations.size()) {
-      c.callSiteFile = defs.sourceLocations[p.callSite].file;
-      c.callSiteLine = defs.sourceLocations[p.callSite].line;
+    for (const trace::Region& r : defs.regions)
+      out.regions.push_back({r.name, r.file, r.beginLine, r.endLine, paradigmName(r.paradigm)});
+
+    // One call tree: intern every rank's paths (parents precede children in each).
+    trace::CallTree merged;
+    for (int r = 0; r < size; ++r) {
+      auto& map = toGlobal[static_cast<std::size_t>(r)];
+      for (std::size_t k = pathOffsets[static_cast<std::size_t>(r)]; k < pathOffsets[static_cast<std::size_t>(r) + 1];
+           ++k) {
+        const WirePath& p = allPaths[k];
+        const std::uint32_t parent = p.parent == trace::kNone || p.parent >= map.size() ? trace::kNone : map[p.parent];
+        map.push_back(merged.intern(parent, p.region, p.callSite));
+      }
     }
-    out.callPaths.push_back(std::move(c));
+    for (const trace::CallPath& p : merged.paths()) {
+      report::CallPath c;
+      c.parent = p.parent == trace::kNone ? report::kNoId : p.parent;
+      c.region = p.region;
+      if (p.callSite != trace::kNone && p.callSite < defs.sourceLocations.size()) {
+        c.callSiteFile = defs.sourceLocations[p.callSite].file;
+        c.callSiteLine = defs.sourceLocations[p.callSite].line;
+      }
+      out.callPaths.push_back(std::move(c));
+    }
+
+    for (const trace::SystemTreeNode& n : defs.systemTree)
+      out.systemNodes.push_back({n.name, n.className, n.parent == trace::kNone ? report::kNoId : n.parent});
+    for (std::size_t r = 0; r < defs.worldLocations.size(); ++r) {
+      const trace::Location& loc = defs.locations[defs.worldLocations[r]];
+      report::Location l;
+      l.rank = static_cast<std::uint32_t>(r);
+      l.name = "Rank " + std::to_string(r);
+      if (loc.group < defs.locationGroups.size()) {
+        const auto& group = defs.locationGroups[loc.group];
+        l.name = group.name;
+        l.systemNode = group.systemTreeParent == trace::kNone ? report::kNoId : group.systemTreeParent;
+      }
+      out.locations.push_back(std::move(l));
+    }
+
+    // Severities: metric-inclusive values per (metric, path, location), then
+    // made metric-exclusive by subtracting the children's.
+    const std::size_t nLoc = out.locations.size();
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<double>> rows;  // (path, metric)
+    for (int r = 0; r < size; ++r) {
+      const auto& map = toGlobal[static_cast<std::size_t>(r)];
+      for (std::size_t k = valueOffsets[static_cast<std::size_t>(r)]; k < valueOffsets[static_cast<std::size_t>(r) + 1];
+           ++k) {
+        const WireValue& v = allValues[k];
+        if (v.path >= map.size()) continue;
+        auto& row = rows[{map[v.path], v.metric}];
+        row.resize(nLoc, 0.0);
+        row[static_cast<std::size_t>(r)] += v.value;
+      }
+    }
+    // Subtract children from parents (inclusive -> exclusive), reading the
+    // inclusive values and writing a copy.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<double>> exclusive = rows;
+    for (const auto& [key, row] : rows) {
+      const std::uint32_t parent = out.metrics[key.second].parent;
+      if (parent == report::kNoId) continue;
+      auto& target = exclusive[{key.first, parent}];
+      target.resize(nLoc, 0.0);
+      for (std::size_t l = 0; l < nLoc; ++l) target[l] -= row[l];
+    }
+    for (auto& [key, row] : exclusive) {
+      bool any = false;
+      for (double& v : row) {
+        if (std::abs(v) < 1e-12) v = 0.0;  // rounding left over from the subtraction
+        any = any || v != 0.0;
+      }
+      if (any) out.severities.push_back({key.second, key.first, std::move(row)});
+    }
   }
 
-  for (const trace::SystemTreeNode& n : defs.systemTree)
-    out.systemNodes.push_back({n.name, n.className, n.parent == trace::kNone ? report::kNoId : n.parent});
-  for (std::size_t r = 0; r < defs.worldLocations.size(); ++r) {
-    const trace::Location& loc = defs.locations[defs.worldLocations[r]];
-    report::Location l;
-    l.rank = static_cast<std::uint32_t>(r);
-    l.name = "Rank " + std::to_string(r);
-    if (loc.group < defs.locationGroups.size()) {
-      const auto& group = defs.locationGroups[loc.group];
-      l.name = group.name;
-      l.systemNode = group.systemTreeParent == trace::kNone ? report::kNoId : group.systemTreeParent;
-    }
-    out.locations.push_back(std::move(l));
-  }
-
-  // Severities: metric-inclusive values per (metric, path, location), then
-  // made metric-exclusive by subtracting the children's.
-  const std::size_t nLoc = out.locations.size();
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<double>> rows;  // (path, metric)
-  for (int r = 0; r < size; ++r) {
-    const auto& map = toGlobal[static_cast<std::size_t>(r)];
-    for (std::size_t k = valueOffsets[static_cast<std::size_t>(r)]; k < valueOffsets[static_cast<std::size_t>(r) + 1];
-         ++k) {
-      const WireValue& v = allValues[k];
-      if (v.path >= map.size()) continue;
-      auto& row = rows[{map[v.path], v.metric}];
-      row.resize(nLoc, 0.0);
-      row[static_cast<std::size_t>(r)] += v.value;
-    }
-  }
-  // Subtract children from parents (inclusive -> exclusive), reading the
-  // inclusive values and writing a copy.
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<double>> exclusive = rows;
-  for (const auto& [key, row] : rows) {
-    const std::uint32_t parent = out.metrics[key.second].parent;
-    if (parent == report::kNoId) continue;
-    auto& target = exclusive[{key.first, parent}];
-    target.resize(nLoc, 0.0);
-    for (std::size_t l = 0; l < nLoc; ++l) target[l] -= row[l];
-  }
-  for (auto& [key, row] : exclusive) {
-    bool any = false;
-    for (double& v : row) {
-      if (std::abs(v) < 1e-12) v = 0.0;  // rounding left over from the subtraction
-      any = any || v != 0.0;
-    }
-    if (any) out.severities.push_back({key.second, key.first, std::move(row)});
-  }
-
-  for (int r = 0; r < size; ++r) {
-    const auto& map = toGlobal[static_cast<std::size_t>(r)];
-    for (std::size_t k = instanceOffsets[static_cast<std::size_t>(r)];
-         k < instanceOffsets[static_cast<std::size_t>(r) + 1]; ++k) {
-      const WireInstance& w = allInstances[k];
-      if (w.path >= map.size()) continue;
-      out.instances.push_back({w.metric, static_cast<std::uint32_t>(r), map[w.path], w.start, w.end,
-                               w.cause == trace::kNone ? report::kNoId : w.cause});
-    }
-  }
-  for (int r = 0; r < size; ++r) {
-    const auto& map = toGlobal[static_cast<std::size_t>(r)];
-    for (std::size_t k = pieceOffsets[static_cast<std::size_t>(r)]; k < pieceOffsets[static_cast<std::size_t>(r) + 1];
-         ++k) {
-      const WireInstance& w = allPieces[k];
-      if (w.path >= map.size()) continue;
-      out.criticalPath.push_back({static_cast<std::uint32_t>(r), map[w.path], w.start, w.end});
-    }
-  }
+  // Instances and critical-path pieces are the bulk: sent as they are, one rank at a time.
+  streamToRoot(
+      result.severities.instances(), world, [&](std::size_t total) { out.instances.reserve(total); },
+      [&](int r, const WaitInstance* records, std::size_t n) {
+        const auto& map = toGlobal[static_cast<std::size_t>(r)];
+        for (const WaitInstance& w : std::span(records, n)) {
+          if (w.callPath >= map.size()) continue;
+          out.instances.push_back({static_cast<std::uint32_t>(w.metric), static_cast<std::uint32_t>(r),
+                                   map[w.callPath], w.start, w.end, w.cause == trace::kNone ? report::kNoId : w.cause});
+        }
+      });
+  streamToRoot(
+      result.criticalPath, world, [&](std::size_t total) { out.criticalPath.reserve(total); },
+      [&](int r, const PathPiece* records, std::size_t n) {
+        const auto& map = toGlobal[static_cast<std::size_t>(r)];
+        for (const PathPiece& p : std::span(records, n))
+          if (p.path < map.size())
+            out.criticalPath.push_back({static_cast<std::uint32_t>(r), map[p.path], p.start, p.end});
+      });
+  if (me != 0) return out;
   std::sort(out.criticalPath.begin(), out.criticalPath.end(),
             [](const report::PathSegment& a, const report::PathSegment& b) { return a.start < b.start; });
   out.meta.emplace_back("clock_violations", std::to_string(totalViolations));
-  out.meta.emplace_back("locations", std::to_string(nLoc));
+  out.meta.emplace_back("locations", std::to_string(out.locations.size()));
   return out;
 }
 

@@ -4,7 +4,6 @@
 // tree (a Late Sender value is also part of point-to-point time); the report
 // stores them exclusive.
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "patterns/metric_table.h"
@@ -45,7 +44,18 @@ class Severities {
   static std::uint64_t key(Metric metric, trace::CallPathId path) {
     return (static_cast<std::uint64_t>(path) << 8) | static_cast<std::uint64_t>(metric);
   }
-  std::unordered_map<std::uint64_t, double> values_;
+  double& slot(std::uint64_t key);
+  void grow();
+  // Open addressing with linear probing over a power-of-two table, at most half
+  // full (kEmptyKey marks a free slot): add() runs for every visit, message and
+  // wait state, and a node-based map allocated and chased pointers there.
+  static constexpr std::uint64_t kEmptyKey = ~std::uint64_t{0};
+  struct Slot {
+    std::uint64_t key = kEmptyKey;
+    double value = 0.0;
+  };
+  std::vector<Slot> slots_;
+  std::size_t used_ = 0;
   std::vector<WaitInstance> instances_;
 };
 

@@ -10,6 +10,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "huge_pages.h"
 #include "otf2_errors.h"
 #include "otf2_reader_impl.h"
 
@@ -718,6 +719,7 @@ Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worl
     // Reserve what the definitions announce, bounded by the file size (an event takes
     // at least two bytes), so that a corrupted count cannot exhaust memory.
     out.events.reserve(std::min<std::uint64_t>(loc.eventCount, fileSizeOr(file, 0) / 2 + 1));
+    adviseHugePages(out.events.data(), out.events.capacity() * sizeof(Event));
 
     LocationContext ctx;
     ctx.defs = &defs;
