@@ -2,6 +2,8 @@
 // call sites and user regions (libdw), and unification of the rank-local definitions at
 // MPI_Finalize into Score-P-like global definitions.
 #include "measure_internal.h"
+#include "online_config.h"
+#include "online_runtime.h"
 #include "partial_trace.h"
 #include "profile_runtime.h"
 #include "timestamped_name.h"
@@ -445,7 +447,9 @@ void startMeasurement(std::uint64_t initEnter) {
   PMPI_Comm_size(MPI_COMM_WORLD, &g.worldSize);
   loadFilter();
   for (std::uint32_t i = 0; i < kNumMpi; ++i) g.mpiFiltered[i] = filtered(kMpiNames[i]);
-  if (profile::requested()) {
+  // Online mode: a tool place runs its analysis here; an application rank runs in profile mode.
+  if (online::requested() && startOnline()) return;
+  if (g.online || profile::requested()) {
     // Profile mode: no trace directory, no archive; user regions seen before MPI_Init
     // start (and those closed end) here.
     profile::start();

@@ -66,6 +66,8 @@ struct ReqInfo {
 struct State {
   bool recording = false;
   bool profiling = false;  // profile mode (profile_runtime.h): no trace, no records
+  bool online = false;     // online mode (online_runtime.h): profile mode plus events to a tool place
+  int placeExitCode = 0;   // a tool place of an online run: its result, the process' exit code
   bool incomplete = false;
   int worldRank = 0;
   int worldSize = 1;

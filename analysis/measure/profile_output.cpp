@@ -131,9 +131,13 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
 
   // Metrics: the measured part of the table (parents first, as in the table), then the
   // estimates under their pattern's parent.
+  std::vector<bool> waited(patterns::kMetricCount, false);
+  for (const NodeWait& w : settings.waits) waited[patterns::index(w.metric)] = true;
   std::vector<std::uint32_t> metricOf(patterns::kMetricCount, report::kNoId);
   for (const auto& def : patterns::metricTable()) {
-    if (!measuredByProfile(def)) continue;
+    const bool measuredWait = waited[patterns::index(def.id)] && def.parent != patterns::kNoParent &&
+                              metricOf[patterns::index(def.parent)] != report::kNoId;
+    if (!measuredByProfile(def) && !measuredWait) continue;
     report::Metric m;
     m.uniqueName = std::string(def.uniqueName);
     m.displayName = std::string(def.displayName);
@@ -145,7 +149,7 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
   }
   std::vector<std::uint32_t> estimateOf(kPatternCount, report::kNoId);
   std::string estimates;
-  for (int p = 1; p < kPatternCount; ++p) {
+  for (int p = 1; settings.estimates && p < kPatternCount; ++p) {
     const auto pattern = static_cast<Pattern>(p);
     const patterns::MetricDefinition* base = findDefinition(baseMetric(pattern));
     if (!base) continue;
@@ -193,6 +197,8 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
     row.resize(nLoc, 0.0);
     row[loc] += v;
   };
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const NodeWait*>> waitsOf;  // (rank, node)
+  for (const NodeWait& w : settings.waits) waitsOf[{w.rank, w.node}].push_back(&w);
   for (std::size_t r = 0; r < nLoc; ++r) {
     std::vector<std::uint32_t> global(ranks[r].nodes.size());
     for (std::size_t i = 0; i < ranks[r].nodes.size(); ++i) {
@@ -217,6 +223,14 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
         add(estimate, path, r, n.estimate);
         if (out.metrics[estimate].parent == category) rest -= n.estimate;
       }
+      if (const auto w = waitsOf.find({static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(i)}); w != waitsOf.end()) {
+        for (const NodeWait* wait : w->second) {
+          const std::uint32_t metric = metricOf[patterns::index(wait->metric)];
+          if (metric == report::kNoId) continue;
+          add(metric, path, r, wait->seconds);
+          if (out.metrics[metric].parent == category) rest -= wait->seconds;
+        }
+      }
       add(category, path, r, rest);
       add(metricOf[patterns::index(Metric::Visits)], path, r, n.visits);
       if (testedMetric != report::kNoId && estimateRule(n.region).testExclusion && n.paradigm == "mpi")
@@ -232,12 +246,14 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
     if (any) out.severities.push_back({key.first, key.second, std::move(values)});
   }
 
-  out.meta.emplace_back("kind", "profile");
-  out.meta.emplace_back("estimates", estimates);
-  out.meta.emplace_back("estimate_method",
-                        "minimum duration per MPI function and log2 message-size class (seed 004); local minimum "
-                        "for point-to-point and RMA start/complete/wait, global minimum for collectives and fences");
-  out.meta.emplace_back("waitall_test_exclusion", settings.testExclusion ? "on" : "off");
+  out.meta.emplace_back("kind", settings.kind);
+  if (settings.estimates) {
+    out.meta.emplace_back("estimates", estimates);
+    out.meta.emplace_back("estimate_method",
+                          "minimum duration per MPI function and log2 message-size class (seed 004); local minimum "
+                          "for point-to-point and RMA start/complete/wait, global minimum for collectives and fences");
+    out.meta.emplace_back("waitall_test_exclusion", settings.testExclusion ? "on" : "off");
+  }
   out.meta.emplace_back("locations", std::to_string(nLoc));
   for (const auto& kv : settings.meta) out.meta.push_back(kv);
   return out;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "profile_stats.h"
+#include "patterns/metric_table.h"
 #include "report/report.h"
 
 namespace waitscope::measure::profile {
@@ -41,8 +42,19 @@ std::string serialize(const RankOut& rank);
 // Throws std::runtime_error on a malformed string.
 RankOut deserialize(const std::string& bytes);
 
+// A wait state measured elsewhere (online mode): seconds of `metric` on a node of a rank's tree.
+struct NodeWait {
+  std::uint32_t rank = 0;
+  std::uint32_t node = 0;
+  patterns::Metric metric = patterns::Metric::MpiLateSender;
+  double seconds = 0.0;
+};
+
 struct ReportSettings {
   bool testExclusion = false;  // adds mpi_latesender_tested_estimate
+  bool estimates = true;       // false: no estimate metrics (online mode measures the waits instead)
+  std::string kind = "profile";  // the meta value "kind"
+  std::vector<NodeWait> waits;   // added under their pattern's metric, taken from the call's category
   std::vector<std::pair<std::string, std::string>> meta;  // added after the profiler's own keys
 };
 

@@ -71,6 +71,32 @@ std::string isoNow() {
 // This process' call paths with visits, exclusive time and estimates, in seconds.
 RankOut rankOutput(double secondsPerTick, const MinimumTable& localMin, const MinimumTable& testedMin,
                    const MinimumTable& globalMin, const std::vector<std::uint32_t>& globalIndex) {
+  RankOut out = treeOutput(secondsPerTick);
+  const ProfileTree& tree = gp.tree;
+  for (std::uint32_t i = 0; i < tree.nodes().size(); ++i) {
+    const Node& n = tree.nodes()[i];
+    if (n.region >= kNumMpi) continue;
+    const EstimateRule& rule = gp.rules[n.region];
+    if (rule.pattern == Pattern::None) continue;
+    NodeOut& o = out.nodes[i];
+    const std::uint32_t fn = n.region;
+    if (rule.scope == Scope::Global) {
+      const std::uint32_t k = globalIndex[fn];
+      o.estimate = waitEstimate(tree, i, false, secondsPerTick, [&](std::uint8_t s) { return globalMin.at(k, s); });
+    } else {
+      o.estimate = waitEstimate(tree, i, false, secondsPerTick, [&](std::uint8_t s) { return localMin.at(fn, s); });
+    }
+    if (rule.testExclusion && gp.testFirst)
+      o.testedEstimate = waitEstimate(tree, i, true, secondsPerTick, [&](std::uint8_t s) { return testedMin.at(fn, s); });
+  }
+  return out;
+}
+
+}  // namespace
+
+bool requested() { return envFlag("WAITSCOPE_PROFILE"); }
+
+RankOut treeOutput(double secondsPerTick) {
   const ProfileTree& tree = gp.tree;
   const std::vector<std::uint64_t> exclusive = tree.exclusive();
   RankOut out;
@@ -99,29 +125,17 @@ RankOut rankOutput(double secondsPerTick, const MinimumTable& localMin, const Mi
     o.visits = static_cast<double>(n.visits);
     o.exclusiveSeconds = static_cast<double>(exclusive[i]) * secondsPerTick;
     if (i == gp.initNode) o.exclusiveSeconds += gp.initSeconds;
-    if (n.region < kNumMpi) {
-      const EstimateRule& rule = gp.rules[n.region];
-      if (rule.pattern != Pattern::None) {
-        const std::uint32_t fn = n.region;
-        if (rule.scope == Scope::Global) {
-          const std::uint32_t k = globalIndex[fn];
-          o.estimate = waitEstimate(tree, i, false, secondsPerTick, [&](std::uint8_t s) { return globalMin.at(k, s); });
-        } else {
-          o.estimate = waitEstimate(tree, i, false, secondsPerTick, [&](std::uint8_t s) { return localMin.at(fn, s); });
-        }
-        if (rule.testExclusion && gp.testFirst)
-          o.testedEstimate =
-              waitEstimate(tree, i, true, secondsPerTick, [&](std::uint8_t s) { return testedMin.at(fn, s); });
-      }
-    }
     out.nodes.push_back(std::move(o));
   }
   return out;
 }
 
-}  // namespace
-
-bool requested() { return envFlag("WAITSCOPE_PROFILE"); }
+double secondsPerTick() {
+  const std::uint64_t ns = now(), t = ticks();
+  return t > gp.startTicks && ns > gp.startNs
+             ? static_cast<double>(ns - gp.startNs) * 1e-9 / static_cast<double>(t - gp.startTicks)
+             : 1e-9;
+}
 
 void start() {
   gp.testFirst = envFlag("WAITSCOPE_PROFILE_WAIT_TEST");

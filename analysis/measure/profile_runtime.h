@@ -67,6 +67,13 @@ inline void record(std::uint32_t fn, void* returnAddress, std::uint64_t duration
     gp.tree.sample(node, sizeClass(v.bytes), duration, v.excluded);
 }
 
+// This process' call paths with visits and exclusive time so far, no estimates (online mode
+// sends it to the root place at every snapshot); regions still open count up to their last visit.
+struct RankOut;
+RankOut treeOutput(double secondsPerTick);
+// Seconds per tick() since start().
+double secondsPerTick();
+
 // True when WAITSCOPE_PROFILE asks for profile mode.
 bool requested();
 // After PMPI_Init (filters loaded): sets g.profiling.

@@ -3,9 +3,11 @@
 // more records specialise Hook<F>; the encoding follows Score-P 7.1 (see docs/recording.md).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "measure_internal.h"
+#include "online_runtime.h"
 #include "partial_trace.h"
 #include "profile_runtime.h"
 
@@ -119,6 +121,8 @@ MPI_Status* statusArray(int n, MPI_Status* user) {
 
 // Profile mode (WAITSCOPE_PROFILE): its hooks and wrapper body.
 #include "profile_hooks.h"
+// Online mode (WAITSCOPE_ONLINE): its hooks and wrapper body.
+#include "online_hooks.h"
 
 // --- point-to-point ---------------------------------------------------------------------------
 void recordSend(int dest, int count, MPI_Datatype type, int tag, MPI_Comm comm) {
@@ -268,6 +272,14 @@ struct Hook<Fn::MPI_Init_thread> : Whole<Fn::MPI_Init_thread> {
 template <>
 struct Hook<Fn::MPI_Finalize> : Whole<Fn::MPI_Finalize> {
   static int whole(void* ra) {
+    if (g.online && tMainThread) {
+      finishOnline(idx(Fn::MPI_Finalize), ra);
+      return PMPI_Finalize();
+    }
+    if (g.placeExitCode != 0) {  // a tool place whose analysis failed (it said why)
+      PMPI_Finalize();
+      std::_Exit(g.placeExitCode);
+    }
     if (g.profiling && tMainThread) {
       profile::finish(idx(Fn::MPI_Finalize), ra);
       return PMPI_Finalize();
@@ -285,6 +297,7 @@ struct Hook<Fn::MPI_Finalize> : Whole<Fn::MPI_Finalize> {
 template <>
 struct Hook<Fn::MPI_Abort> : Whole<Fn::MPI_Abort> {
   static int whole(void* ra, MPI_Comm comm, int code) {
+    if (g.online) return PMPI_Abort(onlineSubstitute(comm), code);
     if (active()) {
       Call c{Fn::MPI_Abort, 0};
       enterMpi(c, ra);
@@ -1001,6 +1014,7 @@ using namespace waitscope::measure;
       return H::whole(__builtin_return_address(0) WS_ARGS args);                                  \
     } else {                                                                                      \
       if (!active() || (!H::kCustom && g.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])) [[unlikely]] { \
+        if (g.online) return onlined<Fn::name>(__builtin_return_address(0) WS_ARGS args);         \
         if (g.profiling && !g.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])                  \
           return profiled<Fn::name>(__builtin_return_address(0) WS_ARGS args);                    \
         return P##name args;                                                                      \

@@ -12,10 +12,13 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "online_config.h"
 #include "partial_trace.h"
+#include "tree_layout.h"
 
 namespace fs = std::filesystem;
 
@@ -25,12 +28,18 @@ constexpr const char* kHelp =
     "usage: waitscope-run [-n N] [-o DIR] [--] PROGRAM [ARGS...]\n"
     "       waitscope-run --complete DIR\n"
     "       waitscope-run --profile [--waitall-test] [-n N] [-o REPORT] [--] PROGRAM [ARGS...]\n"
+    "       waitscope-run --online [--tool-ranks K] [--fan-in F] [ONLINE OPTIONS] [-n N] [-o REPORT]\n"
+    "                     [--] PROGRAM [ARGS...]\n"
     "\n"
     "Runs PROGRAM under `mpiexec -n N` with the Waitscope recording library preloaded and writes\n"
     "an OTF2 trace (DIR/traces.otf2) that waitscope-analyze and Score-P tools read. With --profile\n"
     "no trace is written: the library estimates the wait states from minimum call durations\n"
     "(Late Sender, Wait at NxN, ...; seed 004) and writes a report (metrics *_estimate) that\n"
     "waitscope-report and the desktop app open; its memory does not grow with the run time.\n"
+    "With --online no trace is written either: N+K processes start, the program runs on the first N\n"
+    "(MPI_COMM_WORLD is theirs alone) and K tool places in a tree find Late Sender, Late Receiver,\n"
+    "Wait at Barrier, Wait at NxN, Late Broadcast and Early Reduce while it runs (seed 002); the\n"
+    "root place rewrites REPORT every few seconds (and REPORT.live, which the app follows).\n"
     "\n"
     "options:\n"
     "  -n, --np N        number of MPI processes (default 1)\n"
@@ -44,6 +53,21 @@ constexpr const char* kHelp =
     "      --complete DIR  complete the trace in DIR of a run that ended abnormally without\n"
     "                    waitscope-run (a program linked with the library): its events up to the\n"
     "                    end become readable, marked incomplete (waitscope-run does this itself)\n"
+    "online options (seed 002; docs/online.md):\n"
+    "      --online      analyze online instead of writing a trace\n"
+    "      --fan-in F    children per tool place (default 8)\n"
+    "      --tool-ranks K  number of tool places; with --fan-in it must be that tree's size,\n"
+    "                    alone it picks the fan-in whose tree has K places\n"
+    "      --selection S channel selection: heuristic (default), round-robin, intra-root-app,\n"
+    "                    app|intra-root\n"
+    "      --alpha A     heuristic penalty when a message raised the analysis' memory (default 1)\n"
+    "      --beta B      heuristic penalty when a probe found nothing (default 1)\n"
+    "      --sigma S     a place holding more than S entries asks for an application pause\n"
+    "                    (default 1000000)\n"
+    "      --sigma-resume S2  ... and asks to resume below S2 (default S/2)\n"
+    "      --channel-capacity C  batches in flight per application rank before it blocks (default 4)\n"
+    "      --batch B     events per batch (default 64)\n"
+    "      --snapshot-interval SEC  the root rewrites the report this often (default 2)\n"
     "  -h, --help        show this help\n"
     "      --version     show the version\n"
     "\n"
@@ -95,6 +119,14 @@ std::string findLibrary() {
   fail("cannot find libwaitscope-measure.so next to " + exe.string() + "; set WAITSCOPE_MEASURE_LIB");
 }
 
+std::string findPlaceProgram() {
+  std::error_code ec;
+  const fs::path dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+  const fs::path place = dir / "waitscope-online-place";
+  if (access(place.c_str(), X_OK) != 0) fail("cannot find waitscope-online-place next to " + dir.string());
+  return place.string();
+}
+
 std::string timestamped(const char* pattern) {
   char buf[64];
   const std::time_t t = std::time(nullptr);
@@ -135,21 +167,28 @@ bool completePartial(const std::string& dir, const std::string& what) {
 
 // Runs `mpiexec -n np PROGRAM ARGS` with the library preloaded and `env` (NAME=VALUE)
 // exported to the processes; returns the exit code (127: mpiexec could not be started).
+// With `places` > 0 (online mode) a second context of that many waitscope-online-place processes follows.
 int runUnderMpiexec(int np, const std::vector<std::string>& env, const std::string& programPath, int programArg,
-                    int argc, char** argv) {
+                    int argc, char** argv, int places = 0) {
   const std::string lib = findLibrary();
   std::string preload = lib;
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
 
   const char* mpiexecEnv = std::getenv("MPIEXEC");
   const std::string mpiexec = mpiexecEnv && *mpiexecEnv ? mpiexecEnv : "mpiexec";
-  std::vector<std::string> cmd = {mpiexec, "--oversubscribe", "-n", std::to_string(np), "-x", "LD_PRELOAD=" + preload,
-                                  "-x", "WAITSCOPE_QUIET=1"};
-  for (const std::string& e : env) cmd.insert(cmd.end(), {"-x", e});
+  std::vector<std::string> exported = {"-x", "LD_PRELOAD=" + preload, "-x", "WAITSCOPE_QUIET=1"};
+  for (const std::string& e : env) exported.insert(exported.end(), {"-x", e});
   for (const char* v : {"WAITSCOPE_BUFFER_MB", "WAITSCOPE_FILTER"})
-    if (std::getenv(v)) cmd.insert(cmd.end(), {"-x", v});
+    if (std::getenv(v)) exported.insert(exported.end(), {"-x", v});
+  std::vector<std::string> cmd = {mpiexec, "--oversubscribe", "-n", std::to_string(np)};
+  cmd.insert(cmd.end(), exported.begin(), exported.end());
   cmd.push_back(programPath);
   for (int k = programArg + 1; k < argc; ++k) cmd.push_back(argv[k]);
+  if (places > 0) {  // Open MPI's -x applies to its own context: the places need the same environment
+    cmd.insert(cmd.end(), {":", "-n", std::to_string(places)});
+    cmd.insert(cmd.end(), exported.begin(), exported.end());
+    cmd.push_back(findPlaceProgram());
+  }
 
   // When one rank aborts or crashes, Open MPI sends the others SIGTERM and SIGKILL 1 s later;
   // on a loaded machine that can be too soon for their handlers to flush the trace. (Open MPI
@@ -183,19 +222,13 @@ int runUnderMpiexec(int np, const std::vector<std::string>& env, const std::stri
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+fs::path prepareReport(const std::string& out, const char* what);
+
 // --profile: no trace; rank 0 of the program writes the report `out`.
 int runProfile(int np, std::string out, bool waitallTest, const std::string& program, const std::string& programPath,
                int programArg, int argc, char** argv) {
   if (out.empty()) out = timestamped("waitscope-profile-%Y%m%d-%H%M%S.waitscope");
-  const fs::path report = fs::absolute(out);
-  std::error_code ec;
-  if (fs::is_directory(report, ec)) fail("the profile report " + out + " is a directory; name a file with -o");
-  const fs::path dir = report.parent_path();
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir) || access(dir.c_str(), W_OK) != 0)
-    fail("cannot write to the directory of the profile report " + dir.string() + ": " +
-         (ec ? ec.message() : std::strerror(EACCES)));
-  fs::remove(report, ec);  // so that a report found afterwards is this run's
+  const fs::path report = prepareReport(out, "profile");
   std::vector<std::string> env = {"WAITSCOPE_PROFILE=1", "WAITSCOPE_PROFILE_OUT=" + report.string()};
   if (waitallTest) env.push_back("WAITSCOPE_PROFILE_WAIT_TEST=1");
   const int code = runUnderMpiexec(np, env, programPath, programArg, argc, argv);
@@ -210,13 +243,82 @@ int runProfile(int np, std::string out, bool waitallTest, const std::string& pro
   fail("no profile written: " + program + " never called MPI_Init and MPI_Finalize (is it an MPI program?)");
 }
 
+// The report path of --profile / --online: absolute, its directory writable, an old one removed.
+fs::path prepareReport(const std::string& out, const char* what) {
+  const fs::path report = fs::absolute(out);
+  std::error_code ec;
+  if (fs::is_directory(report, ec)) fail(std::string("the ") + what + " report " + out + " is a directory; name a file with -o");
+  const fs::path dir = report.parent_path();
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir) || access(dir.c_str(), W_OK) != 0)
+    fail(std::string("cannot write to the directory of the ") + what + " report " + dir.string() + ": " +
+         (ec ? ec.message() : std::strerror(EACCES)));
+  fs::remove(report, ec);  // so that a report found afterwards is this run's
+  return report;
+}
+
+// --online: N application ranks and the tool places of `config`'s tree; the root place writes the report.
+int runOnline(waitscope::online::Config config, int np, int places, std::string out, const std::string& program,
+              const std::string& programPath, int programArg, int argc, char** argv) {
+  using waitscope::online::TreeLayout;
+  config.appRanks = np;
+  try {
+    const TreeLayout layout = places > 0 && config.fanIn == 0 ? TreeLayout::withPlaces(np, places)
+                                                              : TreeLayout(np, config.fanIn ? config.fanIn : 8);
+    if (places > 0 && layout.places() != places)
+      fail("--tool-ranks " + std::to_string(places) + " does not fit: with fan-in " + std::to_string(layout.fanIn()) +
+           " the tree over " + std::to_string(np) + " application ranks has " + std::to_string(layout.places()) +
+           " places");
+    config.fanIn = layout.fanIn();
+    places = layout.places();
+  } catch (const std::invalid_argument& e) {
+    fail(e.what());
+  }
+  if (config.sigmaResume < 0) config.sigmaResume = config.sigma / 2;
+  if (config.sigmaResume >= config.sigma) fail("--sigma-resume must be below --sigma");
+  if (out.empty()) out = timestamped("waitscope-online-%Y%m%d-%H%M%S.waitscope");
+  const fs::path report = prepareReport(out, "online");
+  std::error_code ec;
+  fs::remove(report.string() + ".live", ec);
+  config.output = report.string();
+  std::vector<std::string> env;
+  for (const auto& [name, value] : waitscope::online::toEnvironment(config)) env.push_back(name + "=" + value);
+  passSignalsOn();
+  const int code = runUnderMpiexec(np, env, programPath, programArg, argc, argv, places);
+  if (code == 127) return code;
+  if (fs::exists(report)) {
+    std::printf("waitscope-run: online analysis (%d application ranks, %d tool places) written to %s\n", np, places,
+                report.c_str());
+    if (code != 0) std::fprintf(stderr, "waitscope-run: %s exited with code %d\n", program.c_str(), code);
+    return code;
+  }
+  if (code != 0)
+    fail(program + " failed (exit code " + std::to_string(code) + ") before MPI_Finalize: no online report written", code);
+  fail("no online report written: " + program + " never called MPI_Init and MPI_Finalize (is it an MPI program?)");
+}
+
+double number(const char* option, const char* text) {
+  char* end = nullptr;
+  const double v = std::strtod(text, &end);
+  if (end == text || *end || v < 0) fail(std::string(option) + " needs a non-negative number, not '" + text + "'");
+  return v;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int np = 1;
   std::string out;
-  bool profile = false, waitallTest = false;
+  bool profile = false, waitallTest = false, online = false;
+  waitscope::online::Config onlineConfig;
+  onlineConfig.fanIn = 0;         // 0: from --tool-ranks, or 8
+  onlineConfig.sigmaResume = -1;  // -1: sigma / 2
+  int places = 0;
   int i = 1;
+  auto value = [&](const char* option) {
+    if (++i >= argc) fail(std::string(option) + " needs a value");
+    return argv[i];
+  };
   for (; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
@@ -246,6 +348,34 @@ int main(int argc, char** argv) {
       profile = true;
     } else if (a == "--waitall-test") {
       waitallTest = true;
+    } else if (a == "--online") {
+      online = true;
+    } else if (a == "--tool-ranks") {
+      places = static_cast<int>(number("--tool-ranks", value("--tool-ranks")));
+      if (places < 1) fail("--tool-ranks needs at least 1");
+    } else if (a == "--fan-in") {
+      onlineConfig.fanIn = static_cast<int>(number("--fan-in", value("--fan-in")));
+      if (onlineConfig.fanIn < 2) fail("--fan-in needs at least 2");
+    } else if (a == "--selection") {
+      const std::string name = value("--selection");
+      if (!waitscope::online::parseSelection(name, onlineConfig.selection))
+        fail("--selection " + name + ": use heuristic, round-robin, intra-root-app or app|intra-root");
+    } else if (a == "--alpha") {
+      onlineConfig.alpha = number("--alpha", value("--alpha"));
+    } else if (a == "--beta") {
+      onlineConfig.beta = number("--beta", value("--beta"));
+    } else if (a == "--sigma") {
+      onlineConfig.sigma = static_cast<long>(number("--sigma", value("--sigma")));
+    } else if (a == "--sigma-resume") {
+      onlineConfig.sigmaResume = static_cast<long>(number("--sigma-resume", value("--sigma-resume")));
+    } else if (a == "--channel-capacity") {
+      onlineConfig.channelCapacity = static_cast<int>(number("--channel-capacity", value("--channel-capacity")));
+      if (onlineConfig.channelCapacity < 1) fail("--channel-capacity needs at least 1");
+    } else if (a == "--batch") {
+      onlineConfig.batchEvents = static_cast<int>(number("--batch", value("--batch")));
+      if (onlineConfig.batchEvents < 1) fail("--batch needs at least 1");
+    } else if (a == "--snapshot-interval") {
+      onlineConfig.snapshotSeconds = number("--snapshot-interval", value("--snapshot-interval"));
     } else if (!a.empty() && a[0] == '-') {
       fail("unknown option '" + a + "' (see --help)");
     } else {
@@ -258,6 +388,8 @@ int main(int argc, char** argv) {
   if (programPath.empty()) fail("program not found or not executable: " + program);
 
   if (waitallTest && !profile) fail("--waitall-test needs --profile");
+  if (online && profile) fail("--online and --profile exclude each other");
+  if (online) return runOnline(onlineConfig, np, places, out, program, programPath, i, argc, argv);
   if (profile) return runProfile(np, out, waitallTest, program, programPath, i, argc, argv);
   if (out.empty()) out = defaultDir();
   std::error_code ec;

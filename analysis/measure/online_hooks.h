@@ -1,0 +1,319 @@
+// Online mode's part of the wrappers (included by wrappers.cpp inside its anonymous namespace,
+// after the profile hooks): OnlineHook<F>::call runs the PMPI function (the application's world
+// already substituted for MPI_COMM_WORLD) and emits what the places analyze: sends with their
+// envelope, receive completions with the call that completed them, collective instances.
+// Persistent requests and inter-communicators are not analyzed online (docs/online.md).
+
+struct OnlineCall {
+  std::uint32_t fn;
+  void* returnAddress;
+  double enter;
+  // The call's node in the profile tree (what profile::record files the visit under).
+  std::uint32_t node() const {
+    return profile::gp.tree.child(profile::gp.current, fn, reinterpret_cast<std::uintptr_t>(returnAddress));
+  }
+};
+
+template <Fn F>
+struct OnlineHook {
+  template <class... A>
+  static int call(OnlineCall&, A... a) {
+    return Pmpi<F>::fn(a...);
+  }
+};
+
+void emitSend(const OnlineCall& c, int dest, int tag, MPI_Comm comm, bool blocking) {
+  if (dest < 0) return;  // MPI_PROC_NULL
+  const OnlineComm& info = onlineComm(comm);
+  if (info.inter || static_cast<std::size_t>(dest) >= info.appRanks->size()) return;
+  online::Event e;
+  e.kind = online::EventKind::Send;
+  e.blocking = blocking;
+  e.node = c.node();
+  e.comm = info.key;
+  e.peer = (*info.appRanks)[static_cast<std::size_t>(dest)];
+  e.tag = tag;
+  e.t0 = c.enter;
+  e.t1 = onlineNow();
+  emitOnline(e);
+}
+
+void emitReceive(const OnlineCall& c, const MPI_Status& st, std::uint32_t comm, const std::vector<int>& ranks,
+                 double post, std::uint32_t group, std::uint64_t call, double leave) {
+  if (st.MPI_SOURCE < 0 || static_cast<std::size_t>(st.MPI_SOURCE) >= ranks.size()) return;
+  online::Event e;
+  e.kind = online::EventKind::Recv;
+  e.group = group;
+  e.node = c.node();
+  e.comm = comm;
+  e.peer = ranks[static_cast<std::size_t>(st.MPI_SOURCE)];
+  e.tag = st.MPI_TAG;
+  e.seq = call;
+  e.t0 = post;
+  e.t1 = c.enter;
+  e.t2 = leave;
+  emitOnline(e);
+}
+
+// The receives among `n` completed requests (saved[at(k)], statuses[k]) complete together.
+template <class At>
+void completedReceives(const OnlineCall& c, const MPI_Request* saved, const MPI_Status* statuses, int n, At at) {
+  if (go.receives.empty() || n <= 0) return;
+  std::uint32_t group = 0;
+  for (int k = 0; k < n; ++k) group += go.receives.count(saved[at(k)]) ? 1u : 0u;
+  if (group == 0) return;
+  const double leave = onlineNow();
+  const std::uint64_t call = ++go.completingCalls;
+  for (int k = 0; k < n; ++k) {
+    const auto it = go.receives.find(saved[at(k)]);
+    if (it == go.receives.end()) continue;
+    emitReceive(c, statuses[k], it->second.comm, *it->second.ranks, it->second.post, group, call, leave);
+    go.receives.erase(it);
+  }
+}
+inline int identity(int k) { return k; }
+
+// --- point-to-point ------------------------------------------------------------------------------
+#define WS_ONLINE_SEND(NAME, BLOCKING)                                         \
+  template <>                                                                  \
+  struct OnlineHook<Fn::NAME> {                                                \
+    template <class... A>                                                      \
+    static int call(OnlineCall& c, A... a) {                                   \
+      const int rc = P##NAME(a...);                                            \
+      const auto args = std::make_tuple(a...);                                 \
+      if (rc == MPI_SUCCESS)                                                   \
+        emitSend(c, std::get<3>(args), std::get<4>(args), std::get<5>(args), BLOCKING); \
+      return rc;                                                               \
+    }                                                                          \
+  };
+WS_ONLINE_SEND(MPI_Send, true)
+WS_ONLINE_SEND(MPI_Ssend, true)
+WS_ONLINE_SEND(MPI_Rsend, true)
+WS_ONLINE_SEND(MPI_Bsend, false)
+WS_ONLINE_SEND(MPI_Isend, false)
+WS_ONLINE_SEND(MPI_Issend, false)
+WS_ONLINE_SEND(MPI_Irsend, false)
+WS_ONLINE_SEND(MPI_Ibsend, false)
+#undef WS_ONLINE_SEND
+
+template <>
+struct OnlineHook<Fn::MPI_Recv> {
+  static int call(OnlineCall& c, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  MPI_Status* status) {
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
+    const OnlineComm& info = onlineComm(comm);
+    if (rc == MPI_SUCCESS && !info.inter) emitReceive(c, *st, info.key, *info.appRanks, c.enter, 1, 0, onlineNow());
+    return rc;
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Irecv> {
+  static int call(OnlineCall& c, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  MPI_Request* req) {
+    const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
+    const OnlineComm& info = onlineComm(comm);
+    if (rc == MPI_SUCCESS && !info.inter && source != MPI_PROC_NULL)
+      go.receives[*req] = PendingReceive{info.key, info.appRanks, c.enter};
+    return rc;
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Sendrecv> {
+  static int call(OnlineCall& c, const void* sbuf, int scount, MPI_Datatype stype, int dest, int stag, void* rbuf,
+                  int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm, MPI_Status* status) {
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st);
+    if (rc != MPI_SUCCESS) return rc;
+    emitSend(c, dest, stag, comm, false);
+    const OnlineComm& info = onlineComm(comm);
+    if (!info.inter) emitReceive(c, *st, info.key, *info.appRanks, c.enter, 1, 0, onlineNow());
+    return rc;
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Sendrecv_replace> {
+  static int call(OnlineCall& c, void* buf, int count, MPI_Datatype type, int dest, int stag, int source, int rtag,
+                  MPI_Comm comm, MPI_Status* status) {
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, st);
+    if (rc != MPI_SUCCESS) return rc;
+    emitSend(c, dest, stag, comm, false);
+    const OnlineComm& info = onlineComm(comm);
+    if (!info.inter) emitReceive(c, *st, info.key, *info.appRanks, c.enter, 1, 0, onlineNow());
+    return rc;
+  }
+};
+
+// Request completion: the receives among the completed requests.
+template <>
+struct OnlineHook<Fn::MPI_Wait> {
+  static int call(OnlineCall& c, MPI_Request* req, MPI_Status* status) {
+    const MPI_Request saved = *req;
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = PMPI_Wait(req, st);
+    completedReceives(c, &saved, st, 1, identity);
+    return rc;
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Test> {
+  static int call(OnlineCall& c, MPI_Request* req, int* flag, MPI_Status* status) {
+    const MPI_Request saved = *req;
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = PMPI_Test(req, flag, st);
+    if (*flag) completedReceives(c, &saved, st, 1, identity);
+    return rc;
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Waitall> {
+  static int call(OnlineCall& c, int n, MPI_Request reqs[], MPI_Status statuses[]) {
+    const MPI_Request* saved = saveRequests(n, reqs);
+    MPI_Status* st = statusArray(n, statuses);
+    const int rc = PMPI_Waitall(n, reqs, st);
+    completedReceives(c, saved, st, n, identity);
+    return rc;
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Testall> {
+  static int call(OnlineCall& c, int n, MPI_Request reqs[], int* flag, MPI_Status statuses[]) {
+    const MPI_Request* saved = saveRequests(n, reqs);
+    MPI_Status* st = statusArray(n, statuses);
+    const int rc = PMPI_Testall(n, reqs, flag, st);
+    if (*flag) completedReceives(c, saved, st, n, identity);
+    return rc;
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Waitany> {
+  static int call(OnlineCall& c, int n, MPI_Request reqs[], int* index, MPI_Status* status) {
+    const MPI_Request* saved = saveRequests(n, reqs);
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = PMPI_Waitany(n, reqs, index, st);
+    if (*index != MPI_UNDEFINED) completedReceives(c, saved, st, 1, [&](int) { return *index; });
+    return rc;
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Testany> {
+  static int call(OnlineCall& c, int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status) {
+    const MPI_Request* saved = saveRequests(n, reqs);
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = PMPI_Testany(n, reqs, index, flag, st);
+    if (*flag && *index != MPI_UNDEFINED) completedReceives(c, saved, st, 1, [&](int) { return *index; });
+    return rc;
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Waitsome> {
+  static int call(OnlineCall& c, int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
+    const MPI_Request* saved = saveRequests(n, reqs);
+    MPI_Status* st = statusArray(n, statuses);
+    const int rc = PMPI_Waitsome(n, reqs, outcount, indices, st);
+    if (*outcount != MPI_UNDEFINED) completedReceives(c, saved, st, *outcount, [&](int k) { return indices[k]; });
+    return rc;
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Testsome> {
+  static int call(OnlineCall& c, int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
+    const MPI_Request* saved = saveRequests(n, reqs);
+    MPI_Status* st = statusArray(n, statuses);
+    const int rc = PMPI_Testsome(n, reqs, outcount, indices, st);
+    if (*outcount != MPI_UNDEFINED) completedReceives(c, saved, st, *outcount, [&](int k) { return indices[k]; });
+    return rc;
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Cancel> {
+  static int call(OnlineCall&, MPI_Request* req) {
+    go.receives.erase(*req);
+    return PMPI_Cancel(req);
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Request_free> {
+  static int call(OnlineCall&, MPI_Request* req) {
+    go.receives.erase(*req);
+    return PMPI_Request_free(req);
+  }
+};
+template <>
+struct OnlineHook<Fn::MPI_Comm_free> {
+  static int call(OnlineCall&, MPI_Comm* comm) {
+    forgetOnlineComm(*comm);
+    return PMPI_Comm_free(comm);
+  }
+};
+
+// --- collectives: the communicator is the last argument, the root (rooted ones) the one before --
+void emitCollective(const OnlineCall& c, online::CollectiveKind kind, MPI_Comm comm, int root) {
+  OnlineComm& info = onlineComm(comm);
+  if (info.inter) return;
+  online::Event e;
+  e.kind = online::EventKind::Collective;
+  e.collective = kind;
+  e.node = c.node();
+  e.comm = info.key;
+  e.tag = static_cast<std::int32_t>(info.appRanks->size());
+  e.peer = root >= 0 && static_cast<std::size_t>(root) < info.appRanks->size() ? (*info.appRanks)[static_cast<std::size_t>(root)] : -1;
+  e.seq = ++info.collectives;
+  e.t0 = c.enter;
+  e.t1 = onlineNow();
+  emitOnline(e);
+}
+
+#define WS_ONLINE_COLLECTIVE(NAME, KIND, ROOTED)                          \
+  template <>                                                             \
+  struct OnlineHook<Fn::NAME> {                                           \
+    template <class... A>                                                 \
+    static int call(OnlineCall& c, A... a) {                              \
+      const int rc = P##NAME(a...);                                       \
+      const auto args = std::make_tuple(a...);                            \
+      constexpr std::size_t n = sizeof...(A);                             \
+      int root = -1;                                                      \
+      if constexpr (ROOTED) root = std::get<n - 2>(args);                 \
+      if (rc == MPI_SUCCESS) emitCollective(c, online::CollectiveKind::KIND, std::get<n - 1>(args), root); \
+      return rc;                                                          \
+    }                                                                     \
+  };
+WS_ONLINE_COLLECTIVE(MPI_Barrier, Barrier, false)
+WS_ONLINE_COLLECTIVE(MPI_Allreduce, NxN, false)
+WS_ONLINE_COLLECTIVE(MPI_Allgather, NxN, false)
+WS_ONLINE_COLLECTIVE(MPI_Allgatherv, NxN, false)
+WS_ONLINE_COLLECTIVE(MPI_Alltoall, NxN, false)
+WS_ONLINE_COLLECTIVE(MPI_Alltoallv, NxN, false)
+WS_ONLINE_COLLECTIVE(MPI_Alltoallw, NxN, false)
+WS_ONLINE_COLLECTIVE(MPI_Reduce_scatter, NxN, false)
+WS_ONLINE_COLLECTIVE(MPI_Reduce_scatter_block, NxN, false)
+WS_ONLINE_COLLECTIVE(MPI_Bcast, OneToN, true)
+WS_ONLINE_COLLECTIVE(MPI_Scatter, OneToN, true)
+WS_ONLINE_COLLECTIVE(MPI_Scatterv, OneToN, true)
+WS_ONLINE_COLLECTIVE(MPI_Reduce, NToOne, true)
+WS_ONLINE_COLLECTIVE(MPI_Gather, NToOne, true)
+WS_ONLINE_COLLECTIVE(MPI_Gatherv, NToOne, true)
+#undef WS_ONLINE_COLLECTIVE
+
+// The online-mode wrapper body: MPI_COMM_WORLD becomes the application's world everywhere; the
+// call is timed and filed under its call path like in profile mode, and emits its events.
+template <Fn F, class... A>
+int onlined(void* returnAddress, A... a) {
+  if (!tMainThread || profile::gp.inMpi || g.mpiFiltered[idx(F)]) return Pmpi<F>::fn(onlineSubstitute(a)...);
+  profile::gp.inMpi = true;
+  serviceOnline();
+  OnlineCall c{idx(F), returnAddress, onlineNow()};
+  const std::uint64_t t0 = profile::ticks();
+  const int rc = OnlineHook<F>::call(c, onlineSubstitute(a)...);
+  profile::record(idx(F), returnAddress, profile::ticks() - t0, profile::Visit{});
+  profile::gp.inMpi = false;
+  return rc;
+}
