@@ -63,15 +63,28 @@ void split(const RegionTimeline& timeline, double a, double b, F&& f) {
   if (to > a) f(before == RegionTimeline::kNoEvent ? kNone : timeline.pathAfter(before), a, to);
 }
 
+// Time per local call path, and whether any was added (a flat array: it is
+// added to once per region boundary).
+struct TimePerPath {
+  std::vector<double> value;
+  std::vector<char> seen;
+
+  explicit TimePerPath(std::size_t paths) : value(paths, 0.0), seen(paths, 0) {}
+  void add(CallPathId path, double t) {
+    value[path] += t;
+    seen[path] = 1;
+  }
+};
+
 // Exclusive time per call path (time it is the innermost active region).
-std::unordered_map<CallPathId, double> exclusiveTimes(const RegionTimeline& timeline) {
-  std::unordered_map<CallPathId, double> out;
+TimePerPath exclusiveTimes(const RegionTimeline& timeline, std::size_t paths) {
+  TimePerPath out(paths);
   std::size_t next = 0;
   for (std::size_t k = timeline.boundaryFrom(0); k != RegionTimeline::kNoEvent; k = next) {
     next = timeline.boundaryFrom(k + 1);
     if (next == RegionTimeline::kNoEvent) break;
     const CallPathId path = timeline.pathAfter(k);
-    if (path != kNone && timeline.time(next) > timeline.time(k)) out[path] += timeline.time(next) - timeline.time(k);
+    if (path != kNone && timeline.time(next) > timeline.time(k)) out.add(path, timeline.time(next) - timeline.time(k));
   }
   return out;
 }
@@ -169,10 +182,10 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
   double leftAt = kInf;  // when the token last left this location
   bool warned = false;
 
-  std::unordered_map<CallPathId, double> onPath;
+  TimePerPath onPath(tree.size());
   auto walk = [&](double from, double to) {
     split(active, to, from, [&](CallPathId path, double a, double b) {
-      if (path != kNone) onPath[path] += b - a;
+      if (path != kNone) onPath.add(path, b - a);
       if (!result.criticalPath.empty() && result.criticalPath.back().path == path &&
           result.criticalPath.back().start == b) {
         result.criticalPath.back().start = a;
@@ -221,24 +234,21 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
         if (r != me) MPI_Send(&none, 1, MPI_DOUBLE, r, kTagDone, world);
     }
   }
-  for (const auto& [path, value] : onPath) ctx.severities.add(Metric::CriticalPath, path, value);
+  for (CallPathId p = 0; p < tree.size(); ++p)
+    if (onPath.seen[p]) ctx.severities.add(Metric::CriticalPath, p, onPath.value[p]);
 
   // ---- imbalance: per call path over all locations, on rank 0 ----
-  const auto exclusive = exclusiveTimes(active);
+  const TimePerPath exclusive = exclusiveTimes(active, tree.size());
   std::vector<CallPathId> paths;
-  for (const auto& [path, value] : exclusive) paths.push_back(path);
-  for (const auto& [path, value] : onPath)
-    if (!exclusive.count(path)) paths.push_back(path);
-  std::sort(paths.begin(), paths.end());
+  for (CallPathId p = 0; p < tree.size(); ++p)
+    if (exclusive.seen[p] || onPath.seen[p]) paths.push_back(p);
   std::string keys;
   std::vector<double> values;  // (on path, exclusive) per entry
   for (CallPathId p : paths) {
     keys += globalKey(tree, p);
     keys += '\n';
-    const auto cp = onPath.find(p);
-    const auto ex = exclusive.find(p);
-    values.push_back(cp == onPath.end() ? 0.0 : cp->second);
-    values.push_back(ex == exclusive.end() ? 0.0 : ex->second);
+    values.push_back(onPath.value[p]);
+    values.push_back(exclusive.value[p]);
   }
   const int keyBytes = static_cast<int>(keys.size());
   const int valueCount = static_cast<int>(values.size());
