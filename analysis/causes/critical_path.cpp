@@ -1,9 +1,9 @@
 // The critical path (seed 001 §3), found in a backward replay: a token with
-// the walk's current time travels between the analysis ranks with MPI
-// point-to-point; the rank holding it walks back on its own location until it
-// reaches a wait state (then the token goes to the wait state's cause, at the
-// time the cause released it) or the program's start (then every rank is told
-// to stop). Definitions and choices: docs/causes-critical-path.md.
+// the walk's current time goes from location to location; on each it walks back
+// until it reaches a wait state (then the token goes to the wait state's cause,
+// at the time the cause released it) or the program's start. The hops are
+// replayed on rank 0 from the locations' wait states (planLegs), and each rank
+// walks its legs. Definitions and choices: docs/causes-critical-path.md.
 #include <mpi.h>
 
 #include <algorithm>
@@ -24,8 +24,6 @@ using patterns::Metric;
 using trace::CallPathId;
 using trace::kNone;
 
-constexpr int kTagToken = 1;
-constexpr int kTagDone = 2;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // The time patterns whose instances switch the path to their cause: one instance
@@ -153,6 +151,89 @@ Endpoints findEndpoints(const replay::ReplayContext& ctx, MPI_Comm world) {
   return out;
 }
 
+struct Leg {
+  double from;  // the walk goes back from `from` to `to` on this location
+  double to;
+};
+
+// The token's hops, strictly one after the other, replayed on rank 0 from every
+// location's switches (end, cause) instead of one message per hop: each hop
+// would cost a message latency, and there is one per wait state on the path.
+// Every location then gets its legs, in walk order, and walks them locally.
+std::vector<Leg> planLegs(const std::vector<Switch>& switches, const Endpoints& ends, MPI_Comm world) {
+  int me = 0, size = 0;
+  MPI_Comm_rank(world, &me);
+  MPI_Comm_size(world, &size);
+  std::vector<double> mine;
+  mine.reserve(2 * switches.size());
+  for (const Switch& s : switches) {
+    mine.push_back(s.end);
+    mine.push_back(static_cast<double>(s.cause));
+  }
+  const int count = static_cast<int>(mine.size());
+  const auto n = static_cast<std::size_t>(me == 0 ? size : 0);
+  std::vector<int> counts(n), displs(n + 1, 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, world);
+  for (std::size_t r = 0; r < n; ++r) displs[r + 1] = displs[r] + counts[r];
+  std::vector<double> all(me == 0 ? static_cast<std::size_t>(displs[n]) : 0);
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, world);
+
+  std::vector<double> legs;
+  std::vector<int> legCounts(n), legDispls(n + 1, 0);
+  if (me == 0) {
+    std::vector<std::vector<double>> perRank(n);
+    // Switches [0, usable) of a location may still switch; one that switched is
+    // used up, so the walk passes every wait state at most once and terminates.
+    std::vector<std::size_t> usable(n);
+    for (std::size_t r = 0; r < n; ++r) usable[r] = static_cast<std::size_t>(counts[r]) / 2;
+    std::vector<double> leftAt(n, kInf);  // when the token last left each location
+    std::vector<char> warned(n, 0);
+    auto at = static_cast<std::size_t>(ends.endRank);
+    double t = ends.end;
+    for (;;) {
+      if (t == leftAt[at] && !warned[at]) {
+        std::fprintf(stderr,
+                     "waitscope-analyze: warning: critical path: rank %zu is its own cause at %.9f s "
+                     "(a cycle of wait states); the path continues through the wait state\n",
+                     at, t);
+        warned[at] = 1;
+      }
+      // The latest usable switch that ended at or before t.
+      const double* ends_ = all.data() + displs[at];
+      std::size_t lo = 0, hi = usable[at];
+      while (lo < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        if (t < ends_[2 * mid]) hi = mid;
+        else lo = mid + 1;
+      }
+      perRank[at].push_back(t);
+      if (lo == 0) {
+        perRank[at].push_back(ends.start);
+        break;
+      }
+      const std::size_t k = lo - 1;
+      usable[at] = k;
+      t = ends_[2 * k];
+      perRank[at].push_back(t);
+      leftAt[at] = t;
+      at = static_cast<std::size_t>(ends_[2 * k + 1]);
+    }
+    for (std::size_t r = 0; r < n; ++r) {
+      legCounts[r] = static_cast<int>(perRank[r].size());
+      legDispls[r + 1] = legDispls[r] + legCounts[r];
+      legs.insert(legs.end(), perRank[r].begin(), perRank[r].end());
+    }
+  }
+  int myCount = 0;
+  MPI_Scatter(legCounts.data(), 1, MPI_INT, &myCount, 1, MPI_INT, 0, world);
+  std::vector<double> myLegs(static_cast<std::size_t>(myCount));
+  MPI_Scatterv(legs.data(), legCounts.data(), legDispls.data(), MPI_DOUBLE, myLegs.data(), myCount, MPI_DOUBLE, 0,
+               world);
+  std::vector<Leg> out;
+  for (std::size_t k = 0; k + 1 < myLegs.size(); k += 2) out.push_back({myLegs[k], myLegs[k + 1]});
+  return out;
+}
+
 }  // namespace
 
 void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result) {
@@ -176,12 +257,6 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
   std::sort(switches.begin(), switches.end(), [](const Switch& a, const Switch& b) {
     return a.end != b.end ? a.end < b.end : a.start != b.start ? a.start < b.start : a.cause < b.cause;
   });
-  // Instances [0, usable) may still switch; one that switched is used up, so
-  // the walk passes every wait state at most once and always terminates.
-  std::size_t usable = switches.size();
-  double leftAt = kInf;  // when the token last left this location
-  bool warned = false;
-
   TimePerPath onPath(tree.size());
   auto walk = [&](double from, double to) {
     split(active, to, from, [&](CallPathId path, double a, double b) {
@@ -194,46 +269,9 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
       }
     });
   };
-  // Walks back from `t` on this location; returns whether the walk is over.
-  auto process = [&](double t) {
-    if (t == leftAt && !warned) {
-      std::fprintf(stderr,
-                   "waitscope-analyze: warning: critical path: rank %d is its own cause at %.9f s "
-                   "(a cycle of wait states); the path continues through the wait state\n",
-                   me, t);
-      warned = true;
-    }
-    const auto it = std::upper_bound(switches.begin(), switches.begin() + static_cast<std::ptrdiff_t>(usable), t,
-                                     [](double v, const Switch& s) { return v < s.end; });
-    if (it != switches.begin()) {
-      const Switch& s = *(it - 1);
-      usable = static_cast<std::size_t>(it - 1 - switches.begin());
-      walk(t, s.end);
-      leftAt = s.end;
-      double token = s.end;
-      MPI_Send(&token, 1, MPI_DOUBLE, static_cast<int>(s.cause), kTagToken, world);
-      return false;
-    }
-    walk(t, ends.start);
-    return true;
-  };
+  if (ends.end > ends.start)
+    for (const Leg& leg : planLegs(switches, ends, world)) walk(leg.from, leg.to);
 
-  bool over = false;
-  if (ends.end > ends.start) {
-    if (me == ends.endRank) over = process(ends.end);
-    while (!over) {
-      double token = 0.0;
-      MPI_Status status;
-      MPI_Recv(&token, 1, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, world, &status);
-      if (status.MPI_TAG == kTagDone) break;
-      over = process(token);
-    }
-    if (over) {
-      double none = 0.0;
-      for (int r = 0; r < size; ++r)
-        if (r != me) MPI_Send(&none, 1, MPI_DOUBLE, r, kTagDone, world);
-    }
-  }
   for (CallPathId p = 0; p < tree.size(); ++p)
     if (onPath.seen[p]) ctx.severities.add(Metric::CriticalPath, p, onPath.value[p]);
 
