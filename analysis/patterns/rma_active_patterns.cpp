@@ -10,7 +10,8 @@
 //                    bit if it accessed the target; MPI_Win_complete; Late Post and
 //                    Early Transfer are then evaluated locally
 //   MPI_Win_wait/test target: MPI_Win_wait, then Early Wait, Late Complete, counts
-//   MPI_Win_fence    MPI_Allreduce(MAXLOC) of (enter, -exit) for Wait at Fence; the
+//   MPI_Win_fence    MPI_Allreduce(MAXLOC) of (enter, -exit) for Wait at Fence (for all
+//                    fences of a window at once, before the replay); the
 //                    previous epoch's last RMA-op exits (MAXLOC) and bits (BOR) are
 //                    accumulated into the fence slot of its parity, MPI_Win_fence,
 //                    then Early Fence and the counts are read off the own slot
@@ -560,6 +561,7 @@ class ActiveReplay {
 
   void run() {
     if (defs_.windows.empty()) return;  // every rank sees the same definitions
+    reduceFenceOverlaps();
     openMutex();
     const auto& ev = ctx_.events;
     for (std::size_t i = 0; i < ev.events.size(); ++i) {
@@ -689,11 +691,52 @@ class ActiveReplay {
   }
 
   // ---- fences ----
+  // Wait at Fence needs every fence's latest enter and earliest exit over the
+  // window's members. They do not depend on the exchange window, so they are
+  // reduced for all fences of a window at once (in batches) before the replay,
+  // instead of one MPI_Allreduce per fence. Members record equally many fences
+  // on a window (validated), and every rank takes the windows in id order.
+  void reduceFenceOverlaps() {
+    constexpr std::size_t kBatch = 1 << 15;  // fences per reduction: bounds memory, keeps messages large
+    std::vector<std::vector<DoubleInt>> mine(defs_.windows.size());  // (enter, -exit) per fence
+    const auto& ev = ctx_.events;
+    for (std::size_t i = 0; i < ev.events.size(); ++i) {
+      const trace::Event& e = ev.events[i];
+      if (e.kind != EventKind::RmaCollectiveEnd) continue;
+      const auto& rec = ev.collective(e);
+      if (windowCall(rec.op) != WindowCall::Fence || rec.object >= mine.size()) continue;
+      const Call call = callAround(ctx_, i);
+      mine[rec.object].push_back({call.enter, 0});
+      mine[rec.object].push_back({-call.leave, 0});
+    }
+    fenceOverlaps_.assign(defs_.windows.size(), {});
+    fenceCursor_.assign(defs_.windows.size(), 0);
+    for (WinId id = 0; id < defs_.windows.size(); ++id) {
+      std::vector<DoubleInt>& list = mine[id];
+      if (list.empty()) continue;
+      const CommRanks ranks = commRanks(defs_, defs_.windows[id].comm, ctx_.worldRank, ctx_.worldSize);
+      const MPI_Comm comm = ranks.self ? MPI_COMM_SELF : ctx_.comms.get(defs_.windows[id].comm);
+      if (comm == MPI_COMM_NULL || !ranks.problem.empty()) continue;
+      const int rank = static_cast<int>(ranks.commRankOfWorld.at(ctx_.worldRank));
+      for (DoubleInt& d : list) d.rank = rank;
+      std::vector<DoubleInt> reduced(list.size());
+      for (std::size_t from = 0; from < list.size(); from += 2 * kBatch) {
+        const std::size_t n = std::min(2 * kBatch, list.size() - from);
+        MPI_Allreduce(list.data() + from, reduced.data() + from, static_cast<int>(n), MPI_DOUBLE_INT, MPI_MAXLOC,
+                      comm);
+      }
+      auto& out = fenceOverlaps_[id];
+      for (std::size_t k = 0; k + 1 < reduced.size(); k += 2)
+        out.push_back({reduced[k].value, reduced[k].rank, -reduced[k + 1].value});
+    }
+  }
+
   void onFence(WinId id, const Call& call) {
     ExchangeWindow* found = find(id);
     if (!found) return;
     ExchangeWindow& w = *found;
-    const Overlap o = overlap(w.comm, w.rank, call);
+    const Overlap o = fenceCursor_[id] < fenceOverlaps_[id].size() ? fenceOverlaps_[id][fenceCursor_[id]++]
+                                                                    : overlap(w.comm, w.rank, call);
 
     // Every fence but the first closes an epoch; epoch k (after fence k) uses slot k % 2.
     const bool closes = w.fences > 0;
@@ -890,6 +933,8 @@ class ActiveReplay {
   const trace::Definitions& defs_;
   MPI_Win mutex_ = MPI_WIN_NULL;
   std::unordered_map<WinId, ExchangeWindow> windows_;
+  std::vector<std::vector<Overlap>> fenceOverlaps_;  // per window, every fence in trace order
+  std::vector<std::size_t> fenceCursor_;
 };
 
 }  // namespace
