@@ -18,12 +18,7 @@ ChannelSelector::ChannelSelector(Selection selection, double alpha, double beta,
   });
   const std::size_t n = std::max<std::size_t>(channels_.size(), 1);
   idleAfter_ = selection_ == Selection::IntraRootApp ? (others_.size() + 1) * std::max<std::size_t>(apps_.size(), 1) : n;
-  pos_ = 0;
   advance();
-  pos_ = 0;
-  current_ = selection_ == Selection::IntraRootApp && !others_.empty() ? others_[0]
-             : selection_ == Selection::AppIntraRoot && !apps_.empty() ? apps_[0]
-                                                                        : order_.empty() ? 0 : order_[0];
 }
 
 void ChannelSelector::empty() {
@@ -33,11 +28,11 @@ void ChannelSelector::empty() {
   advance();
 }
 
-void ChannelSelector::delivered(bool raisedMemory) {
+void ChannelSelector::delivered(std::size_t raisedEvents) {
   emptyStreak_ = 0;
   switch (selection_) {
     case Selection::Heuristic:
-      if (raisedMemory) penalty_[current_] += alpha_;
+      penalty_[current_] += alpha_ * static_cast<double>(raisedEvents);
       reorder();
       pos_ = 0;
       break;

@@ -32,9 +32,9 @@ class ChannelSelector {
   std::size_t next() const { return current_; }
   // The probe of next() found nothing.
   void empty();
-  // The probe of next() delivered a message; `raisedMemory`: its analysis left the place
-  // holding more entries than before.
-  void delivered(bool raisedMemory);
+  // The probe of next() delivered a message; `raisedEvents`: how many of its events left the
+  // place's analysis holding more entries than before (each adds alpha).
+  void delivered(std::size_t raisedEvents);
   // True when the probes since the last delivery have covered every channel without finding
   // anything: the place may sleep a little.
   bool idle() const { return emptyStreak_ >= idleAfter_; }

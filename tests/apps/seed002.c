@@ -16,7 +16,7 @@
  * MPI_Barrier */
 #include "common.h"
 
-static const char *const usage = "[ITERS=10] [DELAY_SECONDS=0.020]";
+static const char *const usage = "[ITERS=10] [DELAY_SECONDS=0.020] [PATTERNS=3 (1: ring only, 2: triples only)]";
 
 static void __attribute__((noinline)) ring_work(double seconds)
 {
@@ -36,14 +36,16 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     ws_check_flags(argc, argv, usage, NULL);
-    ws_max_positional(argc, argv, 2, usage);
+    ws_max_positional(argc, argv, 3, usage);
     const int iters = (int)ws_arg_long(argc, argv, 0, 10, 1, 1000000, usage);
     const double delay = ws_arg_seconds(argc, argv, 1, 0.020, 10.0, usage);
+    /* the online analysis' tests run one pattern at a time */
+    const long patterns = ws_arg_long(argc, argv, 2, 3, 1, 3, usage);
     ws_require_size(argv[0], size, 3, 0);
 
     /* (a) homogeneous ring */
     const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
-    for (int it = 0; it < iters; it++) {
+    for (int it = 0; it < iters && (patterns & 1); it++) {
         if (rank == 0)
             ring_work(delay);
         int out = rank * 1000 + it, in = -1;
@@ -57,7 +59,7 @@ int main(int argc, char **argv)
     WS_TIMED("a MPI_Barrier", MPI_Barrier(MPI_COMM_WORLD));
 
     /* (b) process triples */
-    if (rank < size / 3 * 3) {
+    if (rank < size / 3 * 3 && (patterns & 2)) {
         for (int it = 0; it < iters; it++) {
             int v = it, x = -1, y = -1;
             switch (rank % 3) {
