@@ -49,6 +49,7 @@
 
 #include "causes.h"
 #include "replay/region_timeline.h"
+#include "replay/search_near.h"
 
 namespace waitscope::causes {
 namespace {
@@ -237,9 +238,17 @@ class DelayAnalysis {
   // All synchronization times with `peer` (messages, groups, communicators
   // containing it, MPI_Init/Finalize), sorted: built once per peer, so a query
   // is one binary search instead of one per communicator.
-  const std::vector<double>& syncsWith(Rank peer) {
+  // Where the last searches ended: the waiter side and the cause side each
+  // query in (roughly) increasing time order.
+  struct Hints {
+    std::size_t event = 0;
+    std::size_t waitStart = 0;
+    std::size_t waitEnd = 0;
+  };
+  struct Merged;
+  Merged& syncsWith(Rank peer) {
     auto& slot = merged_[peer];
-    if (slot.built) return slot.times;
+    if (slot.built) return slot;
     slot.built = true;
     std::vector<double>& out = slot.times;
     out = globalSyncs_;
@@ -248,35 +257,42 @@ class DelayAnalysis {
     for (const auto& [comm, list] : perComm_)
       if (commMembers_.at(comm)[peer]) out.insert(out.end(), list.begin(), list.end());
     std::sort(out.begin(), out.end());
-    return out;
+    return slot;
   }
 
   // Enter of the latest synchronizing call with `peer` entered before t.
-  double previousSync(Rank peer, double t) {
+  double previousSync(Rank peer, double t, Hints& hints) {
     double best = std::min(traceStart_, t);
-    const std::vector<double>& list = syncsWith(peer);
-    const auto at = std::lower_bound(list.begin(), list.end(), t);
-    if (at != list.begin()) best = std::max(best, *(at - 1));
+    Merged& syncs = syncsWith(peer);
+    const std::vector<double>& list = syncs.times;
+    syncs.hint = replay::partitionPointNear(list.size(), syncs.hint, [&](std::size_t k) { return list[k] >= t; });
+    if (syncs.hint > 0) best = std::max(best, list[syncs.hint - 1]);
     // Synchronized where that call's own wait state ended (after a barrier wait,
     // both sides start from the last arrival; the completion parts count).
-    const auto it = std::lower_bound(waits_.begin(), waits_.end(), best,
-                                     [](const Wait& w, double v) { return w.start < v; });
-    if (it != waits_.end() && it->start == best) best = std::min(it->end, t);
+    hints.waitStart = replay::partitionPointNear(waits_.size(), hints.waitStart,
+                                                 [&](std::size_t k) { return waits_[k].start >= best; });
+    if (hints.waitStart < waits_.size() && waits_[hints.waitStart].start == best)
+      best = std::min(waits_[hints.waitStart].end, t);
     return best;
+  }
+
+  // First wait state that ends after a.
+  std::size_t firstWaitEndingAfter(double a, Hints& hints) {
+    hints.waitEnd =
+        replay::partitionPointNear(waits_.size(), hints.waitEnd, [&](std::size_t k) { return waits_[k].end > a; });
+    return hints.waitEnd;
   }
 
   // Time per call path in [a, b), without the analyzed wait states; into `out`,
   // sorted by call path (the per-path sums in time order).
-  void profile(double a, double b, std::vector<std::pair<CallPathId, double>>& out) {
+  void profile(double a, double b, std::vector<std::pair<CallPathId, double>>& out, Hints& hints) {
     out.clear();
     if (!(b > a)) return;
     // The stretch active at a, else the first one after it.
-    std::size_t i = timeline_.boundaryBefore(timeline_.firstAfter(a));
+    hints.event = timeline_.firstAfter(a, hints.event);
+    std::size_t i = timeline_.boundaryBefore(hints.event);
     if (i == replay::RegionTimeline::kNoEvent) i = timeline_.boundaryFrom(0);
-    // First wait that ends after a.
-    std::size_t k = static_cast<std::size_t>(
-        std::partition_point(waits_.begin(), waits_.end(), [&](const Wait& w) { return w.end <= a; }) -
-        waits_.begin());
+    std::size_t k = firstWaitEndingAfter(a, hints);
     for (std::size_t next = 0; i != replay::RegionTimeline::kNoEvent && timeline_.time(i) < b; i = next) {
       const double s = std::max(a, timeline_.time(i));
       const double e = std::min(b, timeline_.stretchEnd(i, next));
@@ -337,7 +353,7 @@ class DelayAnalysis {
       for (std::vector<char>& buf : perCause) buf.clear();
       for (std::size_t bytes = 0; next < waits_.size() && bytes < kRoundBytes; ++next) {
         const Wait& w = waits_[next];
-        profile(previousSync(w.cause, w.start), w.start, prof);
+        profile(previousSync(w.cause, w.start, waiterHints_), w.start, prof, waiterHints_);
         std::vector<char>& buf = perCause[w.cause];
         const std::size_t at0 = buf.size();
         const std::size_t size = sizeof(WireHeader) + prof.size() * sizeof(WireEntry);
@@ -424,9 +440,9 @@ class DelayAnalysis {
 
   void prepareCharge(Rank waiter, const WireHeader& h) {
     Incoming in{waiter, h.waitId, h.syncTime, h.family, h.omega, 0.0, 0, 0, 0, 0, 0.0};
-    const double a = previousSync(waiter, h.syncTime);
+    const double a = previousSync(waiter, h.syncTime, causeHints_);
     const double b = h.syncTime;
-    profile(a, b, mine_);
+    profile(a, b, mine_, causeHints_);
     in.firstCharge = static_cast<std::uint32_t>(charges_.size());
     double sum = 0.0;
     for (const auto& [path, t] : mine_) {
@@ -438,9 +454,7 @@ class DelayAnalysis {
     }
     in.firstProp = static_cast<std::uint32_t>(props_.size());
     double waited = 0.0;
-    const auto first = static_cast<std::size_t>(
-        std::partition_point(waits_.begin(), waits_.end(), [&](const Wait& w) { return w.end <= a; }) -
-        waits_.begin());
+    const std::size_t first = firstWaitEndingAfter(a, causeHints_);
     for (std::size_t k = first; k < waits_.size() && waits_[k].start < b; ++k) {
       const double v = std::min(b, waits_[k].end) - std::max(a, waits_[k].start);
       if (v > 0.0) {
@@ -722,6 +736,7 @@ class DelayAnalysis {
   MPI_Comm comm_ = MPI_COMM_NULL;
 
   std::vector<Wait> waits_;  // by start time, non-overlapping
+  Hints waiterHints_, causeHints_;
   const replay::RegionTimeline timeline_{ctx_.events, ctx_.trace.callTree};
   double traceStart_ = 0.0;
   std::vector<double> globalSyncs_;
@@ -731,6 +746,7 @@ class DelayAnalysis {
   struct Merged {
     bool built = false;
     std::vector<double> times;
+    std::size_t hint = 0;  // the last answer of previousSync
   };
   std::unordered_map<Rank, Merged> merged_;
   std::vector<std::uint64_t> keys_;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "search_near.h"
 #include "trace/call_tree.h"
 #include "trace/events.h"
 
@@ -30,7 +31,11 @@ class RegionTimeline {
     if (e.kind == trace::EventKind::Enter) return e.ref;
     return e.ref < tree_.size() ? tree_[e.ref].parent : trace::kNone;
   }
-  // Index of the first event later than t, and of the first at or after t.
+  // Index of the first event later than t, and of the first at or after t;
+  // searched from `hint` (a previous answer) when given.
+  std::size_t firstAfter(double t, std::size_t hint) const {
+    return partitionPointNear(events_.size(), hint, [&](std::size_t k) { return events_[k].time > t; });
+  }
   std::size_t firstAfter(double t) const {
     return static_cast<std::size_t>(
         std::upper_bound(events_.begin(), events_.end(), t, [](double v, const trace::Event& e) { return v < e.time; }) -
