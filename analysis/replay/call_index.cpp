@@ -4,14 +4,17 @@ namespace waitscope::replay {
 
 using trace::EventKind;
 
-CallIndex::CallIndex(const trace::LocationEvents& events) : callOfEvent_(events.events.size(), trace::kNone) {
+CallIndex::CallIndex(const trace::LocationEvents& events) {
   struct Open {
     std::uint32_t enterEvent;
     std::uint32_t call;  // kNone until an event inside needs it
   };
   std::vector<Open> stack;
   const auto& ev = events.events;
+  const std::size_t blocks = (ev.size() + (std::size_t{1} << kBlockBits) - 1) >> kBlockBits;
+  blockStart_.reserve(blocks + 1);
   for (std::uint32_t i = 0; i < ev.size(); ++i) {
+    if ((i & ((1u << kBlockBits) - 1)) == 0) blockStart_.push_back(static_cast<std::uint32_t>(events_.size()));
     const trace::Event& e = ev[i];
     if (e.kind == EventKind::Enter) {
       stack.push_back({i, trace::kNone});
@@ -30,9 +33,11 @@ CallIndex::CallIndex(const trace::LocationEvents& events) : callOfEvent_(events.
         const trace::Event& enter = ev[top.enterEvent];
         calls_.push_back({enter.ref, enter.time, enter.time, top.enterEvent, top.enterEvent});
       }
-      callOfEvent_[i] = top.call;
+      events_.push_back(i);
+      callOfEntry_.push_back(top.call);
     }
   }
+  blockStart_.push_back(static_cast<std::uint32_t>(events_.size()));
 }
 
 }  // namespace waitscope::replay

@@ -2,6 +2,10 @@
 // For every communication event of a location, the innermost region instance
 // around it (usually the MPI call that wrote it): its call path, enter and leave
 // time. Built in one pass; region enter/leave events themselves map to none.
+// Only the few events inside a call are listed (not a slot per event, which
+// cost 4 bytes for every enter and leave), with a coarse index per block of
+// events so that a lookup searches a few cached entries.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -24,13 +28,21 @@ class CallIndex {
   // The call around event `eventIndex`, or nullptr for enter/leave events and
   // events outside every region.
   const Call* callOf(std::size_t eventIndex) const {
-    const std::uint32_t id = callOfEvent_[eventIndex];
-    return id == trace::kNone ? nullptr : &calls_[id];
+    const std::size_t block = eventIndex >> kBlockBits;
+    if (block + 1 >= blockStart_.size()) return nullptr;
+    const auto first = events_.begin() + blockStart_[block];
+    const auto last = events_.begin() + blockStart_[block + 1];
+    const auto it = std::lower_bound(first, last, static_cast<std::uint32_t>(eventIndex));
+    if (it == last || *it != eventIndex) return nullptr;
+    return &calls_[callOfEntry_[static_cast<std::size_t>(it - events_.begin())]];
   }
   const std::vector<Call>& calls() const { return calls_; }
 
  private:
-  std::vector<std::uint32_t> callOfEvent_;
+  static constexpr unsigned kBlockBits = 10;
+  std::vector<std::uint32_t> events_;       // the events inside a call, in order
+  std::vector<std::uint32_t> callOfEntry_;  // parallel to events_
+  std::vector<std::uint32_t> blockStart_;   // per 1024 events, its first entry in events_; one more at the end
   std::vector<Call> calls_;
 };
 
