@@ -78,10 +78,19 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), scroll_(new QScro
   rebuildStyles();
 }
 
-TimelineView::~TimelineView() = default;
+TimelineView::~TimelineView() {
+  if (source_) source_->setChangeCallback({});
+}
 
 void TimelineView::setData(std::shared_ptr<timeline::SliceSource> source, std::shared_ptr<const report::Report> report) {
+  if (source_) source_->setChangeCallback({});
   source_ = std::move(source);
+  // An asynchronous source's answer arrived: query again and repaint.
+  if (source_) source_->setChangeCallback([this] {
+      invalidateSlice();
+      update();
+    });
+  invalidateSlice();
   report_ = std::move(report);
   rows_.setReport(report_.get());
   callPathNames_.clear();
@@ -131,8 +140,10 @@ void TimelineView::rebuildStyles() {
   patternBrushes_.clear();
   for (std::uint32_t m = 0; m < metrics; ++m) {
     const QColor c = TimelineColors::pattern(m);
-    patternPens_.emplace_back(c, 1.5);
-    patternStrongPens_.emplace_back(c, 3.0);
+    // Mitred corners: an outline is then exactly four square-capped lines,
+    // which the raster engine fills without its general stroker (paintRows).
+    patternPens_.emplace_back(c, 1.5, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin);
+    patternStrongPens_.emplace_back(c, 3.0, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin);
     patternBrushes_.emplace_back(c, Qt::BDiagPattern);
   }
   messagePen_ = QPen(colors_.message, 1.0);
@@ -142,7 +153,12 @@ void TimelineView::rebuildStyles() {
   pathBrush_ = QBrush(colors_.criticalPath);
   highlightBrush_ = QBrush(colors_.highlight);
   pathLinkPen_ = QPen(colors_.criticalPath.lighter(140), 1.0);
-  highlightPen_ = QPen(colors_.highlight, 2.5);
+  highlightPen_ = QPen(colors_.highlight, 2.5, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin);
+  const auto opaque = [](const QColor& c) { return c.alpha() == 255; };
+  opaqueRegions_ = std::all_of(colors_.groups.begin(), colors_.groups.end(), opaque);
+  opaqueMarks_ = std::all_of(patternPens_.begin(), patternPens_.end(), [&](const QPen& pen) { return opaque(pen.color()); });
+  opaqueLines_ = opaque(colors_.message);
+  opaquePath_ = opaque(colors_.criticalPath) && opaque(colors_.highlight) && opaque(pathLinkPen_.color());
   QColor pale(0x80, 0x80, 0x80, 110);
   paleInstancePen_ = QPen(pale, 1.0);
   paleInstanceBrush_ = QBrush(pale, Qt::BDiagPattern);
@@ -307,25 +323,54 @@ void TimelineView::scrollToLocation(std::uint32_t location) {
 
 // ---------------------------------------------------------------- painting
 
+void TimelineView::invalidateSlice() { sliceFresh_ = false; }
+
+void TimelineView::setDirectRaster(bool on) {
+  directRaster_ = on;
+  update();
+}
+
+QString TimelineView::statusText() const {
+  switch (status_) {
+    case timeline::SliceStatus::Exact: return {};
+    case timeline::SliceStatus::Nearest:
+    case timeline::SliceStatus::Loading: return tr("loading…");
+    case timeline::SliceStatus::Failed: return problem_;
+  }
+  return {};
+}
+
 void TimelineView::querySlice(const QRect& plot) {
   lastPlot_ = plot;
   const std::uint32_t n = source_ ? source_->locationCount() : 0;
   rowCenter_.assign(n, -1.0);
-  request_.locations.clear();
+  visible_.clear();
   const int top = contentTop(plot);
   for (const TimelineRow& r : rows_.rows()) {
     if (r.isNode || r.location >= n) continue;
     rowCenter_[r.location] = top + r.top + kBandTop + kBandHeight / 2.0;
-    if (top + r.top + r.height > plot.top() && top + r.top < plot.bottom()) request_.locations.push_back(r.location);
+    if (top + r.top + r.height > plot.top() && top + r.top < plot.bottom()) visible_.push_back(r.location);
   }
+  const auto width = static_cast<std::uint32_t>(plot.width());
+  // The same window, width and rows as the slice we have: a repaint needs no query.
+  if (sliceFresh_ && request_.from == window_.from && request_.to == window_.to && request_.width == width &&
+      request_.locations == visible_)
+    return;
+  request_.locations = visible_;  // keeps its capacity
   request_.from = window_.from;
   request_.to = window_.to;
-  request_.width = static_cast<std::uint32_t>(plot.width());
+  request_.width = width;
   request_.kinds = timeline::kSliceAll & ~timeline::kSliceCollectives;  // collectives show as regions
-  if (source_ && !request_.locations.empty())
-    source_->query(request_, slice_);
-  else
+  status_ = timeline::SliceStatus::Exact;
+  if (source_ && !request_.locations.empty()) {
+    status_ = source_->query(request_, slice_);
+    if (status_ == timeline::SliceStatus::Failed) problem_ = QString::fromStdString(source_->problem());
+  } else {
+    slice_.from = window_.from;
+    slice_.to = window_.to;
     slice_.locations.clear();
+  }
+  sliceFresh_ = true;  // until the window, width or rows change, or the source says its data did
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -348,6 +393,7 @@ void TimelineView::paintAll(QPainter& p, const QSize& size) {
     const int x0 = std::min(pressPos_.x(), dragPos_.x()), x1 = std::max(pressPos_.x(), dragPos_.x());
     p.fillRect(QRect(x0, plot.top(), x1 - x0, plot.height()), QColor(0x30, 0x60, 0xc0, 50));
   }
+  paintStatus(p, plot);
   p.restore();
   paintLabels(p, plot);
   paintRuler(p, plot);
@@ -373,10 +419,22 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
       epochRects_[static_cast<std::size_t>(e.kind)].emplace_back(x0, y + kEpochTop, std::max(x1 - x0, 1), kEpochHeight);
     }
   }
+  // On raster devices the rectangles go straight into one image (in the same
+  // order: a later group wins a shared pixel, as with drawRects).
+  const bool direct = directRaster_ && RasterLayer::usableOn(p);
   p.setPen(Qt::NoPen);
-  for (std::size_t g = 0; g < regionRects_.size(); ++g) {
-    p.setBrush(groupBrushes_[g]);
-    p.drawRects(regionRects_[g].data(), static_cast<int>(regionRects_[g].size()));
+  if (direct && opaqueRegions_) {
+    layer_.begin(plot);
+    for (std::size_t g = 0; g < regionRects_.size(); ++g) {
+      const QRgb c = groupBrushes_[g].color().rgba64().toArgb32();
+      for (const QRect& r : regionRects_[g]) layer_.fillRect(r.x(), r.y(), r.width(), r.height(), c);
+    }
+    layer_.drawTo(p);
+  } else {
+    for (std::size_t g = 0; g < regionRects_.size(); ++g) {
+      p.setBrush(groupBrushes_[g]);
+      p.drawRects(regionRects_[g].data(), static_cast<int>(regionRects_[g].size()));
+    }
   }
   for (std::size_t k = 0; k < epochRects_.size(); ++k) {
     p.setBrush(epochBrushes_[k]);
@@ -384,27 +442,51 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
   }
 
   const QPen textPen(palette().text().color());
+  // Outlines of wide pens (wider than a pixel go through QPainter's general
+  // stroker, several microseconds each): on raster devices a run of outlines in
+  // one colour is drawn as square-capped lines in one call, the same pixels as
+  // the mitred rectangles.
+  const bool lineOutlines = direct;
   for (const timeline::LocationSlice& ls : slice_.locations) {
     const double top = rowCenter_[ls.location] - kBandTop - kBandHeight / 2.0;
-    // Names where they fit, and the highlighted call path's outline.
-    for (const timeline::RegionSpan& s : ls.regions) {
-      const double w = (s.end - s.start) / (window_.to - window_.from) * plot.width();
-      const bool named = s.callPath < callPathNameWidths_.size() && w > callPathNameWidths_[s.callPath] + 6;
-      if (!named && s.callPath != highlightedCallPath_) continue;
-      const double x0 = xOf(s.start, plot);
-      const QRectF r(x0, top + kBandTop, std::max(w, 1.0), kBandHeight);
-      if (s.callPath == highlightedCallPath_) {
-        p.setPen(highlightPen_);
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(r);
+    const double span = window_.to - window_.from;
+    // The highlighted call path's outline, then names where they fit.
+    if (highlightedCallPath_ != kNoId) {
+      outlineLines_.clear();
+      p.setPen(highlightPen_);
+      p.setBrush(Qt::NoBrush);
+      for (const timeline::RegionSpan& s : ls.regions) {
+        if (s.callPath != highlightedCallPath_) continue;
+        const double w = (s.end - s.start) / span * plot.width();
+        const QRectF r(xOf(s.start, plot), top + kBandTop, std::max(w, 1.0), kBandHeight);
+        if (lineOutlines)
+          addOutline(r);
+        else
+          p.drawRect(r);
       }
-      if (named) {
-        p.setPen(textPen);
-        p.drawStaticText(QPointF(r.center().x() - callPathNameWidths_[s.callPath] / 2.0,
-                                 r.top() + (r.height() - textHeight_) / 2.0),
-                         callPathTexts_[s.callPath]);
-      }
+      p.drawLines(outlineLines_.data(), static_cast<int>(outlineLines_.size()));
     }
+    p.setPen(textPen);
+    for (const timeline::RegionSpan& s : ls.regions) {
+      const double w = (s.end - s.start) / span * plot.width();
+      if (!(s.callPath < callPathNameWidths_.size() && w > callPathNameWidths_[s.callPath] + 6)) continue;
+      const QRectF r(xOf(s.start, plot), top + kBandTop, std::max(w, 1.0), kBandHeight);
+      p.drawStaticText(QPointF(r.center().x() - callPathNameWidths_[s.callPath] / 2.0,
+                               r.top() + (r.height() - textHeight_) / 2.0),
+                       callPathTexts_[s.callPath]);
+    }
+    // Wait states: hatched and outlined, consecutive ones of one style in one batch.
+    const QPen* runPen = nullptr;
+    const QBrush* runBrush = nullptr;
+    const auto flushRun = [&] {
+      if (!runPen) return;
+      p.setPen(Qt::NoPen);
+      p.setBrush(*runBrush);
+      p.drawRects(outlineRects_.data(), static_cast<int>(outlineRects_.size()));
+      p.setPen(*runPen);
+      p.drawLines(outlineLines_.data(), static_cast<int>(outlineLines_.size()));
+      runPen = nullptr;
+    };
     for (const timeline::InstanceMark& i : ls.instances) {
       const double x0 = xOf(i.start, plot), x1 = xOf(i.end, plot);
       const QRectF r(x0, top + kBandTop - 1, std::max(x1 - x0, 2.0), kBandHeight + 2);
@@ -415,20 +497,41 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
         instanceRects_[i.metric].push_back(r.toAlignedRect());
         continue;
       }
-      if (highlightedMetric_ != kNoId && !(i.metric < metricHighlighted_.size() && metricHighlighted_[i.metric])) {
-        p.setPen(paleInstancePen_);
-        p.setBrush(paleInstanceBrush_);
-      } else if (known) {
-        p.setPen(highlightedMetric_ != kNoId ? patternStrongPens_[i.metric] : patternPens_[i.metric]);
-        p.setBrush(patternBrushes_[i.metric]);
-      } else {
-        p.setPen(paleInstancePen_);
-        p.setBrush(paleInstanceBrush_);
+      const QPen* pen = &paleInstancePen_;
+      const QBrush* brush = &paleInstanceBrush_;
+      if (known && !(highlightedMetric_ != kNoId && !(i.metric < metricHighlighted_.size() && metricHighlighted_[i.metric]))) {
+        pen = highlightedMetric_ != kNoId ? &patternStrongPens_[i.metric] : &patternPens_[i.metric];
+        brush = &patternBrushes_[i.metric];
       }
+      if (lineOutlines && pen != &paleInstancePen_) {  // the pale pen is thin and translucent: drawn as it comes
+        if (pen != runPen) {
+          flushRun();
+          runPen = pen;
+          runBrush = brush;
+          outlineRects_.clear();
+          outlineLines_.clear();
+        }
+        outlineRects_.push_back(r);
+        addOutline(r);
+        continue;
+      }
+      flushRun();
+      p.setPen(*pen);
+      p.setBrush(*brush);
       p.drawRect(r);
     }
+    flushRun();
   }
   p.setPen(Qt::NoPen);
+  if (direct && opaqueMarks_) {
+    layer_.begin(plot);
+    for (std::size_t m = 0; m < instanceRects_.size() && m < patternPens_.size(); ++m) {
+      const QRgb c = patternPens_[m].color().rgba64().toArgb32();
+      for (const QRect& r : instanceRects_[m]) layer_.fillRect(r.x(), r.y(), r.width(), r.height(), c);
+    }
+    layer_.drawTo(p);
+    return;
+  }
   for (std::size_t m = 0; m < instanceRects_.size() && m < patternPens_.size(); ++m) {
     p.setBrush(patternPens_[m].brush());
     p.drawRects(instanceRects_[m].data(), static_cast<int>(instanceRects_[m].size()));
@@ -440,6 +543,11 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
   // cheaper than antialiased ones. Transfers (few) get smooth arrows.
   // Where lines crowd (a line per pixel column and peer when zoomed out), one
   // per kLineSpacing pixels and peer is drawn: the same grey area, a fraction of the pixels.
+  // Vertical lines (send and receive in one pixel column: most of them when
+  // zoomed out) go straight into an image on raster devices.
+  const bool direct = directRaster_ && opaqueLines_ && RasterLayer::usableOn(p);
+  const QRgb messageColor = messagePen_.color().rgba64().toArgb32();
+  if (direct) layer_.begin(plot);
   lines_.clear();
   for (const timeline::LocationSlice& ls : slice_.locations) {
     lastLineX_.clear();
@@ -449,11 +557,16 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
       if (ys < 0 || yr < 0) continue;
       const int x0 = pixelOf(xOf(m.start, plot));
       if (crowded(m.sender ^ (m.receiver << 16), x0)) continue;
-      lines_.emplace_back(x0, static_cast<int>(ys), pixelOf(xOf(m.end, plot)), static_cast<int>(yr));
+      const int x1 = pixelOf(xOf(m.end, plot));
+      if (direct && x1 == x0)
+        layer_.verticalLine(x0, static_cast<int>(ys), static_cast<int>(yr), messageColor);
+      else
+        lines_.emplace_back(x0, static_cast<int>(ys), x1, static_cast<int>(yr));
     }
   }
   p.setPen(messagePen_);
   p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
+  if (direct) layer_.drawTo(p);
   // Transfers: the shaft and a two-stroke arrowhead at the target, all in one
   // drawLines call; where thousands crowd the view, heads would only blot it.
   std::size_t transfers = 0;
@@ -480,6 +593,13 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
   }
   p.setPen(transferPen_);
   p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
+}
+
+void TimelineView::addOutline(const QRectF& r) {
+  outlineLines_.emplace_back(r.topLeft(), r.topRight());
+  outlineLines_.emplace_back(r.topRight(), r.bottomRight());
+  outlineLines_.emplace_back(r.bottomRight(), r.bottomLeft());
+  outlineLines_.emplace_back(r.bottomLeft(), r.topLeft());
 }
 
 bool TimelineView::crowded(std::uint32_t key, int x) {
@@ -533,6 +653,29 @@ void TimelineView::paintCriticalPath(QPainter& p, const QRect& plot) {
   }
   flushColumn();
   p.setPen(pathLinkPen_);
+  if (directRaster_ && opaquePath_ && RasterLayer::usableOn(p)) {
+    // The vertical links and the bars straight into an image, in the same order.
+    layer_.begin(plot);
+    const QRgb link = pathLinkPen_.color().rgba64().toArgb32();
+    std::size_t kept = 0;
+    for (const QLine& l : lines_)
+      if (l.x1() == l.x2())
+        layer_.verticalLine(l.x1(), l.y1(), l.y2(), link);
+      else
+        lines_[kept++] = l;
+    lines_.resize(kept);
+    p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
+    for (int pass = 0; pass < 2; ++pass) {
+      const QRgb c = (pass == 0 ? pathBrush_ : highlightBrush_).color().rgba64().toArgb32();
+      for (const PathPoint& pt : pathPoints_)
+        if ((pt.callPath == highlightedCallPath_) == (pass == 1)) {
+          const int x0 = pixelOf(pt.x0);
+          layer_.fillRect(x0, int(pt.y) - 1, std::max(pixelOf(pt.x1) - x0, 1), 3, c);
+        }
+    }
+    layer_.drawTo(p);
+    return;
+  }
   p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
   // Segments as filled bars (wide pens go through the stroker, rectangles do
   // not), batched; the highlighted call path's on top.
@@ -547,6 +690,26 @@ void TimelineView::paintCriticalPath(QPainter& p, const QRect& plot) {
     p.setBrush(pass == 0 ? pathBrush_ : highlightBrush_);
     p.drawRects(pathRects_.data(), static_cast<int>(pathRects_.size()));
   }
+}
+
+void TimelineView::paintStatus(QPainter& p, const QRect& plot) {
+  const QString text = statusText();
+  if (text.isEmpty()) return;
+  const QFontMetrics fm(font());
+  if (status_ == timeline::SliceStatus::Loading) {
+    p.setPen(palette().placeholderText().color());
+    p.drawText(plot, Qt::AlignCenter, text);
+    return;
+  }
+  // One line at the top of the plot: "loading…" at the right while a better
+  // slice is on its way, a failure across the plot.
+  const QString line = fm.elidedText(text, Qt::ElideRight, plot.width() - 12);
+  const int w = fm.horizontalAdvance(line) + 12;
+  const QRect box = status_ == timeline::SliceStatus::Failed ? QRect(plot.left(), plot.top(), w, fm.height() + 6)
+                                                              : QRect(plot.right() + 1 - w, plot.top(), w, fm.height() + 6);
+  p.fillRect(box, status_ == timeline::SliceStatus::Failed ? QColor(0xfd, 0xec, 0xea) : palette().window().color());
+  p.setPen(status_ == timeline::SliceStatus::Failed ? QColor(0xa0, 0x10, 0x10) : palette().text().color());
+  p.drawText(box, Qt::AlignCenter, line);
 }
 
 void TimelineView::paintLabels(QPainter& p, const QRect& plot) {

@@ -5,8 +5,17 @@
 // each row; wait-state instances hatched and outlined in their pattern's
 // colour; the critical path as one connected line across rows; a time ruler.
 //
-// Everything it paints comes from one slice query per frame (the visible rows
-// at the view's width in pixels), reusing its buffers: no allocation per item.
+// Everything it paints comes from one slice query (the visible rows at the
+// view's width in pixels), made again only when the window, the width, the rows
+// or the source's data changed; painting reuses its buffers (no allocation per
+// item) and, on raster devices, writes the dense layers (regions, narrow wait
+// states, vertical lines, critical-path bars) straight into one image each
+// (raster_layer.h), pixel for pixel what QPainter would draw.
+//
+// Asynchronous sources (a remote trace) are never waited for: the view draws
+// the best slice the source has, "loading…" while it has none, and the
+// source's one-line problem when a request failed; it repaints when an answer
+// arrives.
 //
 // Mouse: wheel zooms around the pointer, Shift+wheel scrolls the rows; drag
 // with the left button selects a time range to zoom to (rubber band); drag with
@@ -29,6 +38,7 @@
 
 #include "report/report.h"
 #include "timeline/timeline_query.h"
+#include "raster_layer.h"
 #include "timeline_colors.h"
 #include "timeline_rows.h"
 #include "zoom_history.h"
@@ -78,6 +88,16 @@ class TimelineView : public QWidget {
   void paintTo(QPainter& painter, const QSize& size);
   // Items of the last slice painted (for benchmarks and tests).
   std::size_t lastSliceItems() const { return slice_.itemCount(); }
+  // The window of the slice last drawn (an asynchronous source's may differ from timeWindow()).
+  TimeWindow lastSliceWindow() const { return {slice_.from, slice_.to}; }
+  // What the source answered for the last query, and the line shown for it
+  // ("" when the slice is exact; "loading…"; or the source's problem).
+  timeline::SliceStatus sliceStatus() const { return status_; }
+  QString statusText() const;
+  // The next paint queries the source again (its data changed).
+  void invalidateSlice();
+  // Off: paint everything with QPainter even on raster devices (tests compare both).
+  void setDirectRaster(bool on);
 
  public slots:
   // One zoom step each (undoable).
@@ -130,6 +150,8 @@ class TimelineView : public QWidget {
   void rebuildStyles();
   // Whether a line of `key` starting at pixel x is too close to the last one drawn (else records it).
   bool crowded(std::uint32_t key, int x);
+  // Appends the four sides of `r` to outlineLines_.
+  void addOutline(const QRectF& r);
 
   void paintAll(QPainter& p, const QSize& size);
   void paintRows(QPainter& p, const QRect& plot);
@@ -138,6 +160,7 @@ class TimelineView : public QWidget {
   void paintLabels(QPainter& p, const QRect& plot);
   void paintRuler(QPainter& p, const QRect& plot);
   void paintLegend(QPainter& p, const QSize& size);
+  void paintStatus(QPainter& p, const QRect& plot);
 
   std::shared_ptr<timeline::SliceSource> source_;
   std::shared_ptr<const report::Report> report_;
@@ -169,12 +192,21 @@ class TimelineView : public QWidget {
   // Reused by every frame.
   timeline::SliceRequest request_;
   timeline::Slice slice_;
+  std::vector<std::uint32_t> visible_;  // locations of the visible rows, this frame
+  bool sliceFresh_ = false;             // slice_ answers request_ and the source has not changed since
+  timeline::SliceStatus status_ = timeline::SliceStatus::Exact;
+  QString problem_;
+  bool directRaster_ = true;
+  bool opaqueRegions_ = true, opaqueMarks_ = true, opaqueLines_ = true, opaquePath_ = true;  // colours a layer may write
+  RasterLayer layer_;
   std::vector<double> rowCenter_;  // per location: widget y of its region band's middle, or -1
   std::vector<PathPoint> pathPoints_;
   std::array<std::vector<QRect>, timeline::kRegionGroupCount> regionRects_;  // batched per colour
   std::array<std::vector<QRect>, 5> epochRects_;
   std::vector<QLine> lines_;
   std::vector<QRect> pathRects_;
+  std::vector<QRectF> outlineRects_;
+  std::vector<QLineF> outlineLines_;
   std::vector<std::pair<std::uint32_t, int>> lastLineX_;  // (line key, x of its last drawn line) of one row
   std::vector<std::vector<QRect>> instanceRects_;  // narrow instances, per pattern
   QRect lastPlot_;

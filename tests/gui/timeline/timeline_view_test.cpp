@@ -39,6 +39,48 @@ std::unique_ptr<Fixture> rmaFixture() {
   return f;
 }
 
+// Four ranks exchanging a message ring every 50 ms for 100 s, with wait states
+// on every third receive and a critical path hopping between ranks: at a few
+// hundred pixels every kind of item crowds into one- and two-pixel columns.
+std::unique_ptr<Fixture> denseFixture() {
+  auto f = std::make_unique<Fixture>(4);
+  for (trace::Rank r = 0; r < 4; ++r) f->builder.rank(r).enter(0.0, "main");
+  for (int k = 0; k < 2000; ++k) {
+    const double t = k * 0.05;
+    for (trace::Rank r = 0; r < 4; ++r) {
+      f->builder.rank(r).enter(t + 0.001, "compute").leave(t + 0.004 + 0.001 * r, "compute");
+      f->builder.rank(r).send(t + 0.01, t + 0.012, (r + 1) % 4, 64, 1);
+      f->builder.rank(r).recv(t + 0.02 + 0.001 * r, t + 0.03, (r + 3) % 4, 64, 1);
+    }
+  }
+  for (trace::Rank r = 0; r < 4; ++r) f->builder.rank(r).leave(100.0, "main");
+  f->report = std::make_shared<report::Report>(test::reportSkeleton(f->builder.trace()));
+  const std::uint32_t recv = test::callPathOf(*f->report, "main/MPI_Recv");
+  for (int k = 0; k < 2000; k += 3)
+    f->report->instances.push_back({2, static_cast<std::uint32_t>(k % 4), recv, k * 0.05 + 0.02, k * 0.05 + 0.03, 0});
+  for (int k = 0; k < 2000; ++k)
+    f->report->criticalPath.push_back({static_cast<std::uint32_t>((k * 3) % 4), recv, k * 0.05, (k + 1) * 0.05});
+  return f;
+}
+
+QImage paintedBy(TimelineView& view, bool direct) {
+  view.setDirectRaster(direct);
+  QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  QPainter p(&image);
+  view.paintTo(p, view.size());
+  return image;
+}
+
+// Where two pictures differ first ("" when identical).
+QString firstDifference(const QImage& a, const QImage& b) {
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x)
+      if (a.pixel(x, y) != b.pixel(x, y))
+        return QStringLiteral("(%1, %2): %3 vs %4").arg(x).arg(y).arg(a.pixel(x, y), 8, 16).arg(b.pixel(x, y), 8, 16);
+  return {};
+}
+
 QString svgOf(TimelineView& view, const QString& path) {
   const QString problem = view.exportSvg(path);
   if (!problem.isEmpty()) qWarning() << problem;
@@ -241,6 +283,77 @@ class TimelineViewTest : public QObject {
     QTest::keyClick(&view, Qt::Key_Plus);
     QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(300, 60));
     QCOMPARE(view.lastSliceItems(), std::size_t(0));
+  }
+
+  // The raster fast path (layers written straight into images) draws exactly
+  // the pixels of the QPainter path, zoomed out (everything in one- and
+  // two-pixel columns), zoomed in (diagonal lines, wide instances), highlighted.
+  void directRasterPaintsWhatQPainterPaints() {
+    auto dense = denseFixture();
+    auto rma = rmaFixture();
+    struct Case {
+      Fixture* fixture;
+      double from, to;
+      std::uint32_t metric, callPath;
+    };
+    const std::uint32_t recv = test::callPathOf(*dense->report, "main/MPI_Recv");
+    const Case cases[] = {
+        {dense.get(), 0.0, 100.0, timeline::kNoId, timeline::kNoId},
+        {dense.get(), 10.0, 13.0, timeline::kNoId, timeline::kNoId},
+        {dense.get(), 20.0, 20.5, timeline::kNoId, timeline::kNoId},
+        {dense.get(), 0.0, 100.0, 2, recv},
+        {rma.get(), 0.0, 8.0, timeline::kNoId, timeline::kNoId},
+        {rma.get(), 3.9, 6.3, 1, test::callPathOf(*rma->report, "main/MPI_Win_start")},
+    };
+    for (const Case& c : cases) {
+      TimelineView view;
+      view.resize(700, 260);
+      c.fixture->attach(view);
+      view.setTimeWindow(c.from, c.to);
+      view.setHighlightedMetric(c.metric);
+      view.setHighlightedCallPath(c.callPath);
+      const QImage reference = paintedBy(view, false);
+      const QImage direct = paintedBy(view, true);
+      QVERIFY(view.lastSliceItems() > 0);
+      const QString where = firstDifference(reference, direct);
+      QVERIFY2(where.isEmpty(), qPrintable(QStringLiteral("window %1-%2: %3").arg(c.from).arg(c.to).arg(where)));
+    }
+  }
+
+  // A repaint of the same window, width and rows uses the slice it has.
+  void repaintKeepsTheSlice() {
+    auto f = denseFixture();
+    struct CountingSource final : timeline::SliceSource {
+      explicit CountingSource(timeline::TimelineIndex index) : local(std::move(index)) {}
+      double begin() const override { return local.begin(); }
+      double end() const override { return local.end(); }
+      std::uint32_t locationCount() const override { return local.locationCount(); }
+      timeline::RegionGroup groupOf(std::uint32_t c) const override { return local.groupOf(c); }
+      timeline::SliceStatus query(const timeline::SliceRequest& r, timeline::Slice& out) override {
+        ++queries;
+        return local.query(r, out);
+      }
+      timeline::LocalSliceSource local;
+      int queries = 0;
+    };
+    auto source = std::make_shared<CountingSource>(timeline::buildTimelineIndex(f->builder.trace(), *f->report));
+    TimelineView view;
+    view.resize(700, 260);
+    view.setData(source, f->report);
+    paintedBy(view, true);
+    paintedBy(view, true);
+    view.setHighlightedMetric(2);
+    paintedBy(view, true);
+    QCOMPARE(source->queries, 1);
+    view.setTimeWindow(10.0, 20.0);
+    paintedBy(view, true);
+    QCOMPARE(source->queries, 2);
+    view.resize(600, 260);
+    paintedBy(view, true);
+    QCOMPARE(source->queries, 3);
+    view.invalidateSlice();
+    paintedBy(view, true);
+    QCOMPARE(source->queries, 4);
   }
 
   void highlightingNeedsNoRequery() {

@@ -1,0 +1,63 @@
+#include "raster_layer.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <QPaintEngine>
+#include <QPainter>
+
+namespace waitscope::views {
+
+bool RasterLayer::usableOn(const QPainter& painter) {
+  const QPaintEngine* engine = painter.paintEngine();
+  return engine && engine->type() == QPaintEngine::Raster && painter.deviceTransform().type() <= QTransform::TxTranslate;
+}
+
+void RasterLayer::clearDirty() {
+  for (int y = dirtyTop_; y <= dirtyBottom_; ++y) std::memset(row(y), 0, static_cast<std::size_t>(area_.width()) * sizeof(QRgb));
+  dirtyTop_ = 0;
+  dirtyBottom_ = -1;
+}
+
+void RasterLayer::begin(const QRect& area) {
+  clearDirty();
+  area_ = area;
+  if (image_.width() < area.width() || image_.height() < area.height()) {
+    image_ = QImage(std::max(image_.width(), area.width()), std::max(image_.height(), area.height()),
+                    QImage::Format_ARGB32_Premultiplied);
+    image_.fill(Qt::transparent);
+  }
+  bits_ = image_.bits();  // detaches once here, not per row
+  stride_ = image_.bytesPerLine();
+}
+
+void RasterLayer::fillRect(int x, int y, int w, int h, QRgb opaque) {
+  int x0 = std::max(x - area_.left(), 0), x1 = std::min(x - area_.left() + w, area_.width());
+  int y0 = std::max(y - area_.top(), 0), y1 = std::min(y - area_.top() + h, area_.height());
+  if (x0 >= x1 || y0 >= y1) return;
+  for (int row = y0; row < y1; ++row) {
+    QRgb* line = this->row(row);
+    std::fill(line + x0, line + x1, opaque);
+  }
+  if (dirtyBottom_ < dirtyTop_) {
+    dirtyTop_ = y0;
+    dirtyBottom_ = y1 - 1;
+  } else {
+    dirtyTop_ = std::min(dirtyTop_, y0);
+    dirtyBottom_ = std::max(dirtyBottom_, y1 - 1);
+  }
+}
+
+void RasterLayer::verticalLine(int x, int y0, int y1, QRgb opaque) {
+  if (y1 < y0) std::swap(y0, y1);
+  fillRect(x, y0, 1, y1 - y0 + 1, opaque);
+}
+
+void RasterLayer::drawTo(QPainter& painter) {
+  if (dirtyBottom_ < dirtyTop_) return;
+  painter.drawImage(QPoint(area_.left(), area_.top() + dirtyTop_), image_,
+                    QRect(0, dirtyTop_, area_.width(), dirtyBottom_ - dirtyTop_ + 1));
+  clearDirty();
+}
+
+}  // namespace waitscope::views
