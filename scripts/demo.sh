@@ -42,6 +42,13 @@ echo "== The same program profiled without a trace (seed 004), against the trace
 "$tools/waitscope-report" compare "$out/fence.profile.waitscope" "$out/fence.waitscope"
 
 echo
+echo "== Wait states while a program runs (seed 002): tests/apps/p2p_coll on 4 ranks, 1 tool place, no trace"
+"$tools/waitscope-run" --online --tool-ranks 1 -n $ranks -o "$out/p2p_coll.online.waitscope" -- \
+  "$build/tests/apps/p2p_coll" 2 0.020
+"$tools/waitscope-report" print "$out/p2p_coll.online.waitscope" | grep -E "Late Sender|Late Receiver|Wait at|Late Broadcast|Early Reduce"
+cat "$out/p2p_coll.online.waitscope.live"
+
+echo
 echo "== Waitscope demo 4/4: the report in the desktop app, Wait at Fence selected"
 app=$build/app/waitscope
 if [ ! -x "$app" ]; then

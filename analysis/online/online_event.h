@@ -39,7 +39,7 @@ struct Event {
   double t1 = 0.0;             // Send: leave of the send call; Recv: enter of the completing call; Collective: leave
   double t2 = 0.0;             // Recv: leave of the completing call
 };
-static_assert(std::is_trivially_copyable_v<Event>);
+static_assert(std::is_trivially_copyable_v<Event> && sizeof(Event) == 64);
 
 // Packets between places: a header and `count` items of the type the kind implies.
 enum class PacketKind : std::uint32_t {

@@ -55,7 +55,8 @@ std::vector<int> TreeLayout::children(int place) const {
 }
 
 std::string TreeLayout::describe() const {
-  return std::to_string(apps_) + " application ranks, " + std::to_string(places()) + " tool places in " +
+  return std::to_string(apps_) + (apps_ == 1 ? " application rank, " : " application ranks, ") +
+         std::to_string(places()) + (places() == 1 ? " tool place in " : " tool places in ") +
          std::to_string(layers()) + (layers() == 1 ? " layer" : " layers") + " (fan-in " + std::to_string(fanIn_) + ")";
 }
 

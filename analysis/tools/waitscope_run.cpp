@@ -287,8 +287,8 @@ int runOnline(waitscope::online::Config config, int np, int places, std::string 
   const int code = runUnderMpiexec(np, env, programPath, programArg, argc, argv, places);
   if (code == 127) return code;
   if (fs::exists(report)) {
-    std::printf("waitscope-run: online analysis (%d application ranks, %d tool places) written to %s\n", np, places,
-                report.c_str());
+    std::printf("waitscope-run: online analysis (%s) written to %s\n",
+                waitscope::online::TreeLayout(np, config.fanIn).describe().c_str(), report.c_str());
     if (code != 0) std::fprintf(stderr, "waitscope-run: %s exited with code %d\n", program.c_str(), code);
     return code;
   }

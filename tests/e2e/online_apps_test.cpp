@@ -174,12 +174,12 @@ TEST_F(OnlineApps, TheApplicationKeepsItsOwnWorld) {
   // the program, which fails on a wrong one) reach its own ranks, and it exits normally.
   const Online o = online("world", 6, "--fan-in 3", app("seed002") + " 20 0");
   EXPECT_NE(o.result.out.find("seed002: 6 ranks, 20 iterations per pattern"), std::string::npos) << o.result.out;
-  EXPECT_NE(o.result.out.find("6 application ranks, 3 tool places"), std::string::npos) << o.result.out;
+  EXPECT_NE(o.result.out.find("6 application ranks, 3 tool places in 2 layers (fan-in 3)"), std::string::npos) << o.result.out;
   EXPECT_EQ(o.report.locations.size(), 6u);
   EXPECT_EQ(o.report.metaValue("kind"), "online");
   const Online p = online("world-p2p", 4, "--tool-ranks 1", app("p2p_coll") + " 1 0.01");
   EXPECT_EQ(p.report.locations.size(), 4u);
-  EXPECT_EQ(p.report.metaValue("online_tree"), "4 application ranks, 1 tool places in 1 layer (fan-in 4)");
+  EXPECT_EQ(p.report.metaValue("online_tree"), "4 application ranks, 1 tool place in 1 layer (fan-in 4)");
 }
 
 TEST_F(OnlineApps, TheRootRewritesTheReportWhileTheProgramRuns) {
