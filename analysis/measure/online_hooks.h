@@ -213,40 +213,32 @@ struct OnlineHook<Fn::MPI_Testany> {
     return rc;
   }
 };
-template <>
-struct OnlineHook<Fn::MPI_Waitsome> {
-  static int call(OnlineCall& c, int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
-    const MPI_Request* saved = saveRequests(n, reqs);
-    MPI_Status* st = statusArray(n, statuses);
-    const int rc = PMPI_Waitsome(n, reqs, outcount, indices, st);
-    if (*outcount != MPI_UNDEFINED) completedReceives(c, saved, st, *outcount, [&](int k) { return indices[k]; });
-    return rc;
-  }
-};
-template <>
-struct OnlineHook<Fn::MPI_Testsome> {
-  static int call(OnlineCall& c, int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
-    const MPI_Request* saved = saveRequests(n, reqs);
-    MPI_Status* st = statusArray(n, statuses);
-    const int rc = PMPI_Testsome(n, reqs, outcount, indices, st);
-    if (*outcount != MPI_UNDEFINED) completedReceives(c, saved, st, *outcount, [&](int k) { return indices[k]; });
-    return rc;
-  }
-};
-template <>
-struct OnlineHook<Fn::MPI_Cancel> {
-  static int call(OnlineCall&, MPI_Request* req) {
-    go.receives.erase(*req);
-    return PMPI_Cancel(req);
-  }
-};
-template <>
-struct OnlineHook<Fn::MPI_Request_free> {
-  static int call(OnlineCall&, MPI_Request* req) {
-    go.receives.erase(*req);
-    return PMPI_Request_free(req);
-  }
-};
+#define WS_ONLINE_SOME(NAME)                                                                                \
+  template <>                                                                                               \
+  struct OnlineHook<Fn::NAME> {                                                                             \
+    static int call(OnlineCall& c, int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) { \
+      const MPI_Request* saved = saveRequests(n, reqs);                                                     \
+      MPI_Status* st = statusArray(n, statuses);                                                            \
+      const int rc = P##NAME(n, reqs, outcount, indices, st);                                               \
+      if (*outcount != MPI_UNDEFINED) completedReceives(c, saved, st, *outcount, [&](int k) { return indices[k]; }); \
+      return rc;                                                                                            \
+    }                                                                                                       \
+  };
+WS_ONLINE_SOME(MPI_Waitsome)
+WS_ONLINE_SOME(MPI_Testsome)
+#undef WS_ONLINE_SOME
+// A cancelled or freed receive request never completes as a receive.
+#define WS_ONLINE_DROP_REQUEST(NAME)                  \
+  template <>                                         \
+  struct OnlineHook<Fn::NAME> {                       \
+    static int call(OnlineCall&, MPI_Request* req) {  \
+      go.receives.erase(*req);                        \
+      return P##NAME(req);                            \
+    }                                                 \
+  };
+WS_ONLINE_DROP_REQUEST(MPI_Cancel)
+WS_ONLINE_DROP_REQUEST(MPI_Request_free)
+#undef WS_ONLINE_DROP_REQUEST
 template <>
 struct OnlineHook<Fn::MPI_Comm_free> {
   static int call(OnlineCall&, MPI_Comm* comm) {

@@ -59,15 +59,6 @@ std::string commandLine() {
   return all;
 }
 
-std::string isoNow() {
-  char buf[32];
-  const std::time_t t = std::time(nullptr);
-  std::tm tm;
-  gmtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 // This process' call paths with visits, exclusive time and estimates, in seconds.
 RankOut rankOutput(double secondsPerTick, const MinimumTable& localMin, const MinimumTable& testedMin,
                    const MinimumTable& globalMin, const std::vector<std::uint32_t>& globalIndex) {
@@ -252,7 +243,7 @@ void finish(std::uint32_t finalizeFn, void* returnAddress) {
     settings.testExclusion = gp.testFirst;
     settings.meta = {{"waitscope_version", WAITSCOPE_VERSION},
                      {"command_line", commandLine()},
-                     {"created", isoNow()},
+                     {"created", isoUtcNow()},
                      {"clock", gp.useTsc ? "TSC (invariant), calibrated against CLOCK_MONOTONIC" : "CLOCK_MONOTONIC"},
                      {"profile_bytes_max", std::to_string(maxBytes)},
                      {"global_minima", minima}};

@@ -6,6 +6,7 @@
 
 #include "profile_output.h"
 #include "report/report_io.h"
+#include "timestamped_name.h"
 
 namespace waitscope::online {
 
@@ -21,15 +22,6 @@ std::string jsonString(const std::string& s) {
   return out + "\"";
 }
 
-std::string isoNow() {
-  char buf[32];
-  const std::time_t t = std::time(nullptr);
-  std::tm tm;
-  gmtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 }  // namespace
 
 std::string liveStatusJson(const LiveStatus& s) {
@@ -38,7 +30,7 @@ std::string liveStatusJson(const LiveStatus& s) {
                 "\"snapshot\": %ld, \"elapsed_seconds\": %.3f, \"pauses\": %ld, \"peak_queue\": %llu, "
                 "\"interval_seconds\": %.3f",
                 s.snapshot, s.elapsedSeconds, s.pauses, s.peakQueue, s.intervalSeconds);
-  return "{\"state\": " + jsonString(s.state) + ", " + numbers + ", \"updated\": " + jsonString(isoNow()) +
+  return "{\"state\": " + jsonString(s.state) + ", " + numbers + ", \"updated\": " + jsonString(measure::isoUtcNow()) +
          ", \"message\": " + jsonString(s.message) + "}\n";
 }
 
