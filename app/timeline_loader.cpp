@@ -3,6 +3,8 @@
 #include <QFileInfo>
 #include <QtConcurrent>
 
+#include "remote_timeline.h"
+#include "timeline/region_group.h"
 #include "timeline/timeline_index_file.h"
 
 namespace waitscope::app {
@@ -24,6 +26,13 @@ TimelineLoad TimelineLoader::loadNow(const views::ReportDataPtr& report) {
   if (!report) return result;
   if (report->report().metaValue("format") == "cube") {
     result.error = QStringLiteral("%1: a Cube profile has no timeline (analyze the trace to get one)").arg(report->path());
+    return result;
+  }
+  if (std::optional<launch::RemoteOrigin> origin = launch::readRemoteOrigin(report->path())) {
+    result.callPathGroups = timeline::callPathGroups(report->report());
+    result.error = QStringLiteral("%1: the trace is on %2; its timeline is shown in the app only (it asks %2 for slices)")
+                       .arg(origin->trace, origin->profile.displayHost());
+    result.remote = std::move(origin);
     return result;
   }
   const QString trace = tracePathOf(*report);
@@ -54,10 +63,23 @@ void TimelineLoader::load(views::ReportDataPtr report) {
   }
   watcher_ = new QFutureWatcher<TimelineLoad>(this);
   QFutureWatcher<TimelineLoad>* watcher = watcher_;
-  connect(watcher, &QFutureWatcher<TimelineLoad>::finished, this, [this, watcher] {
+  const std::uint64_t generation = ++generation_;
+  connect(watcher, &QFutureWatcher<TimelineLoad>::finished, this, [this, watcher, generation] {
     watcher->deleteLater();
     if (watcher == watcher_) watcher_ = nullptr;
     const TimelineLoad result = watcher->result();
+    if (result.remote) {
+      // Asynchronous over SSH; an answer for an older report is dropped.
+      RemoteSliceSource::open(*result.remote, result.callPathGroups, this,
+                              [this, generation](std::shared_ptr<RemoteSliceSource> source, const QString& error) {
+                                if (generation != generation_) return;
+                                if (source)
+                                  emit loaded(std::move(source));
+                                else
+                                  emit failed(error);
+                              });
+      return;
+    }
     if (result.source)
       emit loaded(result.source);
     else

@@ -8,6 +8,7 @@
 #include <QStandardPaths>
 
 #include "analyzer_progress.h"
+#include "remote_origin.h"
 #include "report_fetcher.h"
 #include "shell_command.h"
 #include "shell_job.h"
@@ -99,6 +100,7 @@ void AnalysisRunner::start(const Request& request) {
     // What is at LOCAL is always this analysis's complete report, never an older one.
     QFile::remove(localReport_);
     QFile::remove(ReportFetcher::partialPath(localReport_));
+    QFile::remove(remoteOriginPath(localReport_));
   }
   failure_ = {};
   stdoutBuffer_.clear();
@@ -275,6 +277,9 @@ void AnalysisRunner::startCopy() {
     });
     connect(fetcher_, &ReportFetcher::succeeded, this, [this](const QString& path) {
       emit logLine(QStringLiteral("Report copied to %1 (checksum verified)").arg(path));
+      // The trace stays where it is: the timeline asks that machine for slices.
+      const QString problem = writeRemoteOrigin(path, {request_.profile, request_.trace, job_.report});
+      if (!problem.isEmpty()) emit logLine(problem);
       setState(State::Succeeded);
       emit reportReady(path);
     });

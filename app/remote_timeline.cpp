@@ -1,0 +1,112 @@
+#include "remote_timeline.h"
+
+#include <algorithm>
+#include <string_view>
+
+
+#include "report_tool_call.h"
+#include "shell_job.h"
+#include "timeline/slice_format.h"
+
+namespace waitscope::app {
+
+namespace {
+
+// One line, ending with a full stop.
+QString sentence(QString text) {
+  text = text.simplified();
+  if (text.isEmpty()) text = QStringLiteral("no answer");
+  if (!text.endsWith(QLatin1Char('.'))) text += QLatin1Char('.');
+  return text;
+}
+
+QString number(double t) { return QString::number(t, 'g', 17); }
+
+// "0-3,7" from the locations, in increasing order.
+QString locationRanges(std::vector<std::uint32_t> locations) {
+  std::sort(locations.begin(), locations.end());
+  locations.erase(std::unique(locations.begin(), locations.end()), locations.end());
+  QString out;
+  for (std::size_t i = 0; i < locations.size();) {
+    std::size_t j = i;
+    while (j + 1 < locations.size() && locations[j + 1] == locations[j] + 1) ++j;
+    if (!out.isEmpty()) out += QLatin1Char(',');
+    out += j == i ? QString::number(locations[i]) : QStringLiteral("%1-%2").arg(locations[i]).arg(locations[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+timeline::Slice parse(const QByteArray& bytes) {
+  return timeline::parseBinarySlice(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- the source
+
+RemoteSliceSource::RemoteSliceSource(RemoteOrigin origin, double begin, double end, std::uint32_t locations,
+                                     std::vector<timeline::RegionGroup> callPathGroups)
+    : AsyncSliceSource(begin, end, locations, std::move(callPathGroups)), origin_(std::move(origin)) {}
+
+RemoteSliceSource::~RemoteSliceSource() { launch::stopChildProcesses(this); }  // no callback into a dead source
+
+QStringList RemoteSliceSource::arguments(const RemoteOrigin& origin, const timeline::SliceRequest& request) {
+  QStringList args{QStringLiteral("timeline"), origin.trace,           origin.report,
+                   QStringLiteral("--from"),   number(request.from),   QStringLiteral("--to"),
+                   number(request.to),         QStringLiteral("--width"), QString::number(request.width)};
+  if (!request.locations.empty()) args << QStringLiteral("--locations") << locationRanges(request.locations);
+  args << QStringLiteral("--binary");
+  return args;
+}
+
+void RemoteSliceSource::startFetch(std::uint64_t ticket, const timeline::SliceRequest& request) {
+  const QString host = origin_.profile.displayHost();
+  launch::runReportTool(origin_.profile, arguments(origin_, request), sliceTimeoutMs_, this,
+                        [this, ticket, host](const QByteArray& out, const QString& error) {
+                          QString problem;
+                          if (error.isEmpty()) {
+                            try {
+                              return fetchFinished(ticket, parse(out));
+                            } catch (const std::exception& e) {
+                              problem = QStringLiteral("the answer was damaged (%1)").arg(QString::fromStdString(e.what()));
+                            }
+                          } else {
+                            problem = error;
+                          }
+                          fetchFailed(ticket, QStringLiteral("Timeline slices from %1 failed: %2 Check the connection "
+                                                             "(File > Connection Profiles…), then zoom or pan to ask again.")
+                                                  .arg(host, sentence(problem))
+                                                  .toStdString());
+                        });
+}
+
+void RemoteSliceSource::open(const RemoteOrigin& origin, std::vector<timeline::RegionGroup> callPathGroups,
+                             QObject* context, Opened done, int openTimeoutMs) {
+  const QStringList args{QStringLiteral("timeline"), origin.trace, origin.report, QStringLiteral("--width"),
+                         QStringLiteral("1"), QStringLiteral("--binary")};
+  launch::runReportTool(
+      origin.profile, args, openTimeoutMs, context,
+      [origin, groups = std::move(callPathGroups), done = std::move(done)](const QByteArray& out, const QString& error) {
+        const QString host = origin.profile.displayHost();
+        const auto fail = [&](const QString& why) {
+          done(nullptr, QStringLiteral("The timeline of %1 on %2 could not be opened: %3 Check that the trace and the "
+                                       "report are still there and that the connection works (File > Connection "
+                                       "Profiles…), then open the report again.")
+                            .arg(origin.trace, host, sentence(why)));
+        };
+        if (!error.isEmpty()) return fail(error);
+        try {
+          const timeline::Slice whole = parse(out);
+          if (!(whole.to > whole.from) || whole.locations.empty())
+            return fail(QStringLiteral("the trace has no events"));
+          done(std::make_shared<RemoteSliceSource>(origin, whole.from, whole.to,
+                                                   static_cast<std::uint32_t>(whole.locations.size()), groups),
+               {});
+        } catch (const std::exception& e) {
+          fail(QStringLiteral("the answer was damaged (%1)").arg(QString::fromStdString(e.what())));
+        }
+      });
+}
+
+}  // namespace waitscope::app
