@@ -6,6 +6,7 @@
 // rows asked; the view shows them; a lost connection is one line naming the
 // host, never a hang.
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QtTest>
@@ -129,11 +130,7 @@ class RemoteTimelineTest : public QObject {
 
     // In the view: both ranks' rows, from the remote, and what is under the mouse on rank 1's row.
     views::TimelineView view;
-    view.resize(900, 300);
-    view.setData(source, std::shared_ptr<const report::Report>(loaded.report, &loaded.report->report()));
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QTRY_VERIFY_WITH_TIMEOUT(view.sliceStatus() == SliceStatus::Exact, 60000);
+    QVERIFY(showExact(view, source, loaded.report));
     QVERIFY(view.lastSliceItems() > 0);
     const double t = a.regions[a.regions.size() / 2].start / 2 + a.regions[a.regions.size() / 2].end / 2;
     const QString tip = view.describeAt(view.positionOf(1, t).toPoint());
@@ -144,23 +141,11 @@ class RemoteTimelineTest : public QObject {
   void aLostConnectionIsOneLineNamingTheHost() {
     const std::optional<launch::RemoteOrigin> origin = launch::readRemoteOrigin(localReport_);
     QVERIFY(origin);
-    std::shared_ptr<app::RemoteSliceSource> source;
-    QString error;
-    bool done = false;
-    app::RemoteSliceSource::open(*origin, {}, this, [&](std::shared_ptr<app::RemoteSliceSource> s, const QString& e) {
-      source = std::move(s);
-      error = e;
-      done = true;
-    });
-    QTRY_VERIFY_WITH_TIMEOUT(done, 60000);
+    auto [source, error] = openRemote(*origin);
     QVERIFY2(source, qPrintable(error));
     const app::LoadResult loaded = app::ReportLoader::loadNow(localReport_);
     views::TimelineView view;
-    view.resize(900, 300);
-    view.setData(source, std::shared_ptr<const report::Report>(loaded.report, &loaded.report->report()));
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QTRY_VERIFY_WITH_TIMEOUT(view.sliceStatus() == SliceStatus::Exact, 60000);
+    QVERIFY(showExact(view, source, loaded.report));
 
     server_.stop();
     view.zoomIn();
@@ -173,13 +158,7 @@ class RemoteTimelineTest : public QObject {
     QVERIFY(view.lastSliceItems() > 0);  // the whole-trace slice stays drawn under the line
 
     // Opening fails the same way: one line, naming the trace and the host.
-    done = false;
-    app::RemoteSliceSource::open(*origin, {}, this, [&](std::shared_ptr<app::RemoteSliceSource> s, const QString& e) {
-      source = std::move(s);
-      error = e;
-      done = true;
-    });
-    QTRY_VERIFY_WITH_TIMEOUT(done, 60000);
+    std::tie(source, error) = openRemote(*origin);
     QVERIFY(!source);
     qInfo().noquote() << "opening says:" << error;
     QVERIFY2(error.contains(QStringLiteral("127.0.0.1")) && error.contains(trace_), qPrintable(error));
@@ -187,6 +166,31 @@ class RemoteTimelineTest : public QObject {
   }
 
  private:
+  // Opens a remote source as the timeline loader does; (source, "") or (nullptr, error).
+  std::pair<std::shared_ptr<app::RemoteSliceSource>, QString> openRemote(const launch::RemoteOrigin& origin) {
+    std::pair<std::shared_ptr<app::RemoteSliceSource>, QString> result;
+    bool done = false;
+    app::RemoteSliceSource::open(origin, {}, this, [&](std::shared_ptr<app::RemoteSliceSource> s, const QString& e) {
+      result = {std::move(s), e};
+      done = true;
+    });
+    QElapsedTimer clock;
+    clock.start();
+    while (!done && clock.elapsed() < 60000) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    if (!done) result.second = QStringLiteral("no answer within 60 s");
+    return result;
+  }
+
+  // Shows `source` in `view` and waits until the view draws an exact slice.
+  static bool showExact(views::TimelineView& view, std::shared_ptr<timeline::SliceSource> source,
+                        const views::ReportDataPtr& report) {
+    view.resize(900, 300);
+    view.setData(std::move(source), std::shared_ptr<const report::Report>(report, &report->report()));
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view)) return false;
+    return QTest::qWaitFor([&] { return view.sliceStatus() == SliceStatus::Exact; }, 60000);
+  }
+
   SshServer server_;
   QString trace_, localReport_, remoteReport_, remoteReportFile_;
 };
