@@ -337,43 +337,72 @@ class DelayAnalysis {
   // profiles, in the order of its wait list.
   void exchangeProfiles() {
     const auto n = static_cast<std::size_t>(ctx_.worldSize);
-    // The waiters' keys name call paths of this rank's tree; a key unknown here
-    // is a path this rank never ran, which takes no part in its delay.
-    localPathOfKey_.reserve(ctx_.trace.callTree.size());
-    for (CallPathId p = 0; p < ctx_.trace.callTree.size(); ++p) localPathOfKey_.emplace(pathKey(p), p);
+    // The waiters' keys name call paths of this rank's tree.
+    buildKeyTable();
     theirTime_.assign(ctx_.trace.callTree.size(), 0.0);
-    std::vector<std::vector<char>> perCause(n);
-    std::vector<std::pair<CallPathId, double>> prof;
-    std::vector<char> in;
-    std::vector<int> rdispl;
+    perCause_.assign(n, {});
     // In rounds of at most kRoundBytes outgoing per rank: the buffers stay
     // small however many wait states there are, and the messages stay large.
+    // Between two exchanges every rank prepares its next round (waiter side)
+    // and takes in the last one (cause side), so the ranks that mostly wait
+    // and those that mostly cause work at the same time, not in turn.
+    std::vector<char> in;
+    std::vector<int> rdispl;
     std::size_t next = 0;
+    prepareRound(next);
     for (;;) {
-      for (std::vector<char>& buf : perCause) buf.clear();
-      for (std::size_t bytes = 0; next < waits_.size() && bytes < kRoundBytes; ++next) {
-        const Wait& w = waits_[next];
-        profile(previousSync(w.cause, w.start, waiterHints_), w.start, prof, waiterHints_);
-        std::vector<char>& buf = perCause[w.cause];
-        const std::size_t at0 = buf.size();
-        const std::size_t size = sizeof(WireHeader) + prof.size() * sizeof(WireEntry);
-        buf.resize(at0 + size);
-        bytes += size;
-        const WireHeader h{next, static_cast<std::uint32_t>(w.family), static_cast<std::uint32_t>(prof.size()),
-                           w.end - w.start, 0.0, w.end};
-        std::memcpy(buf.data() + at0, &h, sizeof h);
-        std::size_t at = at0 + sizeof h;
-        for (const auto& [path, t] : prof) {
-          const WireEntry e{pathKey(path), t};
-          std::memcpy(buf.data() + at, &e, sizeof e);
-          at += sizeof e;
-        }
-      }
-      alltoallBytes(perCause, in, rdispl);
+      const bool anyMore = alltoallBytes(perCause_, next < waits_.size(), in, rdispl);
+      if (anyMore) prepareRound(next);
       receiveProfiles(in, rdispl);
-      int more = next < waits_.size() ? 1 : 0, anyMore = 0;
-      MPI_Allreduce(&more, &anyMore, 1, MPI_INT, MPI_MAX, comm_);
-      if (anyMore == 0) break;
+      if (!anyMore) break;
+    }
+  }
+
+  // The next round of this rank's wait states with their interval profiles,
+  // into perCause_; advances `next`.
+  void prepareRound(std::size_t& next) {
+    for (std::vector<char>& buf : perCause_) buf.clear();
+    for (std::size_t bytes = 0; next < waits_.size() && bytes < kRoundBytes; ++next) {
+      const Wait& w = waits_[next];
+      profile(previousSync(w.cause, w.start, waiterHints_), w.start, prof_, waiterHints_);
+      std::vector<char>& buf = perCause_[w.cause];
+      const std::size_t at0 = buf.size();
+      const std::size_t size = sizeof(WireHeader) + prof_.size() * sizeof(WireEntry);
+      buf.resize(at0 + size);
+      bytes += size;
+      const WireHeader h{next, static_cast<std::uint32_t>(w.family), static_cast<std::uint32_t>(prof_.size()),
+                         w.end - w.start, 0.0, w.end};
+      std::memcpy(buf.data() + at0, &h, sizeof h);
+      std::size_t at = at0 + sizeof h;
+      for (const auto& [path, t] : prof_) {
+        const WireEntry e{pathKey(path), t};
+        std::memcpy(buf.data() + at, &e, sizeof e);
+        at += sizeof e;
+      }
+    }
+  }
+
+  // This rank's call paths by key: open addressing over the keys, which are
+  // well-mixed hashes already (a lookup per profile entry received).
+  void buildKeyTable() {
+    const std::size_t paths = ctx_.trace.callTree.size();
+    std::size_t slots = 16;
+    while (slots < 2 * paths) slots *= 2;
+    keySlots_.assign(slots, kNone);
+    for (CallPathId p = 0; p < paths; ++p) {
+      std::size_t i = pathKey(p) & (slots - 1);
+      while (keySlots_[i] != kNone) i = (i + 1) & (slots - 1);
+      keySlots_[i] = p;
+    }
+  }
+
+  // The local call path with this key; kNone for a path this rank never ran,
+  // which takes no part in its delay.
+  CallPathId localPathOfKey(std::uint64_t key) const {
+    const std::size_t mask = keySlots_.size() - 1;
+    for (std::size_t i = key & mask;; i = (i + 1) & mask) {
+      const CallPathId p = keySlots_[i];
+      if (p == kNone || keys_[p] == key) return p;
     }
   }
 
@@ -393,9 +422,9 @@ class DelayAnalysis {
           WireEntry e;
           std::memcpy(&e, in.data() + at, sizeof e);
           at += sizeof e;
-          if (const auto it = localPathOfKey_.find(e.pathKey); it != localPathOfKey_.end()) {
-            if (theirTime_[it->second] == 0.0) theirTouched_.push_back(it->second);
-            theirTime_[it->second] += e.time;
+          if (const CallPathId local = localPathOfKey(e.pathKey); local != kNone) {
+            if (theirTime_[local] == 0.0) theirTouched_.push_back(local);
+            theirTime_[local] += e.time;
           }
         }
         prepareCharge(static_cast<Rank>(p), h);
@@ -405,13 +434,21 @@ class DelayAnalysis {
     }
   }
 
-  void alltoallBytes(const std::vector<std::vector<char>>& out, std::vector<char>& in, std::vector<int>& rdispl) {
+  // Sends out[p] to every rank p; returns whether any rank (this one: `more`)
+  // has another round to send, told along with the byte counts.
+  bool alltoallBytes(const std::vector<std::vector<char>>& out, bool more, std::vector<char>& in,
+                     std::vector<int>& rdispl) {
     const auto n = static_cast<std::size_t>(ctx_.worldSize);
+    std::vector<int> sendInfo(2 * n, more ? 1 : 0), recvInfo(2 * n, 0);
     std::vector<int> sendCount(n, 0), recvCount(n, 0), sdispl(n + 1, 0);
     rdispl.assign(n + 1, 0);
-    for (std::size_t p = 0; p < n; ++p) sendCount[p] = static_cast<int>(out[p].size());
-    MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm_);
+    for (std::size_t p = 0; p < n; ++p) sendInfo[2 * p] = static_cast<int>(out[p].size());
+    MPI_Alltoall(sendInfo.data(), 2, MPI_INT, recvInfo.data(), 2, MPI_INT, comm_);
+    bool anyMore = more;
     for (std::size_t p = 0; p < n; ++p) {
+      sendCount[p] = sendInfo[2 * p];
+      recvCount[p] = recvInfo[2 * p];
+      anyMore = anyMore || recvInfo[2 * p + 1] != 0;
       sdispl[p + 1] = sdispl[p] + sendCount[p];
       rdispl[p + 1] = rdispl[p] + recvCount[p];
     }
@@ -421,6 +458,7 @@ class DelayAnalysis {
     in.resize(static_cast<std::size_t>(rdispl[n]));
     MPI_Alltoallv(flat.data(), sendCount.data(), sdispl.data(), MPI_BYTE, in.data(), recvCount.data(),
                   rdispl.data(), MPI_BYTE, comm_);
+    return anyMore;
   }
 
   // ---- backward replay ----
@@ -755,7 +793,9 @@ class DelayAnalysis {
   std::vector<char> used_;
   std::vector<CallPathId> touched_;
   std::vector<std::pair<CallPathId, double>> mine_;
-  std::unordered_map<std::uint64_t, CallPathId> localPathOfKey_;
+  std::vector<std::vector<char>> perCause_;  // the round being prepared, per cause
+  std::vector<std::pair<CallPathId, double>> prof_;
+  std::vector<CallPathId> keySlots_;  // see buildKeyTable
   std::vector<double> theirTime_;  // per local call path, for the wait state being prepared
   std::vector<CallPathId> theirTouched_;
 
