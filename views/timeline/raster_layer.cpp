@@ -1,6 +1,7 @@
 #include "raster_layer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include <QPaintEngine>
@@ -46,6 +47,19 @@ void RasterLayer::fillRect(int x, int y, int w, int h, QRgb opaque) {
     dirtyTop_ = std::min(dirtyTop_, y0);
     dirtyBottom_ = std::max(dirtyBottom_, y1 - 1);
   }
+}
+
+bool RasterLayer::wideLine(double x0, double y0, double x1, double y1, double width, QRgb opaque) {
+  const double h = width / 2;
+  const double edges[4] = {std::min(x0, x1) - h, std::max(x0, x1) + h, std::min(y0, y1) - h, std::max(y0, y1) + h};
+  int first[4];
+  for (int i = 0; i < 4; ++i) {
+    const double e = std::clamp(edges[i], -1e6, 1e6) - 0.5;  // pixel c is inside when c > e on the near side
+    if (std::abs(e - std::round(e)) < 1e-6) return false;     // through a pixel centre
+    first[i] = static_cast<int>(std::ceil(e));
+  }
+  fillRect(first[0], first[2], first[1] - first[0], first[3] - first[2], opaque);
+  return true;
 }
 
 void RasterLayer::verticalLine(int x, int y0, int y1, QRgb opaque) {

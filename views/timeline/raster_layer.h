@@ -24,6 +24,12 @@ class RasterLayer {
   void begin(const QRect& area);
   // Fills [x, x + w) x [y, y + h), clipped to the area.
   void fillRect(int x, int y, int w, int h, QRgb opaque);
+  // An axis-aligned line from (x0, y0) to (x1, y1) drawn with a square-capped
+  // pen `width` wide: the pixels whose centres lie inside its rectangle, as
+  // the aliased raster engine fills it. Where an edge passes through a pixel
+  // centre the engine's choice depends on its arithmetic: then nothing is
+  // written and it returns false (the caller draws that line with QPainter).
+  bool wideLine(double x0, double y0, double x1, double y1, double width, QRgb opaque);
   // Pixels (x, y0) to (x, y1), both included (y0 and y1 in either order).
   void verticalLine(int x, int y0, int y1, QRgb opaque);
   // Draws what was written (nothing when nothing was) and leaves the layer empty.

@@ -464,7 +464,7 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
         else
           p.drawRect(r);
       }
-      p.drawLines(outlineLines_.data(), static_cast<int>(outlineLines_.size()));
+      drawWideLines(p, plot, highlightPen_);
     }
     p.setPen(textPen);
     for (const timeline::RegionSpan& s : ls.regions) {
@@ -483,8 +483,7 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
       p.setPen(Qt::NoPen);
       p.setBrush(*runBrush);
       p.drawRects(outlineRects_.data(), static_cast<int>(outlineRects_.size()));
-      p.setPen(*runPen);
-      p.drawLines(outlineLines_.data(), static_cast<int>(outlineLines_.size()));
+      drawWideLines(p, plot, *runPen);
       runPen = nullptr;
     };
     for (const timeline::InstanceMark& i : ls.instances) {
@@ -572,6 +571,9 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
   std::size_t transfers = 0;
   for (const timeline::LocationSlice& ls : slice_.locations) transfers += ls.transfers.size();
   const bool heads = transfers <= kMaxArrowHeads;
+  const bool directShafts = directRaster_ && transferPen_.color().alpha() == 255 && RasterLayer::usableOn(p);
+  const QRgb transferColor = transferPen_.color().rgba64().toArgb32();
+  if (directShafts) layer_.begin(plot);
   lines_.clear();
   for (const timeline::LocationSlice& ls : slice_.locations) {
     lastLineX_.clear();
@@ -581,7 +583,10 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
       if (yo < 0 || yt < 0) continue;
       const QPointF a(xOf(t.start, plot), yo), b(xOf(t.end, plot), yt);
       if (crowded(t.origin ^ (t.target << 16) ^ (std::uint32_t(t.kind) << 30), pixelOf(a.x()))) continue;
-      lines_.emplace_back(a.toPoint(), b.toPoint());
+      const QPoint pa = a.toPoint(), pb = b.toPoint();
+      // Vertical: a rectangle of the pen's width, into the layer when it can.
+      if (!(directShafts && pa.x() == pb.x() && layer_.wideLine(pa.x(), pa.y(), pb.x(), pb.y(), transferPen_.widthF(), transferColor)))
+        lines_.emplace_back(pa, pb);
       if (!heads) continue;
       const QPointF d = b - a;
       const double len = std::hypot(d.x(), d.y());
@@ -593,6 +598,24 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
   }
   p.setPen(transferPen_);
   p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
+  if (directShafts) layer_.drawTo(p);
+}
+
+void TimelineView::drawWideLines(QPainter& p, const QRect& plot, const QPen& pen) {
+  // Axis-aligned square-capped lines are rectangles: on raster devices they go
+  // into a layer (the pixels whose centres they cover, as the raster engine fills them).
+  if (directRaster_ && pen.color().alpha() == 255 && RasterLayer::usableOn(p)) {
+    layer_.begin(plot);
+    const QRgb c = pen.color().rgba64().toArgb32();
+    std::size_t kept = 0;  // the few lines the layer leaves to QPainter
+    for (const QLineF& l : outlineLines_)
+      if (!layer_.wideLine(l.x1(), l.y1(), l.x2(), l.y2(), pen.widthF(), c)) outlineLines_[kept++] = l;
+    outlineLines_.resize(kept);
+    layer_.drawTo(p);
+    if (kept == 0) return;
+  }
+  p.setPen(pen);
+  p.drawLines(outlineLines_.data(), static_cast<int>(outlineLines_.size()));
 }
 
 void TimelineView::addOutline(const QRectF& r) {

@@ -150,6 +150,8 @@ class TimelineView : public QWidget {
   void rebuildStyles();
   // Whether a line of `key` starting at pixel x is too close to the last one drawn (else records it).
   bool crowded(std::uint32_t key, int x);
+  // Draws outlineLines_ (axis-aligned) with `pen`.
+  void drawWideLines(QPainter& p, const QRect& plot, const QPen& pen);
   // Appends the four sides of `r` to outlineLines_.
   void addOutline(const QRectF& r);
 
