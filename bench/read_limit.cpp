@@ -10,6 +10,7 @@
 // test); exits non-zero only if something fails outright.
 #include <malloc.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -37,6 +38,14 @@ constexpr double kBytesPerEventTarget = 24.0;
 // ---- measuring -------------------------------------------------------------------------------
 
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// CPU time of this (single-threaded) process, user and system: what the read
+// costs whatever else runs on the machine, unlike wall time.
+double cpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 // A field of /proc/self/status in bytes ("VmRSS", "VmHWM"); 0 if unavailable.
 std::uint64_t procStatusBytes(const std::string& field) {
@@ -154,15 +163,20 @@ int run(const Args& args) {
   // Timing: alternate so that both see the same page cache and CPU state.
   double bareBest = std::numeric_limits<double>::infinity();
   double oursBest = std::numeric_limits<double>::infinity();
+  double bareCpuBest = bareBest, oursCpuBest = bareBest;
   std::uint64_t bareEvents = 0;
   for (int i = 0; i < args.repeat; ++i) {
     auto start = Clock::now();
+    double cpuStart = cpuSeconds();
     bareEvents = waitscope::bench::bareRead(anchor);
     bareBest = std::min(bareBest, secondsSince(start));
+    bareCpuBest = std::min(bareCpuBest, cpuSeconds() - cpuStart);
 
     start = Clock::now();
+    cpuStart = cpuSeconds();
     waitscope::trace::Trace trace = waitscope::trace::readTrace(anchor, quietOptions());
     oursBest = std::min(oursBest, secondsSince(start));
+    oursCpuBest = std::min(oursCpuBest, cpuSeconds() - cpuStart);
     if (trace.eventCount() != modelEvents) throw std::runtime_error("readTrace returned a different event count");
   }  // (each trace is destroyed outside its timed section)
 
@@ -188,6 +202,8 @@ int run(const Args& args) {
   std::printf("  %-28s %14.3f s  (%.1f M events/s)\n", "readTrace (ours)", oursBest, n / oursBest / 1e6);
   std::printf("  %-28s %14.3f    target <= %.2f  %s\n", "ratio ours / bare", ratio, kRatioTarget,
               verdict(ratio <= kRatioTarget));
+  std::printf("  %-28s %14.3f    (%.3f / %.3f s; information: other load does not stretch CPU time)\n",
+              "CPU time ratio ours / bare", oursCpuBest / bareCpuBest, oursCpuBest, bareCpuBest);
   std::printf("  %-28s %14.2f    (Trace::memoryBytes)\n", "model bytes per event", modelPerEvent);
   std::printf("  %-28s %14.2f    target <= %.2f  %s\n", "resident bytes per event", rssPerEvent,
               kBytesPerEventTarget, verdict(rssPerEvent <= kBytesPerEventTarget));
