@@ -7,8 +7,10 @@ echo "== read limit: readTrace() against a bare OTF2 reader loop (10M events, 8 
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 echo
-echo "== analysis: the whole parallel analysis against the parallel bare read (4 ranks)"
-mpiexec --oversubscribe -n 4 "$build/bench/waitscope-bench-analysis"
+for ranks in 4 8 16; do
+  echo "== analysis: the whole parallel analysis against the parallel bare read ($ranks ranks)"
+  mpiexec --oversubscribe -n "$ranks" "$build/bench/waitscope-bench-analysis"
+done
 
 echo
 echo "== profile mode: per-call overhead against tracing and no library; memory over a 10x longer run"
