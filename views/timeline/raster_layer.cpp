@@ -15,9 +15,10 @@ bool RasterLayer::usableOn(const QPainter& painter) {
 }
 
 void RasterLayer::clearDirty() {
-  for (int y = dirtyTop_; y <= dirtyBottom_; ++y) std::memset(row(y), 0, static_cast<std::size_t>(area_.width()) * sizeof(QRgb));
-  dirtyTop_ = 0;
-  dirtyBottom_ = -1;
+  for (int y = dirtyTop_; y <= dirtyBottom_; ++y)
+    std::memset(row(y) + dirtyLeft_, 0, static_cast<std::size_t>(dirtyRight_ - dirtyLeft_ + 1) * sizeof(QRgb));
+  dirtyTop_ = dirtyLeft_ = 0;
+  dirtyBottom_ = dirtyRight_ = -1;
 }
 
 void RasterLayer::begin(const QRect& area) {
@@ -36,16 +37,21 @@ void RasterLayer::fillRect(int x, int y, int w, int h, QRgb opaque) {
   int x0 = std::max(x - area_.left(), 0), x1 = std::min(x - area_.left() + w, area_.width());
   int y0 = std::max(y - area_.top(), 0), y1 = std::min(y - area_.top() + h, area_.height());
   if (x0 >= x1 || y0 >= y1) return;
-  for (int row = y0; row < y1; ++row) {
-    QRgb* line = this->row(row);
-    std::fill(line + x0, line + x1, opaque);
+  if (x1 - x0 == 1) {
+    for (int r = y0; r < y1; ++r) row(r)[x0] = opaque;
+  } else {
+    for (int r = y0; r < y1; ++r) std::fill(row(r) + x0, row(r) + x1, opaque);
   }
   if (dirtyBottom_ < dirtyTop_) {
     dirtyTop_ = y0;
     dirtyBottom_ = y1 - 1;
+    dirtyLeft_ = x0;
+    dirtyRight_ = x1 - 1;
   } else {
     dirtyTop_ = std::min(dirtyTop_, y0);
     dirtyBottom_ = std::max(dirtyBottom_, y1 - 1);
+    dirtyLeft_ = std::min(dirtyLeft_, x0);
+    dirtyRight_ = std::max(dirtyRight_, x1 - 1);
   }
 }
 
@@ -69,8 +75,8 @@ void RasterLayer::verticalLine(int x, int y0, int y1, QRgb opaque) {
 
 void RasterLayer::drawTo(QPainter& painter) {
   if (dirtyBottom_ < dirtyTop_) return;
-  painter.drawImage(QPoint(area_.left(), area_.top() + dirtyTop_), image_,
-                    QRect(0, dirtyTop_, area_.width(), dirtyBottom_ - dirtyTop_ + 1));
+  painter.drawImage(QPoint(area_.left() + dirtyLeft_, area_.top() + dirtyTop_), image_,
+                    QRect(dirtyLeft_, dirtyTop_, dirtyRight_ - dirtyLeft_ + 1, dirtyBottom_ - dirtyTop_ + 1));
   clearDirty();
 }
 

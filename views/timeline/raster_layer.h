@@ -45,7 +45,8 @@ class RasterLayer {
   uchar* bits_ = nullptr;
   qsizetype stride_ = 0;
   QRect area_;
-  int dirtyTop_ = 0, dirtyBottom_ = -1;  // image rows written since begin
+  int dirtyTop_ = 0, dirtyBottom_ = -1;   // image rows written since begin
+  int dirtyLeft_ = 0, dirtyRight_ = -1;   // and columns
 };
 
 }  // namespace waitscope::views
