@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <string_view>
@@ -480,12 +481,12 @@ void startMeasurement(std::uint64_t initEnter) {
   g.dir = dirBuf;
   // A previous trace in the same directory would confuse readers: rank 0 removes its files.
   if (g.worldRank == 0) {
-    std::remove((g.dir + "/traces.otf2").c_str());
-    std::remove((g.dir + "/traces.def").c_str());
-    std::string cmd = "rm -rf '" + g.dir + "/traces'";
-    if (g.dir.find('\'') == std::string::npos && std::system(cmd.c_str()) != 0) { /* best effort */ }
-    std::string logCmd = "rm -rf '" + partial::logDir(g.dir) + "'";
-    if (g.dir.find('\'') == std::string::npos && std::system(logCmd.c_str()) != 0) { /* best effort */ }
+    // No shell: fork()ing an MPI process costs tens of milliseconds and upsets some networks.
+    std::error_code ignored;  // best effort
+    std::filesystem::remove(g.dir + "/traces.otf2", ignored);
+    std::filesystem::remove(g.dir + "/traces.def", ignored);
+    std::filesystem::remove_all(g.dir + "/traces", ignored);
+    std::filesystem::remove_all(partial::logDir(g.dir), ignored);
     mkdir(partial::logDir(g.dir).c_str(), 0777);
   }
   PMPI_Barrier(MPI_COMM_WORLD);
