@@ -486,7 +486,7 @@ class DelayAnalysis {
     for (const auto& [path, t] : mine_) {
       const double d = t - theirTime_[path];
       if (d > 0.0) {
-        charges_.emplace_back(path, d);
+        charges_.add(path, d);
         sum += d;
       }
     }
@@ -512,10 +512,10 @@ class DelayAnalysis {
       double all = 0.0;
       for (const auto& [path, t] : mine_) all += t;
       if (all > 0.0) {
-        for (const auto& [path, t] : mine_) charges_.emplace_back(path, t);
+        for (const auto& [path, t] : mine_) charges_.add(path, t);
         in.denom = all;
       } else {
-        charges_.emplace_back(pathAt(b), 0.0);
+        charges_.add(pathAt(b), 0.0);
         in.denom = 0.0;
       }
     }
@@ -696,7 +696,8 @@ class DelayAnalysis {
     const double omega = in.omega, phi = in.phi, total = in.denom;
     if (total > 0.0) {
       for (std::uint32_t j = in.firstCharge; j < in.endCharge; ++j) {
-        const auto& [path, d] = charges_[j];
+        const CallPathId path = charges_.paths[j];
+        const double d = charges_.values[j];
         chargePath(family, path, omega * d / total, phi * d / total);
       }
       for (std::uint32_t j = in.firstProp; j < in.endProp; ++j) {
@@ -704,7 +705,7 @@ class DelayAnalysis {
         waits_[k].directShare += omega * v / total;
       }
     } else {
-      for (std::uint32_t j = in.firstCharge; j < in.endCharge; ++j) chargePath(family, charges_[j].first, omega, phi);
+      for (std::uint32_t j = in.firstCharge; j < in.endCharge; ++j) chargePath(family, charges_.paths[j], omega, phi);
     }
     replies_[in.waiter].push_back({static_cast<double>(in.waitId), in.indirect});
   }
@@ -767,7 +768,7 @@ class DelayAnalysis {
   }
 
   static constexpr int kTag = 4201;
-  static constexpr std::size_t kRoundBytes = std::size_t{4} << 20;
+  static constexpr std::size_t kRoundBytes = std::size_t{1} << 20;  // bounds three buffers per rank
 
   replay::ReplayContext& ctx_;
   replay::LocalResult& result_;
@@ -802,7 +803,20 @@ class DelayAnalysis {
   // Deques: they grow to millions of entries on a rank that causes most wait
   // states, and a vector's doubling would briefly hold three times that.
   std::deque<Incoming> incoming_;
-  std::deque<std::pair<CallPathId, double>> charges_;
+  // (path, numerator) pairs as two arrays: 12 bytes a charge instead of a padded 16.
+  struct Charges {
+    std::deque<CallPathId> paths;
+    std::deque<double> values;
+    std::size_t size() const { return paths.size(); }
+    void add(CallPathId path, double value) {
+      paths.push_back(path);
+      values.push_back(value);
+    }
+    void resize(std::size_t n) {
+      paths.resize(n);
+      values.resize(n);
+    }
+  } charges_;
   std::vector<std::pair<std::size_t, double>> props_;
   std::vector<Item> items_;
   std::map<Rank, std::vector<Reply>> replies_;
