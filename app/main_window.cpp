@@ -30,6 +30,7 @@
 #include "analyze_dialog.h"
 #include "compare_dialog.h"
 #include "editor_launcher.h"
+#include "live/live_run_controller.h"
 #include "profile_editor.h"
 #include "model/selection.h"
 #include "model/value_tree_model.h"
@@ -112,6 +113,7 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
   setLoadingUi(false);
+  live_ = new LiveRunController(this);
 
   connect(cancel_, &QPushButton::clicked, loader_, &ReportLoader::cancel);
   connect(loader_, &ReportLoader::loaded, this, &MainWindow::onLoaded);
@@ -144,6 +146,8 @@ void MainWindow::createActions() {
   file->addSeparator();
   file->addAction(tr("&Analyze Trace…"), this, &MainWindow::showAnalyzeDialog)
       ->setShortcut(QKeySequence(tr("Ctrl+Shift+A")));
+  file->addAction(live_->followAction());
+  file->addAction(live_->stopAction());
   file->addAction(tr("Compare Profile with &Trace Analysis…"), this, [this] {
     const QString trace = QFileDialog::getOpenFileName(this, tr("The trace analysis of the same program"), QString(),
                                                        tr("Waitscope reports (*.waitscope *.wsr);;All files (*)"));
@@ -173,7 +177,10 @@ void MainWindow::createActions() {
   exportMenu->addAction(tr("Critical-path profile as CSV…"), this,
                         [this] { exportInteractively(QStringLiteral("critical-path-csv")); });
   file->addSeparator();
-  file->addAction(tr("&Close Report"), this, [this] { showReport(nullptr); })->setShortcut(QKeySequence::Close);
+  file->addAction(tr("&Close Report"), this, [this] {
+    live_->stop();
+    showReport(nullptr);
+  })->setShortcut(QKeySequence::Close);
   file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -263,6 +270,7 @@ launch::AnalyzeDialog* MainWindow::showAnalyzeDialog() {
 }
 
 void MainWindow::openReport(const QString& path) {
+  live_->stop();  // another report replaces the live run's
   setLoadingUi(true);
   statusBar()->showMessage(tr("Loading %1…").arg(path));
   loader_->load(path);
@@ -285,6 +293,15 @@ void MainWindow::showReport(views::ReportDataPtr report) {
                      ? QStringLiteral("%1 — Waitscope").arg(QFileInfo(selection_->report()->path()).fileName())
                      : QStringLiteral("Waitscope"));
   updateStatus();
+}
+
+void MainWindow::updateReportInPlace(views::ReportDataPtr report) {
+  if (!selection_->report() || !report) return showReport(std::move(report));
+  browser_->updateReport(std::move(report));
+  const views::ReportDataPtr& shown = selection_->report();
+  criticalPathPane_->setReport(std::shared_ptr<const report::Report>(shown, &shown->report()));
+  updateStatus();
+  updateSource();
 }
 
 void MainWindow::onLoaded(views::ReportDataPtr report) {

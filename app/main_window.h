@@ -32,6 +32,7 @@ class AnalyzeDialog;
 namespace waitscope::app {
 
 class CompareDialog;
+class LiveRunController;
 class ReportLoader;
 class TimelineLoader;
 
@@ -60,6 +61,11 @@ class MainWindow : public QMainWindow {
   launch::AnalyzeDialog* showAnalyzeDialog();
   // Shows an already loaded report.
   void showReport(views::ReportDataPtr report);
+  // Shows a newer version of the shown report in place (a live run's next snapshot): the
+  // trees keep selection, expansion and scroll position, values change.
+  void updateReportInPlace(views::ReportDataPtr report);
+  // File > Follow Live Run…
+  LiveRunController* liveRun() const { return live_; }
   // Message boxes on errors (off for scripted runs and tests, which use loadFailed).
   void setInteractive(bool interactive) { interactive_ = interactive; }
   // Restores / saves geometry, window state, splitter sizes, mode and recent files.
@@ -134,6 +140,7 @@ class MainWindow : public QMainWindow {
   QStringList recent_;
   launch::AnalyzeDialog* analyzeDialog_ = nullptr;
   CompareDialog* compareDialog_ = nullptr;
+  LiveRunController* live_ = nullptr;
   bool interactive_ = true;
 };
 

@@ -18,9 +18,11 @@ namespace {
 constexpr int kIsDirectoryRole = Qt::UserRole + 1;
 }
 
-RemoteFileDialog::RemoteFileDialog(const ConnectionProfile& profile, const QString& startDirectory, QWidget* parent)
-    : QDialog(parent), profile_(profile) {
-  setWindowTitle(tr("Choose a trace on %1").arg(profile.displayHost()));
+RemoteFileDialog::RemoteFileDialog(const ConnectionProfile& profile, const QString& startDirectory, QWidget* parent,
+                                   const QStringList& suffixes)
+    : QDialog(parent), profile_(profile), suffixes_(suffixes) {
+  setWindowTitle(tracesOnly() ? tr("Choose a trace on %1").arg(profile.displayHost())
+                              : tr("Choose a file on %1").arg(profile.displayHost()));
   resize(560, 440);
   auto* layout = new QVBoxLayout(this);
   auto* top = new QHBoxLayout;
@@ -52,7 +54,7 @@ RemoteFileDialog::RemoteFileDialog(const ConnectionProfile& profile, const QStri
   connect(pathEdit_, &QLineEdit::returnPressed, this, [this] { openDirectory(pathEdit_->text()); });
   connect(list_, &QListWidget::itemActivated, this, &RemoteFileDialog::activate);
   connect(list_, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
-    openButton_->setEnabled(item && (item->data(kIsDirectoryRole).toBool() || item->text().endsWith(QLatin1String(".otf2"))));
+    openButton_->setEnabled(item && (item->data(kIsDirectoryRole).toBool() || pickable(item->text())));
   });
   connect(buttons, &QDialogButtonBox::accepted, this, [this] {
     if (QListWidgetItem* item = list_->currentItem()) activate(item);
@@ -65,10 +67,18 @@ QString RemoteFileDialog::childPath(const QString& name) const {
   return directory_.endsWith(QLatin1Char('/')) ? directory_ + name : directory_ + QLatin1Char('/') + name;
 }
 
+bool RemoteFileDialog::pickable(const QString& name) const {
+  for (const QString& suffix : suffixes_)
+    if (name.endsWith(suffix)) return true;
+  return false;
+}
+
+bool RemoteFileDialog::tracesOnly() const { return suffixes_ == QStringList{QStringLiteral(".otf2")}; }
+
 void RemoteFileDialog::activate(QListWidgetItem* item) {
   if (!item) return;
   if (item->data(kIsDirectoryRole).toBool()) return openDirectory(childPath(item->text()));
-  if (!item->text().endsWith(QLatin1String(".otf2"))) return;
+  if (!pickable(item->text())) return;
   selected_ = childPath(item->text());
   accept();
 }
@@ -92,14 +102,18 @@ void RemoteFileDialog::openDirectory(const QString& directory) {
       auto* item = new QListWidgetItem(folder, d, list_);
       item->setData(kIsDirectoryRole, true);
     }
-    int traces = 0;
+    int pickables = 0;
     for (const QString& f : listing.files) {
       auto* item = new QListWidgetItem(file, f, list_);
       item->setData(kIsDirectoryRole, false);
-      if (f.endsWith(QLatin1String(".otf2"))) ++traces;
-      else item->setFlags(item->flags() & ~Qt::ItemIsEnabled);  // only OTF2 anchors can be picked
+      if (pickable(f)) ++pickables;
+      else item->setFlags(item->flags() & ~Qt::ItemIsEnabled);  // only OTF2 anchors (or the wanted files) can be picked
     }
-    status_->setText(traces ? tr("Pick the trace's .otf2 file (usually traces.otf2).") : tr("No OTF2 trace here."));
+    const QString kinds = suffixes_.join(QStringLiteral(" or "));
+    if (tracesOnly())
+      status_->setText(pickables ? tr("Pick the trace's .otf2 file (usually traces.otf2).") : tr("No OTF2 trace here."));
+    else
+      status_->setText(pickables ? tr("Pick a %1 file.").arg(kinds) : tr("No %1 file here.").arg(kinds));
     emit directoryLoaded(directory_);
   });
 }

@@ -1,5 +1,6 @@
 #pragma once
-// Picks a traces.otf2 on a profile's machine: a directory view filled over the
+// Picks a traces.otf2 (or a file with another suffix, e.g. a live run's
+// .waitscope report) on a profile's machine: a directory view filled over the
 // profile's connection (remote_browsing.h), never blocking the GUI.
 #include <QDialog>
 
@@ -17,10 +18,12 @@ class RemoteFileDialog : public QDialog {
   Q_OBJECT
  public:
   // `startDirectory` empty: the profile's working directory (or home).
-  RemoteFileDialog(const ConnectionProfile& profile, const QString& startDirectory, QWidget* parent = nullptr);
+  // `suffixes`: the files that can be picked (others are shown disabled).
+  RemoteFileDialog(const ConnectionProfile& profile, const QString& startDirectory, QWidget* parent = nullptr,
+                   const QStringList& suffixes = {QStringLiteral(".otf2")});
   ~RemoteFileDialog() override;
 
-  // The chosen trace (absolute path on the profile's machine).
+  // The chosen file (absolute path on the profile's machine).
   QString selectedPath() const { return selected_; }
   QString currentDirectory() const { return directory_; }
   void openDirectory(const QString& directory);
@@ -31,8 +34,11 @@ class RemoteFileDialog : public QDialog {
  private:
   void activate(QListWidgetItem* item);
   QString childPath(const QString& name) const;
+  bool pickable(const QString& name) const;
+  bool tracesOnly() const;
 
   ConnectionProfile profile_;
+  QStringList suffixes_;
   QString directory_;
   QString selected_;
   QLineEdit* pathEdit_;

@@ -183,6 +183,11 @@ QString fileDigestScript(const ConnectionProfile& p, const QString& path) {
                            .arg(f, marker(QStringLiteral("missing-file")));
 }
 
+QString liveStatusScript(const QString& statusFile, const QString& report) {
+  return QStringLiteral("if [ -f %1 ]; then exec cat %1; fi\nif [ -f %2 ]; then exit 4; fi\nexit 3\n")
+      .arg(pathWord(statusFile), pathWord(report));
+}
+
 QString fileTailScript(const ConnectionProfile& p, const QString& path, qint64 offset) {
   return cdScript(p) + QStringLiteral("exec tail -c +%1 %2\n").arg(offset + 1).arg(pathWord(path));
 }

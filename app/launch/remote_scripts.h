@@ -66,4 +66,8 @@ QString fileDigestScript(const ConnectionProfile& profile, const QString& path);
 // The bytes of a file from `offset` on (resumed copies).
 QString fileTailScript(const ConnectionProfile& profile, const QString& path, qint64 offset);
 
+// A live run's status file (app/live): prints `statusFile`; exit 3 when neither it nor `report`
+// exists, 4 when `report` exists without it (a report that is no live run).
+QString liveStatusScript(const QString& statusFile, const QString& report);
+
 }  // namespace waitscope::launch

@@ -14,6 +14,11 @@ void Selection::setReport(ReportDataPtr report) {
   emit reportChanged();
 }
 
+void Selection::updateReport(ReportDataPtr report) {
+  report_ = std::move(report);
+  emit reportUpdated();
+}
+
 void Selection::setMetrics(const TreePicks& picks) {
   if (picks == metrics_) return;
   metrics_ = picks;

@@ -19,6 +19,10 @@ class Selection : public QObject {
 
   const ReportDataPtr& report() const { return report_; }
   void setReport(ReportDataPtr report);
+  // A newer version of the shown report with the same tree shapes (the next snapshot of a
+  // live run): the picks, which name the same nodes, the flat-profile choice and the time
+  // window stay; reportUpdated follows instead of reportChanged.
+  void updateReport(ReportDataPtr report);
 
   const TreePicks& metrics() const { return metrics_; }
   void setMetrics(const TreePicks& picks);
@@ -51,6 +55,7 @@ class Selection : public QObject {
 
  signals:
   void reportChanged();
+  void reportUpdated();
   void metricsChanged();
   void callPathsChanged();
   void systemItemsChanged();

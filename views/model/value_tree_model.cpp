@@ -22,6 +22,11 @@ void ValueTreeModel::setTree(const ValueTree* tree) {
   endResetModel();
 }
 
+void ValueTreeModel::swapTree(const ValueTree* tree) {
+  if (!tree_ || !tree || tree->size() != tree_->size()) return setTree(tree);
+  tree_ = tree;
+}
+
 void ValueTreeModel::setValues(std::vector<double> exclusive, References references, report::MetricUnit unit) {
   if (!tree_) return;
   exclusive.resize(tree_->size(), 0.0);

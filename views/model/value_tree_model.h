@@ -36,6 +36,10 @@ class ValueTreeModel : public QAbstractItemModel {
   // A new tree shape (nullptr: empty). The tree must outlive its use by the model.
   void setTree(const ValueTree* tree);
   const ValueTree* tree() const { return tree_; }
+  // Another tree of the same shape (sameShape, tree_matching.h), e.g. the next snapshot of a
+  // live run: no reset, so views keep their expansion, selection and scroll position. The
+  // values stay until setValues.
+  void swapTree(const ValueTree* tree);
   // New exclusive values (indexed by node) and references; the shape stays.
   void setValues(std::vector<double> exclusive, References references, report::MetricUnit unit);
   // Per-node units for a tree that mixes them (the metric tree); empty: one unit for all.

@@ -6,6 +6,7 @@
 
 #include "chart_pane.h"
 #include "model/selection.h"
+#include "model/tree_matching.h"
 #include "report/report_queries.h"
 #include "model/value_tree_model.h"
 #include "tree_pane.h"
@@ -70,6 +71,7 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
   connect(systemPane_, &TreePane::picksChanged, this, [this] { selection_->setSystemItems(systemPane_->picks()); });
   // ... and follow it.
   connect(selection_, &Selection::reportChanged, this, &ReportBrowser::onReport);
+  connect(selection_, &Selection::reportUpdated, this, &ReportBrowser::onReportUpdated);
   connect(selection_, &Selection::metricsChanged, this, &ReportBrowser::onMetrics);
   connect(selection_, &Selection::callPathsChanged, this, &ReportBrowser::onCallPaths);
   connect(selection_, &Selection::systemItemsChanged, this, [this] {
@@ -109,6 +111,40 @@ void ReportBrowser::onReport() {
   const ValueTree& system = current->systemTree();
   for (std::uint32_t n = 0; n < system.size(); ++n)
     if (!system.children[n].empty()) systemPane_->expandNode(n, true);
+}
+
+void ReportBrowser::updateReport(ReportDataPtr next) {
+  const ReportDataPtr previous = selection_->report();
+  if (!previous || !next) return selection_->setReport(std::move(next));
+  if (sameShape(previous->metricTree(), next->metricTree()) && sameShape(previous->callTree(), next->callTree()) &&
+      sameShape(previous->regionTree(), next->regionTree()) && sameShape(previous->systemTree(), next->systemTree())) {
+    // Same items under the same numbers: no model reset, the views keep everything.
+    metricModel_->swapTree(&next->metricTree());
+    callModel_->swapTree(&next->callTree());
+    regionModel_->swapTree(&next->regionTree());
+    systemModel_->swapTree(&next->systemTree());
+    selection_->updateReport(std::move(next));
+    return;
+  }
+  // Items came or went: remember what each pane shows by name path, rebuild, put it back.
+  const bool flat = flatProfile();
+  const TreePane::ViewState metrics = metricPane_->saveState();
+  const TreePane::ViewState calls = callPane_->saveState();
+  const TreePane::ViewState system = systemPane_->saveState();
+  selection_->setReport(next);
+  metricPane_->restoreState(metrics, matchNodes(previous->metricTree(), next->metricTree()));
+  callPane_->restoreState(calls, flat ? matchNodes(previous->regionTree(), next->regionTree())
+                                      : matchNodes(previous->callTree(), next->callTree()));
+  systemPane_->restoreState(system, matchNodes(previous->systemTree(), next->systemTree()));
+}
+
+void ReportBrowser::onReportUpdated() {
+  const ReportDataPtr& current = selection_->report();
+  ValueTreeModel::References references;
+  references.totalPerRoot = true;
+  metricModel_->setValues(current->metricExclusive(), references, report::MetricUnit::Seconds);
+  metricPane_->refresh();
+  onMetrics();  // the call tree, the system tree and the charts
 }
 
 void ReportBrowser::onMetrics() {

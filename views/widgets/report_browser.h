@@ -43,8 +43,15 @@ class ReportBrowser : public QWidget {
   bool selectMetric(const QString& uniqueName);
   bool selectCallPath(const QString& path);
 
+  // Shows a newer version of the shown report (the next snapshot of a live run) in place:
+  // the same items stay selected and expanded, the scroll positions stay, values change.
+  // Items are matched by name path, so trees that gained or lost items keep what still
+  // exists. Without a shown report it is Selection::setReport.
+  void updateReport(ReportDataPtr report);
+
  private:
   void onReport();
+  void onReportUpdated();
   void onMetrics();
   void onCallPaths();
   void onMode();

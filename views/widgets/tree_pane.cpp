@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -204,6 +205,39 @@ void TreePane::setThreshold(double percent) { proxy_->setThreshold(percent); }
 void TreePane::refresh() {
   if (proxy_->threshold() > 0.0) proxy_->invalidate();
   if (sortByValue_) proxy_->sort(ValueTreeModel::ValueColumn, Qt::DescendingOrder);
+}
+
+TreePane::ViewState TreePane::saveState() const {
+  ViewState state;
+  if (!model_ || !model_->tree()) return state;
+  for (std::uint32_t n = 0; n < model_->tree()->size(); ++n)
+    if (model_->isExpanded(n)) state.expanded.push_back(n);
+  for (const QModelIndex& proxyIndex : view_->selectionModel()->selectedRows(0))
+    state.selected.push_back(ValueTreeModel::nodeOf(proxy_->mapToSource(proxyIndex)));
+  state.current = ValueTreeModel::nodeOf(proxy_->mapToSource(view_->currentIndex()));
+  state.scroll = view_->verticalScrollBar()->value();
+  return state;
+}
+
+void TreePane::restoreState(const ViewState& state, const std::vector<std::uint32_t>& oldToNew) {
+  if (!model_ || !model_->tree()) return;
+  auto mapped = [&oldToNew](std::uint32_t node) { return node < oldToNew.size() ? oldToNew[node] : kNoNode; };
+  std::vector<char> expand(model_->tree()->size(), 0);
+  for (const std::uint32_t node : state.expanded)
+    if (mapped(node) != kNoNode) expand[mapped(node)] = 1;
+  for (std::uint32_t n = 0; n < expand.size(); ++n)
+    if (bool(expand[n]) != model_->isExpanded(n)) expandNode(n, expand[n]);
+  QItemSelection selection;
+  for (const std::uint32_t node : state.selected) {
+    const QModelIndex index = proxyIndexOf(mapped(node));
+    if (index.isValid()) selection.select(index, index.siblingAtColumn(ValueTreeModel::ValueColumn));
+  }
+  if (!selection.isEmpty())
+    view_->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  const QModelIndex current = proxyIndexOf(mapped(state.current));
+  if (current.isValid()) view_->selectionModel()->setCurrentIndex(current, QItemSelectionModel::NoUpdate);
+  view_->doItemsLayout();  // the scroll range must include the rows just expanded
+  view_->verticalScrollBar()->setValue(state.scroll);
 }
 
 QString TreePane::toCsv() const {

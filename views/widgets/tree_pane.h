@@ -44,6 +44,18 @@ class TreePane : public QWidget {
   // Re-applies sorting and the threshold after the model got new values.
   void refresh();
 
+  // What the view shows (expanded and selected nodes, the current one, the scroll position),
+  // to be put back after the model got a differently shaped tree (a live run's next snapshot).
+  struct ViewState {
+    std::vector<std::uint32_t> expanded, selected;  // nodes of the tree when saved
+    std::uint32_t current = kNoNode;
+    int scroll = 0;
+  };
+  ViewState saveState() const;
+  // `oldToNew` maps the saved nodes to the model's tree (matchNodes); unmatched ones are
+  // dropped. When none of the selected nodes is left, the selection stays as it is.
+  void restoreState(const ViewState& state, const std::vector<std::uint32_t>& oldToNew);
+
   // Exactly the rows shown (expanded ancestors, threshold, order) as CSV:
   // depth,name,value with the value in the current mode.
   QString toCsv() const;

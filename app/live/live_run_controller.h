@@ -1,0 +1,54 @@
+#pragma once
+// The window's side of following a live run: File > Follow Live Run… and Stop
+// Following, the status-bar line, and each new snapshot shown in the window —
+// the first one like an opened report, later ones in place (same selection,
+// expansion and scroll position, new values).
+#include <QObject>
+
+#include "connection_profile.h"
+#include "live_source.h"
+#include "profile_store.h"
+
+class QAction;
+class QLabel;
+
+namespace waitscope::app {
+
+class LiveFollower;
+class MainWindow;
+
+class LiveRunController : public QObject {
+  Q_OBJECT
+ public:
+  explicit LiveRunController(MainWindow* window);
+
+  // Follows `source` (its profile looked up in the profile store) and remembers it among
+  // the recent live sources; empty on success, else one line.
+  QString follow(const LiveSource& source);
+  // Follows `report` on the profile's machine.
+  void follow(const launch::ConnectionProfile& profile, const QString& report);
+  // The dialog, then follow(); an error goes to a message box.
+  void chooseAndFollow();
+  // Stops following (another report opened, the report closed, or the menu); the window
+  // keeps the last snapshot.
+  void stop();
+  bool isFollowing() const;
+
+  void setProfileStore(launch::ProfileStore store) { store_ = std::move(store); }
+  LiveFollower* follower() const { return follower_; }
+  QAction* followAction() const { return followAction_; }
+  QAction* stopAction() const { return stopAction_; }
+  // The status bar's live line (empty when not following).
+  QString statusText() const;
+
+ private:
+  MainWindow* window_;
+  LiveFollower* follower_;
+  launch::ProfileStore store_;
+  QLabel* label_;
+  QAction* followAction_;
+  QAction* stopAction_;
+  bool showing_ = false;  // a snapshot of this run is in the window
+};
+
+}  // namespace waitscope::app
