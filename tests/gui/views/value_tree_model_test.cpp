@@ -60,6 +60,35 @@ class ValueTreeModelTest : public QObject {
     QCOMPARE(model.shownValue(kTime), 100.0 * 6.0 / 9.0);
   }
 
+  void swapTreeKeepsIndexesAndExpansion() {
+    // A live run's next snapshot: same shape, new values; no reset, persistent indexes stay.
+    report::Report doubled = sampleReport();
+    for (report::SeverityRow& row : doubled.severities)
+      for (double& v : row.values) v *= 2;
+    const ReportData next(std::move(doubled), QStringLiteral("sample.waitscope"));
+    ValueTreeModel model(QStringLiteral("Call path"));
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTree(&data_->callTree());
+    model.setExpanded(kFoo, true);
+    const QPersistentModelIndex fooRecv = model.indexOfNode(kFooRecv);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    model.swapTree(&next.callTree());
+    model.setValues(next.callPathValues(next.metricMask({{kTime, true}})), {}, report::MetricUnit::Seconds);
+    QCOMPARE(resets.size(), 0);
+    QCOMPARE(model.tree(), &next.callTree());
+    QVERIFY(fooRecv.isValid());
+    QCOMPARE(ValueTreeModel::nodeOf(fooRecv), std::uint32_t(kFooRecv));
+    QVERIFY(model.isExpanded(kFoo));
+    QCOMPARE(model.absoluteValue(kFooRecv), 2 * 1.5);  // time with MPI and Late Sender, doubled
+    // A tree of another size is a new tree: reset.
+    report::Report bigger = sampleReport();
+    bigger.callPaths.push_back({0, 2, "app.c", 33});
+    const ReportData other(std::move(bigger), QStringLiteral("sample.waitscope"));
+    model.swapTree(&other.callTree());
+    QCOMPARE(resets.size(), 1);
+    QVERIFY(!model.isExpanded(kFoo));
+  }
+
   void callTreeFollowsMetricPicks() {
     ValueTreeModel model(QStringLiteral("Call path"));
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
