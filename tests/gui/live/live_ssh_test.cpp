@@ -1,10 +1,12 @@
 // Following a live run on another machine, against a real sshd that the test
 // starts on 127.0.0.1 (tests/gui/launch/ssh_server.h): REPORT.live read over
 // the user's ssh client, each new REPORT copied home (verified) and shown in
-// place, then finished; a stale run named by host:path; a missing file and an
-// unreachable host as one line each, with the window keeping what it showed.
+// place, then finished; a stale run named by host:path; browsing for the report;
+// a missing file and an unreachable host as one line each, with the window
+// keeping what it showed.
 #include <QApplication>
 #include <QDir>
+#include <QListWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -19,6 +21,7 @@
 #include "live_test_window.h"
 #include "live_writer.h"
 #include "main_window.h"
+#include "remote_file_dialog.h"
 #include "model/selection.h"
 #include "model/value_tree_model.h"
 #include "report/report_io.h"
@@ -121,6 +124,22 @@ class LiveSshTest : public QObject {
     QTRY_VERIFY2_WITH_TIMEOUT(w->liveRun()->follower()->shownSnapshot() == 4, qPrintable(why(w.get())), 60000);
     QTRY_COMPARE_WITH_TIMEOUT(w->liveRun()->statusText(),
                               staleLine(QStringLiteral("%1:%2").arg(profile.displayHost(), writer.report()), updated), 10000);
+  }
+
+  void browsingPicksTheReportNotItsStatus() {
+    // The dialog's Browse… on a profile: the remote folder, where only reports can be picked.
+    LiveWriter writer(server_.directory() + QStringLiteral("/browse/app.waitscope"));
+    writer.writeSnapshot(1);
+    launch::RemoteFileDialog dialog(server_.profile(), server_.directory() + QStringLiteral("/browse"), nullptr,
+                                    {QStringLiteral(".waitscope")});
+    QSignalSpy loaded(&dialog, &launch::RemoteFileDialog::directoryLoaded);
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.size() == 1, 60000);
+    auto* list = dialog.findChild<QListWidget*>(QStringLiteral("entries"));
+    QCOMPARE(list->count(), 2);
+    QVERIFY(!(list->findItems(QStringLiteral("app.waitscope.live"), Qt::MatchExactly).value(0)->flags() & Qt::ItemIsEnabled));
+    emit list->itemActivated(list->findItems(QStringLiteral("app.waitscope"), Qt::MatchExactly).value(0));
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(dialog.selectedPath(), writer.report());
   }
 
   void missingRemoteFileAndUnreachableHost() {
