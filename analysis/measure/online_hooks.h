@@ -119,6 +119,12 @@ struct OnlineHook<Fn::MPI_Irecv> {
     return rc;
   }
 };
+// MPI_Sendrecv(_replace): a non-blocking-like send (never a Late Receiver) and a receive.
+void emitSendrecv(const OnlineCall& c, int dest, int tag, MPI_Comm comm, const MPI_Status& st) {
+  emitSend(c, dest, tag, comm, false);
+  const OnlineComm& info = onlineComm(comm);
+  if (!info.inter) emitReceive(c, st, info.key, *info.appRanks, c.enter, 1, 0, onlineNow());
+}
 template <>
 struct OnlineHook<Fn::MPI_Sendrecv> {
   static int call(OnlineCall& c, const void* sbuf, int scount, MPI_Datatype stype, int dest, int stag, void* rbuf,
@@ -126,10 +132,7 @@ struct OnlineHook<Fn::MPI_Sendrecv> {
     MPI_Status local;
     MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st);
-    if (rc != MPI_SUCCESS) return rc;
-    emitSend(c, dest, stag, comm, false);
-    const OnlineComm& info = onlineComm(comm);
-    if (!info.inter) emitReceive(c, *st, info.key, *info.appRanks, c.enter, 1, 0, onlineNow());
+    if (rc == MPI_SUCCESS) emitSendrecv(c, dest, stag, comm, *st);
     return rc;
   }
 };
@@ -140,10 +143,7 @@ struct OnlineHook<Fn::MPI_Sendrecv_replace> {
     MPI_Status local;
     MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, st);
-    if (rc != MPI_SUCCESS) return rc;
-    emitSend(c, dest, stag, comm, false);
-    const OnlineComm& info = onlineComm(comm);
-    if (!info.inter) emitReceive(c, *st, info.key, *info.appRanks, c.enter, 1, 0, onlineNow());
+    if (rc == MPI_SUCCESS) emitSendrecv(c, dest, stag, comm, *st);
     return rc;
   }
 };
