@@ -114,9 +114,12 @@ Endpoints findEndpoints(const replay::ReplayContext& ctx, MPI_Comm world) {
   double last = ev.empty() ? -kInf : ev.back().time;
   // This location's last MPI_Finalize: its enter and leave.
   double finEnter = -kInf, finLeave = -kInf;
+  const trace::CallTree& tree = ctx.trace.callTree;
+  std::vector<char> isFinalize(ctx.defs().regions.size(), 0);  // per region: no string compare per event
+  for (std::size_t r = 0; r < isFinalize.size(); ++r) isFinalize[r] = ctx.defs().regions[r].name == "MPI_Finalize";
   for (std::size_t i = 0; i < ev.size(); ++i) {
-    if (ev[i].kind != trace::EventKind::Enter || ev[i].ref >= ctx.trace.callTree.size()) continue;
-    if (ctx.regionName(ev[i].ref) != "MPI_Finalize") continue;
+    if (ev[i].kind != trace::EventKind::Enter || ev[i].ref >= tree.size()) continue;
+    if (tree[ev[i].ref].region >= isFinalize.size() || !isFinalize[tree[ev[i].ref].region]) continue;
     finEnter = ev[i].time;
     finLeave = last;
     int depth = 0;
@@ -269,8 +272,15 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
       }
     });
   };
-  if (ends.end > ends.start)
-    for (const Leg& leg : planLegs(switches, ends, world)) walk(leg.from, leg.to);
+  if (ends.end > ends.start) {
+    const std::vector<Leg> legs = planLegs(switches, ends, world);
+    // At most one piece per event inside a leg: reserved, the pieces are not
+    // copied over and over as the vector grows (millions on one location).
+    std::size_t pieces = 0;
+    for (const Leg& leg : legs) pieces += active.firstAfter(leg.from) - active.firstAtOrAfter(leg.to) + 1;
+    result.criticalPath.reserve(result.criticalPath.size() + pieces);
+    for (const Leg& leg : legs) walk(leg.from, leg.to);
+  }
 
   for (CallPathId p = 0; p < tree.size(); ++p)
     if (onPath.seen[p]) ctx.severities.add(Metric::CriticalPath, p, onPath.value[p]);

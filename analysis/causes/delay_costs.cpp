@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "causes.h"
+#include "replay/path_sums.h"
 #include "replay/region_timeline.h"
 #include "replay/search_near.h"
 
@@ -71,9 +72,21 @@ Family familyOf(Metric m) {
   }
 }
 
-constexpr Metric kDelay[3] = {Metric::DelayP2p, Metric::DelayCollective, Metric::DelayRma};
-constexpr Metric kDelayLong[3] = {Metric::DelayP2pLongterm, Metric::DelayCollectiveLongterm,
-                                  Metric::DelayRmaLongterm};
+// What the backward replay adds up, as indices into its PathSums.
+enum Sum : std::size_t {
+  kDelay = 0,      // + family: delay cost (short- and long-term)
+  kDelayLong = 3,  // + family: its long-term part
+  kPropagating = 6,
+  kTerminal,
+  kIndirect,
+  kDirect,
+};
+replay::PathSums sumsFor(std::size_t paths) {
+  return replay::PathSums(paths, {Metric::DelayP2p, Metric::DelayCollective, Metric::DelayRma,
+                                  Metric::DelayP2pLongterm, Metric::DelayCollectiveLongterm,
+                                  Metric::DelayRmaLongterm, Metric::MpiWaitPropagating, Metric::MpiWaitTerminal,
+                                  Metric::MpiWaitIndirect, Metric::MpiWaitDirect});
+}
 
 // One analyzed wait state of this location.
 struct Wait {
@@ -129,6 +142,7 @@ class DelayAnalysis {
     solvePropagation();
     backwardReplay();
     replyIndirect();
+    sums_.addTo(ctx_.severities);
     MPI_Comm_free(&comm_);
   }
 
@@ -136,6 +150,7 @@ class DelayAnalysis {
   // ---- local preparation ----
   void collectWaits() {
     std::vector<Wait> candidates;
+    candidates.reserve(result_.severities.instances().size());
     for (const replay::WaitInstance& w : result_.severities.instances()) {
       const Family f = familyOf(w.metric);
       if (f == kNoFamily || w.cause == kNone || w.cause == ctx_.worldRank ||
@@ -284,38 +299,50 @@ class DelayAnalysis {
   }
 
   // Time per call path in [a, b), without the analyzed wait states; into `out`,
-  // sorted by call path (the per-path sums in time order).
+  // in the order the paths first occur (the per-path sums in time order). Called for every
+  // wait state on both sides, so it is one loop over the events with a fast
+  // path while no wait state is near.
   void profile(double a, double b, std::vector<std::pair<CallPathId, double>>& out, Hints& hints) {
+    constexpr std::size_t kNoEvent = replay::RegionTimeline::kNoEvent;
     out.clear();
     if (!(b > a)) return;
     // The stretch active at a, else the first one after it.
     hints.event = timeline_.firstAfter(a, hints.event);
-    std::size_t i = timeline_.boundaryBefore(hints.event);
-    if (i == replay::RegionTimeline::kNoEvent) i = timeline_.boundaryFrom(0);
+    std::size_t cur = timeline_.boundaryBefore(hints.event);
+    if (cur == kNoEvent) cur = timeline_.boundaryFrom(0);
+    if (cur == kNoEvent) return;
     std::size_t k = firstWaitEndingAfter(a, hints);
-    for (std::size_t next = 0; i != replay::RegionTimeline::kNoEvent && timeline_.time(i) < b; i = next) {
-      const double s = std::max(a, timeline_.time(i));
-      const double e = std::min(b, timeline_.stretchEnd(i, next));
-      const CallPathId p = timeline_.pathAfter(i);
-      if (!(e > s) || p == kNone) continue;
-      double t = e - s;
-      while (k < waits_.size() && waits_[k].end <= s) ++k;
-      for (std::size_t j = k; j < waits_.size() && waits_[j].start < e; ++j)
-        t -= std::max(0.0, std::min(e, waits_[j].end) - std::max(s, waits_[j].start));
-      if (t > 0.0) {
-        if (p >= scratch_.size()) scratch_.resize(static_cast<std::size_t>(p) + 1, 0.0), used_.resize(scratch_.size(), 0);
-        if (!used_[p]) {
-          used_[p] = 1;
-          touched_.push_back(p);
+    double nextWait = k < waits_.size() ? waits_[k].start : b;  // no wait state overlaps [a, nextWait)
+    const std::vector<trace::Event>& ev = ctx_.events.events;
+    const std::size_t n = ev.size();
+    double from = std::max(a, ev[cur].time);
+    CallPathId path = timeline_.pathAfter(cur);
+    for (std::size_t j = cur + 1;; ++j) {
+      // The stretch [from, to) of `path` ends at the next boundary (or the last event).
+      while (j < n && ev[j].kind != EventKind::Enter && ev[j].kind != EventKind::Leave) ++j;
+      const double to = std::min(b, j < n ? ev[j].time : ev[n - 1].time);
+      if (to > from && path != kNone) {
+        double t = to - from;
+        if (to > nextWait) {
+          while (k < waits_.size() && waits_[k].end <= from) ++k;
+          for (std::size_t w = k; w < waits_.size() && waits_[w].start < to; ++w)
+            t -= std::max(0.0, std::min(to, waits_[w].end) - std::max(from, waits_[w].start));
+          // Wait states before k end by `from`; one still open keeps the next stretch on this path.
+          nextWait = k < waits_.size() ? waits_[k].start : b;
         }
-        scratch_[p] += t;
+        if (t > 0.0) {
+          if (path >= scratch_.size()) scratch_.resize(static_cast<std::size_t>(path) + 1, 0.0);
+          if (scratch_[path] == 0.0) touched_.push_back(path);
+          scratch_[path] += t;
+        }
       }
+      if (j >= n || ev[j].time >= b) break;
+      from = ev[j].time;  // >= a: cur's stretch contains a
+      path = timeline_.pathAfter(j);
     }
-    std::sort(touched_.begin(), touched_.end());
     for (const CallPathId p : touched_) {
       out.emplace_back(p, scratch_[p]);
       scratch_[p] = 0.0;
-      used_[p] = 0;
     }
     touched_.clear();
   }
@@ -548,15 +575,15 @@ class DelayAnalysis {
   // distributed replay (a receive item waits until its waiter has passed the
   // wait state) and returns each rank the phi of the wait states it caused.
   void solvePropagation() {
-    // Item stream: per item {kind, a, b, count} + count (k, v) pairs, doubles.
+    // Item stream, doubles: an own wait state is -1 - its index; a remote one
+    // {waiter, id, omega, D, count} and count (own wait, v) pairs.
     std::vector<double> stream;
+    stream.reserve(waits_.size() + 5 * incoming_.size() + 2 * props_.size());
     for (const Item& item : items_) {
       if (item.send) {
-        stream.push_back(0.0);
-        stream.push_back(static_cast<double>(item.index));
+        stream.push_back(-1.0 - static_cast<double>(item.index));
       } else {
         const Incoming& in = incoming_[item.index];
-        stream.push_back(1.0);
         stream.push_back(static_cast<double>(in.waiter));
         stream.push_back(static_cast<double>(in.waitId));
         stream.push_back(in.omega);
@@ -602,11 +629,11 @@ class DelayAnalysis {
     for (std::size_t r = 0; r < n; ++r) {
       std::size_t waits = 0;
       for (std::size_t at = static_cast<std::size_t>(displs[r]); at < static_cast<std::size_t>(displs[r + 1]);) {
-        if (all[at] == 0.0) {
-          waits = std::max(waits, static_cast<std::size_t>(all[at + 1]) + 1);
-          at += 2;
+        if (all[at] < 0.0) {
+          waits = std::max(waits, static_cast<std::size_t>(-1.0 - all[at]) + 1);
+          at += 1;
         } else {
-          at += 6 + 2 * static_cast<std::size_t>(all[at + 5]);
+          at += 5 + 2 * static_cast<std::size_t>(all[at + 4]);
         }
       }
       phi[r].assign(waits, 0.0);
@@ -621,27 +648,27 @@ class DelayAnalysis {
       for (std::size_t r = 0; r < n; ++r) {
         while (!finished(r)) {
           std::size_t& at = pos[r];
-          if (all[at] == 0.0) {
-            const auto id = static_cast<std::size_t>(all[at + 1]);
+          if (all[at] < 0.0) {
+            const auto id = static_cast<std::size_t>(-1.0 - all[at]);
             done[r][id] = 1;
             sent[r][id] = phi[r][id];  // what the waiter sends when it passes the wait state
-            at += 2;
+            at += 1;
             progress = true;
             continue;
           }
-          const auto waiter = static_cast<std::size_t>(all[at + 1]);
-          const auto id = static_cast<std::size_t>(all[at + 2]);
+          const auto waiter = static_cast<std::size_t>(all[at]);
+          const auto id = static_cast<std::size_t>(all[at + 1]);
           const bool valid = waiter < n && id < phi[waiter].size();
           if (valid && !done[waiter][id]) break;  // the waiter has not reached it yet
           const double p = valid ? sent[waiter][id] : 0.0;
-          const double omega = all[at + 3], total = all[at + 4];
-          const auto props = static_cast<std::size_t>(all[at + 5]);
+          const double omega = all[at + 2], total = all[at + 3];
+          const auto props = static_cast<std::size_t>(all[at + 4]);
           for (std::size_t k = 0; k < props; ++k) {
-            const auto own = static_cast<std::size_t>(all[at + 6 + 2 * k]);
-            phi[r][own] += (omega + p) * all[at + 7 + 2 * k] / total;
+            const auto own = static_cast<std::size_t>(all[at + 5 + 2 * k]);
+            phi[r][own] += (omega + p) * all[at + 6 + 2 * k] / total;
           }
           out[r].push_back(p);
-          at += 6 + 2 * props;
+          at += 5 + 2 * props;
           progress = true;
         }
         if (!finished(r)) open = true;
@@ -658,8 +685,8 @@ class DelayAnalysis {
         }
         for (std::size_t r = 0; r < n; ++r)
           if (!finished(r)) {
-            const auto waiter = static_cast<std::size_t>(all[pos[r] + 1]);
-            const auto id = static_cast<std::size_t>(all[pos[r] + 2]);
+            const auto waiter = static_cast<std::size_t>(all[pos[r]]);
+            const auto id = static_cast<std::size_t>(all[pos[r] + 1]);
             done[waiter][id] = 1;
             sent[waiter][id] = phi[waiter][id];
             break;
@@ -683,8 +710,8 @@ class DelayAnalysis {
         const double omega = w.end - w.start;
         // Propagating / terminal (the later waiting time this one explains, at most itself).
         const double propagating = std::min(omega, w.directShare);
-        if (propagating > 0.0) ctx_.severities.add(Metric::MpiWaitPropagating, w.path, propagating);
-        if (omega - propagating > 0.0) ctx_.severities.add(Metric::MpiWaitTerminal, w.path, omega - propagating);
+        if (propagating > 0.0) sums_.add(kPropagating, w.path, propagating);
+        if (omega - propagating > 0.0) sums_.add(kTerminal, w.path, omega - propagating);
       } else {
         charge(incoming_[item.index]);
       }
@@ -712,8 +739,8 @@ class DelayAnalysis {
 
   void chargePath(std::size_t family, CallPathId path, double shortTerm, double longTerm) {
     if (path == kNone) return;
-    ctx_.severities.add(kDelay[family], path, shortTerm + longTerm);
-    if (longTerm > 0.0) ctx_.severities.add(kDelayLong[family], path, longTerm);
+    sums_.add(kDelay + family, path, shortTerm + longTerm);
+    if (longTerm > 0.0) sums_.add(kDelayLong + family, path, longTerm);
   }
 
   // The call path active at t (else the nearest one before, else after). Of
@@ -762,8 +789,8 @@ class DelayAnalysis {
       const Wait& w = waits_[static_cast<std::size_t>(in[k])];
       const double omega = w.end - w.start;
       const double indirect = std::clamp(in[k + 1], 0.0, 1.0) * omega;
-      if (indirect > 0.0) ctx_.severities.add(Metric::MpiWaitIndirect, w.path, indirect);
-      if (omega - indirect > 0.0) ctx_.severities.add(Metric::MpiWaitDirect, w.path, omega - indirect);
+      if (indirect > 0.0) sums_.add(kIndirect, w.path, indirect);
+      if (omega - indirect > 0.0) sums_.add(kDirect, w.path, omega - indirect);
     }
   }
 
@@ -790,8 +817,7 @@ class DelayAnalysis {
   std::unordered_map<Rank, Merged> merged_;
   std::vector<std::uint64_t> keys_;
   std::vector<char> keySet_;
-  std::vector<double> scratch_;
-  std::vector<char> used_;
+  std::vector<double> scratch_;  // per call path, zero outside profile()
   std::vector<CallPathId> touched_;
   std::vector<std::pair<CallPathId, double>> mine_;
   std::vector<std::vector<char>> perCause_;  // the round being prepared, per cause
@@ -820,6 +846,7 @@ class DelayAnalysis {
   std::vector<std::pair<std::size_t, double>> props_;
   std::vector<Item> items_;
   std::map<Rank, std::vector<Reply>> replies_;
+  replay::PathSums sums_ = sumsFor(ctx_.trace.callTree.size());
 };
 
 }  // namespace
