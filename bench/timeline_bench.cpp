@@ -1,4 +1,4 @@
-// waitscope-bench-timeline [--events N] [--locations L] [--frames F] [--keep DIR]
+// waitscope-bench-timeline [--events N] [--locations L] [--frames F] [--keep DIR] [--zoom Z]...
 //
 // The timeline on a large trace (default 16 locations, 16M events): builds the
 // index from the OTF2 trace (location by location), writes and loads it, then
@@ -62,6 +62,7 @@ struct Args {
   std::uint32_t locations = 16;
   int frames = 30;
   std::string keep;
+  std::vector<double> zooms;  // empty: all levels
 };
 
 Args parseArgs(int argc, char** argv) {
@@ -76,6 +77,7 @@ Args parseArgs(int argc, char** argv) {
     else if (arg == "--locations") a.locations = static_cast<std::uint32_t>(bench::parseCount(arg, value()));
     else if (arg == "--frames") a.frames = static_cast<int>(bench::parseCount(arg, value()));
     else if (arg == "--keep") a.keep = value();
+    else if (arg == "--zoom") a.zooms.push_back(double(bench::parseCount(arg, value())));
     else throw std::invalid_argument("unknown option " + arg);
   }
   return a;
@@ -265,7 +267,8 @@ int main(int argc, char** argv) {
     std::printf("\n%-10s %12s %12s %10s %14s %14s %14s %14s   %s\n", "zoom", "query med", "query worst", "items", "frame med",
                 "frame worst", "repaint med", "frame CPU med", "frame targets 16 / 33 ms");
     bool allFramesOk = true;
-    for (double zoom : {1.0, 16.0, 256.0, 4096.0, 65536.0}) {
+    if (args.zooms.empty()) args.zooms = {1.0, 16.0, 256.0, 4096.0, 65536.0};
+    for (double zoom : args.zooms) {
       const double span = duration / zoom;
       std::uniform_real_distribution<double> offset(begin, end - span);
       std::vector<double> queries, frames, repaints, frameCpu;

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #include <QPaintEngine>
 #include <QPainter>
+#include <QRegion>
 
 namespace waitscope::views {
 
@@ -14,16 +17,53 @@ bool RasterLayer::usableOn(const QPainter& painter) {
   return engine && engine->type() == QPaintEngine::Raster && painter.deviceTransform().type() <= QTransform::TxTranslate;
 }
 
+bool RasterLayer::targetDevice(QPainter& painter, const QRect& area) {
+  QPaintEngine* engine = painter.paintEngine();
+  QPaintDevice* device = engine ? engine->paintDevice() : nullptr;
+  if (!device || device->devType() != QInternal::Image) return false;
+  auto* image = static_cast<QImage*>(device);
+  // Opaque pixels are the same 32-bit value in these formats; an image shared
+  // with a copy would detach on bits() and the painter would not see the writes.
+  const QImage::Format f = image->format();
+  if ((f != QImage::Format_ARGB32_Premultiplied && f != QImage::Format_RGB32 && f != QImage::Format_ARGB32) ||
+      !image->isDetached())
+    return false;
+  const QTransform& t = painter.deviceTransform();
+  const int dx = static_cast<int>(std::lround(t.dx())), dy = static_cast<int>(std::lround(t.dy()));
+  if (t.dx() != dx || t.dy() != dy) return false;
+  // The region the paint event may touch (a widget's backing store is shared
+  // with its parent and siblings): one rectangle or none.
+  QRect clip = image->rect().intersected(area.translated(dx, dy));
+  const QRegion system = engine->systemClip();
+  if (!system.isEmpty()) {
+    if (system.rectCount() != 1) return false;
+    clip = clip.intersected(system.boundingRect());
+  }
+  bits_ = image->bits();  // detached: no copy
+  stride_ = image->bytesPerLine();
+  origin_ = QPoint(-dx, -dy);
+  clip_ = clip.isValid() ? clip : QRect();
+  return true;
+}
+
 void RasterLayer::clearDirty() {
-  for (int y = dirtyTop_; y <= dirtyBottom_; ++y)
-    std::memset(row(y) + dirtyLeft_, 0, static_cast<std::size_t>(dirtyRight_ - dirtyLeft_ + 1) * sizeof(QRgb));
+  if (!onDevice_)
+    for (int y = dirtyTop_; y <= dirtyBottom_; ++y)
+      std::memset(row(y) + dirtyLeft_, 0, static_cast<std::size_t>(dirtyRight_ - dirtyLeft_ + 1) * sizeof(QRgb));
   dirtyTop_ = dirtyLeft_ = 0;
   dirtyBottom_ = dirtyRight_ = -1;
 }
 
-void RasterLayer::begin(const QRect& area) {
+void RasterLayer::begin(QPainter& painter, const QRect& area) {
   clearDirty();
   area_ = area;
+  const QPaintDevice* device = painter.paintEngine() ? painter.paintEngine()->paintDevice() : nullptr;
+  const QTransform& t = painter.deviceTransform();
+  device_ = device ? QRect(0, 0, device->width(), device->height())
+                         .translated(-static_cast<int>(std::lround(t.dx())), -static_cast<int>(std::lround(t.dy())))
+                   : QRect();
+  onDevice_ = targetDevice(painter, area);
+  if (onDevice_) return;
   if (image_.width() < area.width() || image_.height() < area.height()) {
     image_ = QImage(std::max(image_.width(), area.width()), std::max(image_.height(), area.height()),
                     QImage::Format_ARGB32_Premultiplied);
@@ -31,17 +71,12 @@ void RasterLayer::begin(const QRect& area) {
   }
   bits_ = image_.bits();  // detaches once here, not per row
   stride_ = image_.bytesPerLine();
+  origin_ = area.topLeft();
+  clip_ = QRect(0, 0, area.width(), area.height());
 }
 
-void RasterLayer::fillRect(int x, int y, int w, int h, QRgb opaque) {
-  int x0 = std::max(x - area_.left(), 0), x1 = std::min(x - area_.left() + w, area_.width());
-  int y0 = std::max(y - area_.top(), 0), y1 = std::min(y - area_.top() + h, area_.height());
-  if (x0 >= x1 || y0 >= y1) return;
-  if (x1 - x0 == 1) {
-    for (int r = y0; r < y1; ++r) row(r)[x0] = opaque;
-  } else {
-    for (int r = y0; r < y1; ++r) std::fill(row(r) + x0, row(r) + x1, opaque);
-  }
+void RasterLayer::markDirty(int x0, int y0, int x1, int y1) {
+  if (onDevice_) return;
   if (dirtyBottom_ < dirtyTop_) {
     dirtyTop_ = y0;
     dirtyBottom_ = y1 - 1;
@@ -53,6 +88,20 @@ void RasterLayer::fillRect(int x, int y, int w, int h, QRgb opaque) {
     dirtyLeft_ = std::min(dirtyLeft_, x0);
     dirtyRight_ = std::max(dirtyRight_, x1 - 1);
   }
+}
+
+void RasterLayer::fillRect(int x, int y, int w, int h, QRgb opaque) {
+  x -= origin_.x();
+  y -= origin_.y();
+  const int x0 = std::max(x, clip_.left()), x1 = std::min(x + w, clip_.right() + 1);
+  const int y0 = std::max(y, clip_.top()), y1 = std::min(y + h, clip_.bottom() + 1);
+  if (x0 >= x1 || y0 >= y1) return;
+  if (x1 - x0 == 1) {
+    for (int r = y0; r < y1; ++r) row(r)[x0] = opaque;
+  } else {
+    for (int r = y0; r < y1; ++r) std::fill(row(r) + x0, row(r) + x1, opaque);
+  }
+  markDirty(x0, y0, x1, y1);
 }
 
 bool RasterLayer::wideLine(double x0, double y0, double x1, double y1, double width, QRgb opaque) {
@@ -73,9 +122,61 @@ void RasterLayer::verticalLine(int x, int y0, int y1, QRgb opaque) {
   fillRect(x, y0, 1, y1 - y0 + 1, opaque);
 }
 
+bool RasterLayer::line(int x0, int y0, int x1, int y1, QRgb opaque) {
+  if (!device_.contains(x0, y0) || !device_.contains(x1, y1)) return false;
+  if (x0 == x1) {
+    verticalLine(x0, y0, y1, opaque);
+    return true;
+  }
+  x0 -= origin_.x();
+  x1 -= origin_.x();
+  y0 -= origin_.y();
+  y1 -= origin_.y();
+  if (clip_.isEmpty() || std::max(x0, x1) < clip_.left() || std::min(x0, x1) > clip_.right() ||
+      std::max(y0, y1) < clip_.top() || std::min(y0, y1) > clip_.bottom())
+    return true;
+  // Along the longer axis, from the smaller end: one pixel per step, the
+  // shorter axis's coordinate of the line at the step's pixel centre in 16.16
+  // fixed point (the slope truncated towards zero), as the raster engine's
+  // aliased cosmetic lines with square caps place them (each line on its own:
+  // drawLines does not join them).
+  const bool steep = std::abs(y1 - y0) > std::abs(x1 - x0);
+  int m0 = steep ? y0 : x0, m1 = steep ? y1 : x1, n0 = steep ? x0 : y0, n1 = steep ? x1 : y1;
+  if (m0 > m1) {
+    std::swap(m0, m1);
+    std::swap(n0, n1);
+  }
+  const std::int64_t inc = (std::int64_t(n1 - n0) << 16) / (m1 - m0);
+  // The first pixel's centre is half a step from the square cap's start; the
+  // engine rounds that half step down for a falling slope.
+  const std::int64_t start = (std::int64_t(n0) << 16) - (inc >> 1) + (inc > 0 ? inc : inc >> 1);
+  const int lo = std::max(m0, steep ? clip_.top() : clip_.left());
+  const int hi = std::min(m1, steep ? clip_.bottom() : clip_.right());
+  const int nlo = steep ? clip_.left() : clip_.top(), nhi = steep ? clip_.right() : clip_.bottom();
+  if (lo > hi) return true;
+  std::int64_t n = start + (lo - m0) * inc;
+  int nMin = nhi + 1, nMax = nlo - 1;
+  for (int m = lo; m <= hi; ++m, n += inc) {
+    const int c = static_cast<int>(n >> 16);
+    if (c < nlo || c > nhi) continue;
+    if (steep)
+      row(m)[c] = opaque;
+    else
+      row(c)[m] = opaque;
+    nMin = std::min(nMin, c);
+    nMax = std::max(nMax, c);
+  }
+  if (nMin > nMax) return true;
+  if (steep)
+    markDirty(nMin, lo, nMax + 1, hi + 1);
+  else
+    markDirty(lo, nMin, hi + 1, nMax + 1);
+  return true;
+}
+
 void RasterLayer::drawTo(QPainter& painter) {
   if (dirtyBottom_ < dirtyTop_) return;
-  painter.drawImage(QPoint(area_.left() + dirtyLeft_, area_.top() + dirtyTop_), image_,
+  painter.drawImage(QPoint(origin_.x() + dirtyLeft_, origin_.y() + dirtyTop_), image_,
                     QRect(dirtyLeft_, dirtyTop_, dirtyRight_ - dirtyLeft_ + 1, dirtyBottom_ - dirtyTop_ + 1));
   clearDirty();
 }

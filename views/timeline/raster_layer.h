@@ -1,16 +1,23 @@
 #pragma once
-// Opaque pixels written straight into an image of the plot and drawn with one
-// QPainter::drawImage: the same pixels the raster engine produces for opaque
-// solid rectangles and aliased one-pixel vertical lines, without its cost per
-// item (clipping, span set-up, blending), which dominates when a zoomed-out
+// Opaque pixels written straight into pixel memory instead of through
+// QPainter: the same pixels the raster engine produces for opaque solid
+// rectangles and aliased one-pixel vertical lines, without its cost per item
+// (clipping, span set-up, blending), which dominates when a zoomed-out
 // timeline has tens of thousands of one- or two-pixel items.
+//
+// Where the pixels go: when the painter paints on a 32-bit image that only it
+// uses (the widget's backing store, a PNG export), into that image itself, so
+// nothing has to be blitted or cleared afterwards; otherwise into the layer's
+// own image, drawn with one QPainter::drawImage by drawTo (transparent pixels
+// leave what is under them). Either way a layer can sit at any point of the
+// painting order: what QPainter drew before is under it, what it draws after
+// drawTo is over it.
 //
 // Only for raster painters without scaling and for opaque colours (the view
 // checks both and otherwise paints with QPainter; exports to SVG always do).
-// The image keeps its storage between frames: drawing allocates nothing once
-// warm. Transparent pixels leave what is under them, so a layer can be drawn
-// at any point of the painting order.
+// The own image keeps its storage between frames: drawing allocates nothing once warm.
 #include <QImage>
+#include <QPoint>
 #include <QRect>
 #include <QRgb>
 
@@ -20,8 +27,8 @@ namespace waitscope::views {
 
 class RasterLayer {
  public:
-  // Starts a layer over `area` (widget coordinates), all transparent.
-  void begin(const QRect& area);
+  // Starts a layer over `area` (the painter's logical coordinates) for `painter`.
+  void begin(QPainter& painter, const QRect& area);
   // Fills [x, x + w) x [y, y + h), clipped to the area.
   void fillRect(int x, int y, int w, int h, QRgb opaque);
   // An axis-aligned line from (x0, y0) to (x1, y1) drawn with a square-capped
@@ -32,7 +39,15 @@ class RasterLayer {
   bool wideLine(double x0, double y0, double x1, double y1, double width, QRgb opaque);
   // Pixels (x, y0) to (x, y1), both included (y0 and y1 in either order).
   void verticalLine(int x, int y0, int y1, QRgb opaque);
-  // Draws what was written (nothing when nothing was) and leaves the layer empty.
+  // A one-pixel line from (x0, y0) to (x1, y1), both ends included, placed as
+  // the raster engine places an aliased cosmetic line with square caps (one
+  // pixel per step along the longer axis, at the line's position in 16.16
+  // fixed point). The engine first clips a line reaching beyond the device in
+  // floating point, which can move its pixels: such a line is not written and
+  // it returns false (the caller draws it with QPainter).
+  bool line(int x0, int y0, int x1, int y1, QRgb opaque);
+  // Shows what was written (blits the own image; nothing to do when writing
+  // into the painter's image) and leaves the layer empty.
   void drawTo(QPainter& painter);
 
   // Whether painting on `painter` can use layers (raster engine, no scaling or rotation).
@@ -40,12 +55,19 @@ class RasterLayer {
 
  private:
   void clearDirty();
+  void markDirty(int x0, int y0, int x1, int y1);  // pixels [x0, x1) x [y0, y1), in layer coordinates
   QRgb* row(int y) { return reinterpret_cast<QRgb*>(bits_ + static_cast<qsizetype>(y) * stride_); }
+  // Points the layer at the painter's image if it can be written directly.
+  bool targetDevice(QPainter& painter, const QRect& area);
   QImage image_;
   uchar* bits_ = nullptr;
   qsizetype stride_ = 0;
-  QRect area_;
-  int dirtyTop_ = 0, dirtyBottom_ = -1;   // image rows written since begin
+  bool onDevice_ = false;  // bits_ is the painter's image
+  QRect area_;             // logical coordinates
+  QRect device_;           // the painter's device, logical coordinates
+  QPoint origin_;          // layer pixel (0, 0) in logical coordinates
+  QRect clip_;             // writable pixels, layer coordinates
+  int dirtyTop_ = 0, dirtyBottom_ = -1;   // own image rows written since begin
   int dirtyLeft_ = 0, dirtyRight_ = -1;   // and columns
 };
 

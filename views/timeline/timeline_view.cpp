@@ -424,7 +424,7 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
   const bool direct = directRaster_ && RasterLayer::usableOn(p);
   p.setPen(Qt::NoPen);
   if (direct && opaqueRegions_) {
-    layer_.begin(plot);
+    layer_.begin(p, plot);
     for (std::size_t g = 0; g < regionRects_.size(); ++g) {
       const QRgb c = groupBrushes_[g].color().rgba64().toArgb32();
       for (const QRect& r : regionRects_[g]) layer_.fillRect(r.x(), r.y(), r.width(), r.height(), c);
@@ -523,7 +523,7 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
   }
   p.setPen(Qt::NoPen);
   if (direct && opaqueMarks_) {
-    layer_.begin(plot);
+    layer_.begin(p, plot);
     for (std::size_t m = 0; m < instanceRects_.size() && m < patternPens_.size(); ++m) {
       const QRgb c = patternPens_[m].color().rgba64().toArgb32();
       for (const QRect& r : instanceRects_[m]) layer_.fillRect(r.x(), r.y(), r.width(), r.height(), c);
@@ -542,11 +542,11 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
   // cheaper than antialiased ones. Transfers (few) get smooth arrows.
   // Where lines crowd (a line per pixel column and peer when zoomed out), one
   // per kLineSpacing pixels and peer is drawn: the same grey area, a fraction of the pixels.
-  // Vertical lines (send and receive in one pixel column: most of them when
-  // zoomed out) go straight into an image on raster devices.
+  // On raster devices they go straight into pixel memory (raster_layer.h), the
+  // same pixels; a line reaching beyond the device is left to QPainter.
   const bool direct = directRaster_ && opaqueLines_ && RasterLayer::usableOn(p);
   const QRgb messageColor = messagePen_.color().rgba64().toArgb32();
-  if (direct) layer_.begin(plot);
+  if (direct) layer_.begin(p, plot);
   lines_.clear();
   for (const timeline::LocationSlice& ls : slice_.locations) {
     lastLineX_.clear();
@@ -557,9 +557,7 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
       const int x0 = pixelOf(xOf(m.start, plot));
       if (crowded(m.sender ^ (m.receiver << 16), x0)) continue;
       const int x1 = pixelOf(xOf(m.end, plot));
-      if (direct && x1 == x0)
-        layer_.verticalLine(x0, static_cast<int>(ys), static_cast<int>(yr), messageColor);
-      else
+      if (!(direct && layer_.line(x0, static_cast<int>(ys), x1, static_cast<int>(yr), messageColor)))
         lines_.emplace_back(x0, static_cast<int>(ys), x1, static_cast<int>(yr));
     }
   }
@@ -573,7 +571,7 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
   const bool heads = transfers <= kMaxArrowHeads;
   const bool directShafts = directRaster_ && transferPen_.color().alpha() == 255 && RasterLayer::usableOn(p);
   const QRgb transferColor = transferPen_.color().rgba64().toArgb32();
-  if (directShafts) layer_.begin(plot);
+  if (directShafts) layer_.begin(p, plot);
   lines_.clear();
   for (const timeline::LocationSlice& ls : slice_.locations) {
     lastLineX_.clear();
@@ -605,7 +603,7 @@ void TimelineView::drawWideLines(QPainter& p, const QRect& plot, const QPen& pen
   // Axis-aligned square-capped lines are rectangles: on raster devices they go
   // into a layer (the pixels whose centres they cover, as the raster engine fills them).
   if (directRaster_ && pen.color().alpha() == 255 && RasterLayer::usableOn(p)) {
-    layer_.begin(plot);
+    layer_.begin(p, plot);
     const QRgb c = pen.color().rgba64().toArgb32();
     std::size_t kept = 0;  // the few lines the layer leaves to QPainter
     for (const QLineF& l : outlineLines_)
@@ -678,7 +676,7 @@ void TimelineView::paintCriticalPath(QPainter& p, const QRect& plot) {
   p.setPen(pathLinkPen_);
   if (directRaster_ && opaquePath_ && RasterLayer::usableOn(p)) {
     // The vertical links and the bars straight into an image, in the same order.
-    layer_.begin(plot);
+    layer_.begin(p, plot);
     const QRgb link = pathLinkPen_.color().rgba64().toArgb32();
     std::size_t kept = 0;
     for (const QLine& l : lines_)
