@@ -570,10 +570,12 @@ class DelayAnalysis {
   // The propagated costs phi. phi of a wait state W is complete once its rank
   // has replayed every item before W (later in time); the cause needs it at its
   // receive item. Only these scalars follow the backward order, and they are
-  // cheap: every rank sends its item sequence (the charge structure without
-  // profiles) to rank 0, which replays all ranks' sequences in the order of the
-  // distributed replay (a receive item waits until its waiter has passed the
-  // wait state) and returns each rank the phi of the wait states it caused.
+  // cheap: every rank sends rank 0 its item sequence, cut to what moves phi
+  // (its own wait states, and the remote ones whose interval holds own wait
+  // states, without profiles); rank 0 replays all ranks' sequences in the order
+  // of the distributed replay (a receive item waits until its waiter has passed
+  // the wait state) and returns each rank the phi of its own wait states, which
+  // each waiter then sends to the causes.
   void solvePropagation() {
     // Item stream, doubles: an own wait state is -1 - its index; a remote one
     // {waiter, id, omega, D, count} and count (own wait, v) pairs.
@@ -582,17 +584,18 @@ class DelayAnalysis {
     for (const Item& item : items_) {
       if (item.send) {
         stream.push_back(-1.0 - static_cast<double>(item.index));
-      } else {
-        const Incoming& in = incoming_[item.index];
-        stream.push_back(static_cast<double>(in.waiter));
-        stream.push_back(static_cast<double>(in.waitId));
-        stream.push_back(in.omega);
-        stream.push_back(in.denom);
-        stream.push_back(static_cast<double>(in.endProp - in.firstProp));
-        for (std::uint32_t j = in.firstProp; j < in.endProp; ++j) {
-          stream.push_back(static_cast<double>(props_[j].first));
-          stream.push_back(props_[j].second);
-        }
+        continue;
+      }
+      const Incoming& in = incoming_[item.index];
+      if (in.endProp == in.firstProp) continue;  // adds to no phi here
+      stream.push_back(static_cast<double>(in.waiter));
+      stream.push_back(static_cast<double>(in.waitId));
+      stream.push_back(in.omega);
+      stream.push_back(in.denom);
+      stream.push_back(static_cast<double>(in.endProp - in.firstProp));
+      for (std::uint32_t j = in.firstProp; j < in.endProp; ++j) {
+        stream.push_back(static_cast<double>(props_[j].first));
+        stream.push_back(props_[j].second);
       }
     }
     const int n = ctx_.worldSize;
@@ -606,25 +609,42 @@ class DelayAnalysis {
       all.resize(static_cast<std::size_t>(displs[n]));
     }
     MPI_Gatherv(stream.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm_);
-    // Rank 0: per rank, phi of each incoming item in item order.
+    stream = {};
+    // Rank 0: per rank, phi of each own wait state.
     std::vector<double> answers;
     std::vector<int> answerCounts(me == 0 ? n : 0), answerDispls(me == 0 ? n + 1 : 0);
     if (me == 0) simulate(all, displs, answers, answerCounts, answerDispls);
-    std::vector<double> mine(incoming_.size());
-    MPI_Scatterv(answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, mine.data(),
-                 static_cast<int>(mine.size()), MPI_DOUBLE, 0, comm_);
-    std::size_t j = 0;
-    for (const Item& item : items_)
-      if (!item.send) incoming_[item.index].phi = mine[j++];
+    all = {};
+    std::vector<double> phiOfMine(waits_.size());
+    MPI_Scatterv(answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, phiOfMine.data(),
+                 static_cast<int>(phiOfMine.size()), MPI_DOUBLE, 0, comm_);
+    // Each waiter tells each cause the phi of the wait states it caused, in
+    // the order of the wait list: the order in which the cause received them.
+    const auto ranks = static_cast<std::size_t>(n);
+    std::vector<int> sendCount(ranks, 0), recvCount(ranks, 0), sdispl(ranks + 1, 0), rdispl(ranks + 1, 0);
+    for (const Wait& w : waits_) ++sendCount[w.cause];
+    for (const Incoming& in : incoming_) ++recvCount[in.waiter];
+    for (std::size_t r = 0; r < ranks; ++r) {
+      sdispl[r + 1] = sdispl[r] + sendCount[r];
+      rdispl[r + 1] = rdispl[r] + recvCount[r];
+    }
+    std::vector<double> out(static_cast<std::size_t>(sdispl[ranks])), in(static_cast<std::size_t>(rdispl[ranks]));
+    std::vector<int> at(sdispl.begin(), sdispl.end() - 1);
+    for (std::size_t k = 0; k < waits_.size(); ++k) out[static_cast<std::size_t>(at[waits_[k].cause]++)] = phiOfMine[k];
+    MPI_Alltoallv(out.data(), sendCount.data(), sdispl.data(), MPI_DOUBLE, in.data(), recvCount.data(),
+                  rdispl.data(), MPI_DOUBLE, comm_);
+    at.assign(rdispl.begin(), rdispl.end() - 1);
+    for (Incoming& inc : incoming_) inc.phi = in[static_cast<std::size_t>(at[inc.waiter]++)];
   }
 
+  // Rank 0: replays the ranks' item streams; answers[r] is the phi of rank r's
+  // own wait states, as its rank passed them.
   static void simulate(const std::vector<double>& all, const std::vector<int>& displs, std::vector<double>& answers,
                        std::vector<int>& answerCounts, std::vector<int>& answerDispls) {
     const std::size_t n = answerCounts.size();
     std::vector<std::vector<double>> phi(n), sent(n);
     std::vector<std::vector<char>> done(n);
     std::vector<std::size_t> pos(n);
-    std::vector<std::vector<double>> out(n);
     // Number of own wait states per rank: the largest send index + 1.
     for (std::size_t r = 0; r < n; ++r) {
       std::size_t waits = 0;
@@ -650,8 +670,8 @@ class DelayAnalysis {
           std::size_t& at = pos[r];
           if (all[at] < 0.0) {
             const auto id = static_cast<std::size_t>(-1.0 - all[at]);
+            if (!done[r][id]) sent[r][id] = phi[r][id];  // what the waiter sends when it passes the wait state
             done[r][id] = 1;
-            sent[r][id] = phi[r][id];  // what the waiter sends when it passes the wait state
             at += 1;
             progress = true;
             continue;
@@ -667,7 +687,6 @@ class DelayAnalysis {
             const auto own = static_cast<std::size_t>(all[at + 5 + 2 * k]);
             phi[r][own] += (omega + p) * all[at + 6 + 2 * k] / total;
           }
-          out[r].push_back(p);
           at += 5 + 2 * props;
           progress = true;
         }
@@ -695,9 +714,9 @@ class DelayAnalysis {
     }
     answerDispls[0] = 0;
     for (std::size_t r = 0; r < n; ++r) {
-      answerCounts[r] = static_cast<int>(out[r].size());
+      answerCounts[r] = static_cast<int>(sent[r].size());
       answerDispls[r + 1] = answerDispls[r] + answerCounts[r];
-      answers.insert(answers.end(), out[r].begin(), out[r].end());
+      answers.insert(answers.end(), sent[r].begin(), sent[r].end());
     }
   }
 
