@@ -128,6 +128,12 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   return h ^ (h >> 29);
 }
 
+std::vector<CallPathId> reserved(std::size_t n) {
+  std::vector<CallPathId> v;
+  v.reserve(n);
+  return v;
+}
+
 class DelayAnalysis {
  public:
   DelayAnalysis(replay::ReplayContext& ctx, replay::LocalResult& result) : ctx_(ctx), result_(result) {}
@@ -321,7 +327,7 @@ class DelayAnalysis {
       // The stretch [from, to) of `path` ends at the next boundary (or the last event).
       while (j < n && ev[j].kind != EventKind::Enter && ev[j].kind != EventKind::Leave) ++j;
       const double to = std::min(b, j < n ? ev[j].time : ev[n - 1].time);
-      if (to > from && path != kNone) {
+      if (to > from && path < scratch_.size()) {  // kNone is not
         double t = to - from;
         if (to > nextWait) {
           while (k < waits_.size() && waits_[k].end <= from) ++k;
@@ -331,7 +337,6 @@ class DelayAnalysis {
           nextWait = k < waits_.size() ? waits_[k].start : b;
         }
         if (t > 0.0) {
-          if (path >= scratch_.size()) scratch_.resize(static_cast<std::size_t>(path) + 1, 0.0);
           if (scratch_[path] == 0.0) touched_.push_back(path);
           scratch_[path] += t;
         }
@@ -836,8 +841,8 @@ class DelayAnalysis {
   std::unordered_map<Rank, Merged> merged_;
   std::vector<std::uint64_t> keys_;
   std::vector<char> keySet_;
-  std::vector<double> scratch_;  // per call path, zero outside profile()
-  std::vector<CallPathId> touched_;
+  std::vector<double> scratch_ = std::vector<double>(ctx_.trace.callTree.size(), 0.0);  // zero outside profile()
+  std::vector<CallPathId> touched_ = reserved(ctx_.trace.callTree.size());  // paths with a non-zero scratch_
   std::vector<std::pair<CallPathId, double>> mine_;
   std::vector<std::vector<char>> perCause_;  // the round being prepared, per cause
   std::vector<std::pair<CallPathId, double>> prof_;
