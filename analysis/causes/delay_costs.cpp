@@ -42,12 +42,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <map>
 #include <unordered_map>
 #include <vector>
 
 #include "causes.h"
+#include "replay/chunked_vector.h"
 #include "replay/path_sums.h"
 #include "replay/region_timeline.h"
 #include "replay/search_near.h"
@@ -539,7 +539,7 @@ class DelayAnalysis {
     } else {
       // No excess time and no wait states in the interval (skewed or equal
       // intervals): the interval's own time takes the cost, else the call at t_S.
-      charges_.resize(in.firstCharge);
+      charges_.shrinkTo(in.firstCharge);
       props_.resize(in.firstProp);
       double all = 0.0;
       for (const auto& [path, t] : mine_) all += t;
@@ -628,7 +628,7 @@ class DelayAnalysis {
     const auto ranks = static_cast<std::size_t>(n);
     std::vector<int> sendCount(ranks, 0), recvCount(ranks, 0), sdispl(ranks + 1, 0), rdispl(ranks + 1, 0);
     for (const Wait& w : waits_) ++sendCount[w.cause];
-    for (const Incoming& in : incoming_) ++recvCount[in.waiter];
+    for (std::size_t i = 0; i < incoming_.size(); ++i) ++recvCount[incoming_[i].waiter];
     for (std::size_t r = 0; r < ranks; ++r) {
       sdispl[r + 1] = sdispl[r] + sendCount[r];
       rdispl[r + 1] = rdispl[r] + recvCount[r];
@@ -639,7 +639,8 @@ class DelayAnalysis {
     MPI_Alltoallv(out.data(), sendCount.data(), sdispl.data(), MPI_DOUBLE, in.data(), recvCount.data(),
                   rdispl.data(), MPI_DOUBLE, comm_);
     at.assign(rdispl.begin(), rdispl.end() - 1);
-    for (Incoming& inc : incoming_) inc.phi = in[static_cast<std::size_t>(at[inc.waiter]++)];
+    for (std::size_t i = 0; i < incoming_.size(); ++i)
+      incoming_[i].phi = in[static_cast<std::size_t>(at[incoming_[i].waiter]++)];
   }
 
   // Rank 0: replays the ranks' item streams; answers[r] is the phi of rank r's
@@ -850,21 +851,21 @@ class DelayAnalysis {
   std::vector<double> theirTime_;  // per local call path, for the wait state being prepared
   std::vector<CallPathId> theirTouched_;
 
-  // Deques: they grow to millions of entries on a rank that causes most wait
+  // Chunked: they grow to millions of entries on a rank that causes most wait
   // states, and a vector's doubling would briefly hold three times that.
-  std::deque<Incoming> incoming_;
+  replay::ChunkedVector<Incoming> incoming_;
   // (path, numerator) pairs as two arrays: 12 bytes a charge instead of a padded 16.
   struct Charges {
-    std::deque<CallPathId> paths;
-    std::deque<double> values;
+    replay::ChunkedVector<CallPathId> paths;
+    replay::ChunkedVector<double> values;
     std::size_t size() const { return paths.size(); }
     void add(CallPathId path, double value) {
       paths.push_back(path);
       values.push_back(value);
     }
-    void resize(std::size_t n) {
-      paths.resize(n);
-      values.resize(n);
+    void shrinkTo(std::size_t n) {
+      paths.shrinkTo(n);
+      values.shrinkTo(n);
     }
   } charges_;
   std::vector<std::pair<std::size_t, double>> props_;
