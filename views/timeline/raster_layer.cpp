@@ -10,6 +10,8 @@
 #include <QPainter>
 #include <QRegion>
 
+#include "column_spans.h"
+
 namespace waitscope::views {
 
 bool RasterLayer::usableOn(const QPainter& painter) {
@@ -104,7 +106,7 @@ void RasterLayer::fillRect(int x, int y, int w, int h, QRgb opaque) {
   markDirty(x0, y0, x1, y1);
 }
 
-bool RasterLayer::wideLine(double x0, double y0, double x1, double y1, double width, QRgb opaque) {
+bool RasterLayer::penRect(double x0, double y0, double x1, double y1, double width, QRect& out) {
   const double h = width / 2;
   const double edges[4] = {std::min(x0, x1) - h, std::max(x0, x1) + h, std::min(y0, y1) - h, std::max(y0, y1) + h};
   int first[4];
@@ -113,7 +115,14 @@ bool RasterLayer::wideLine(double x0, double y0, double x1, double y1, double wi
     if (std::abs(e - std::round(e)) < 1e-6) return false;     // through a pixel centre
     first[i] = static_cast<int>(std::ceil(e));
   }
-  fillRect(first[0], first[2], first[1] - first[0], first[3] - first[2], opaque);
+  out = QRect(first[0], first[2], first[1] - first[0], first[3] - first[2]);
+  return true;
+}
+
+bool RasterLayer::wideLine(double x0, double y0, double x1, double y1, double width, QRgb opaque) {
+  QRect r;
+  if (!penRect(x0, y0, x1, y1, width, r)) return false;
+  fillRect(r.x(), r.y(), r.width(), r.height(), opaque);
   return true;
 }
 
@@ -122,10 +131,13 @@ void RasterLayer::verticalLine(int x, int y0, int y1, QRgb opaque) {
   fillRect(x, y0, 1, y1 - y0 + 1, opaque);
 }
 
-bool RasterLayer::line(int x0, int y0, int x1, int y1, QRgb opaque) {
+bool RasterLayer::line(int x0, int y0, int x1, int y1, QRgb opaque, ColumnSpans* runs) {
   if (!device_.contains(x0, y0) || !device_.contains(x1, y1)) return false;
   if (x0 == x1) {
-    verticalLine(x0, y0, y1, opaque);
+    if (runs)
+      runs->add(x0, std::min(y0, y1), std::max(y0, y1));
+    else
+      verticalLine(x0, y0, y1, opaque);
     return true;
   }
   x0 -= origin_.x();
@@ -155,6 +167,19 @@ bool RasterLayer::line(int x0, int y0, int x1, int y1, QRgb opaque) {
   const int nlo = steep ? clip_.left() : clip_.top(), nhi = steep ? clip_.right() : clip_.bottom();
   if (lo > hi) return true;
   std::int64_t n = start + (lo - m0) * inc;
+  if (steep && runs) {
+    // One vertical run per column the line crosses.
+    int runColumn = static_cast<int>(n >> 16), runTop = lo;
+    for (int m = lo; m <= hi; ++m, n += inc) {
+      const int c = static_cast<int>(n >> 16);
+      if (c == runColumn) continue;
+      if (runColumn >= nlo && runColumn <= nhi) runs->add(runColumn + origin_.x(), runTop + origin_.y(), m - 1 + origin_.y());
+      runColumn = c;
+      runTop = m;
+    }
+    if (runColumn >= nlo && runColumn <= nhi) runs->add(runColumn + origin_.x(), runTop + origin_.y(), hi + origin_.y());
+    return true;
+  }
   int nMin = nhi + 1, nMax = nlo - 1;
   for (int m = lo; m <= hi; ++m, n += inc) {
     const int c = static_cast<int>(n >> 16);

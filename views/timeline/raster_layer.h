@@ -25,6 +25,8 @@ class QPainter;
 
 namespace waitscope::views {
 
+class ColumnSpans;
+
 class RasterLayer {
  public:
   // Starts a layer over `area` (the painter's logical coordinates) for `painter`.
@@ -37,6 +39,8 @@ class RasterLayer {
   // centre the engine's choice depends on its arithmetic: then nothing is
   // written and it returns false (the caller draws that line with QPainter).
   bool wideLine(double x0, double y0, double x1, double y1, double width, QRgb opaque);
+  // The pixels wideLine would fill, without filling them (false: left to QPainter).
+  static bool penRect(double x0, double y0, double x1, double y1, double width, QRect& out);
   // Pixels (x, y0) to (x, y1), both included (y0 and y1 in either order).
   void verticalLine(int x, int y0, int y1, QRgb opaque);
   // A one-pixel line from (x0, y0) to (x1, y1), both ends included, placed as
@@ -45,7 +49,9 @@ class RasterLayer {
   // fixed point). The engine first clips a line reaching beyond the device in
   // floating point, which can move its pixels: such a line is not written and
   // it returns false (the caller draws it with QPainter).
-  bool line(int x0, int y0, int x1, int y1, QRgb opaque);
+  // With `runs`, a line steeper than 45 degrees goes there as one vertical run
+  // per column (written when the runs are flushed, merged with others of its colour).
+  bool line(int x0, int y0, int x1, int y1, QRgb opaque, ColumnSpans* runs = nullptr);
   // Shows what was written (blits the own image; nothing to do when writing
   // into the painter's image) and leaves the layer empty.
   void drawTo(QPainter& painter);

@@ -546,7 +546,10 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
   // same pixels; a line reaching beyond the device is left to QPainter.
   const bool direct = directRaster_ && opaqueLines_ && RasterLayer::usableOn(p);
   const QRgb messageColor = messagePen_.color().rgba64().toArgb32();
-  if (direct) layer_.begin(p, plot);
+  if (direct) {
+    layer_.begin(p, plot);
+    columnSpans_.begin(plot.left(), plot.width());
+  }
   lines_.clear();
   for (const timeline::LocationSlice& ls : slice_.locations) {
     lastLineX_.clear();
@@ -557,13 +560,19 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
       const int x0 = pixelOf(xOf(m.start, plot));
       if (crowded(m.sender ^ (m.receiver << 16), x0)) continue;
       const int x1 = pixelOf(xOf(m.end, plot));
-      if (!(direct && layer_.line(x0, static_cast<int>(ys), x1, static_cast<int>(yr), messageColor)))
-        lines_.emplace_back(x0, static_cast<int>(ys), x1, static_cast<int>(yr));
+      const int y0 = static_cast<int>(ys), y1 = static_cast<int>(yr);
+      if (direct && x1 == x0)
+        columnSpans_.add(x0, std::min(y0, y1), std::max(y0, y1));
+      else if (!(direct && layer_.line(x0, y0, x1, y1, messageColor, &columnSpans_)))
+        lines_.emplace_back(x0, y0, x1, y1);
     }
   }
   p.setPen(messagePen_);
   p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
-  if (direct) layer_.drawTo(p);
+  if (direct) {
+    columnSpans_.flushTo(layer_, messageColor);
+    layer_.drawTo(p);
+  }
   // Transfers: the shaft and a two-stroke arrowhead at the target, all in one
   // drawLines call; where thousands crowd the view, heads would only blot it.
   std::size_t transfers = 0;
@@ -571,7 +580,10 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
   const bool heads = transfers <= kMaxArrowHeads;
   const bool directShafts = directRaster_ && transferPen_.color().alpha() == 255 && RasterLayer::usableOn(p);
   const QRgb transferColor = transferPen_.color().rgba64().toArgb32();
-  if (directShafts) layer_.begin(p, plot);
+  if (directShafts) {
+    layer_.begin(p, plot);
+    columnSpans_.begin(plot.left(), plot.width());
+  }
   lines_.clear();
   for (const timeline::LocationSlice& ls : slice_.locations) {
     lastLineX_.clear();
@@ -582,9 +594,13 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
       const QPointF a(xOf(t.start, plot), yo), b(xOf(t.end, plot), yt);
       if (crowded(t.origin ^ (t.target << 16) ^ (std::uint32_t(t.kind) << 30), pixelOf(a.x()))) continue;
       const QPoint pa = a.toPoint(), pb = b.toPoint();
-      // Vertical: a rectangle of the pen's width, into the layer when it can.
-      if (!(directShafts && pa.x() == pb.x() && layer_.wideLine(pa.x(), pa.y(), pb.x(), pb.y(), transferPen_.widthF(), transferColor)))
+      // Vertical: a rectangle of the pen's width, one run per column of it, when the layer can.
+      QRect shaft;
+      if (directShafts && pa.x() == pb.x() && RasterLayer::penRect(pa.x(), pa.y(), pb.x(), pb.y(), transferPen_.widthF(), shaft)) {
+        for (int x = shaft.left(); x <= shaft.right(); ++x) columnSpans_.add(x, shaft.top(), shaft.bottom());
+      } else {
         lines_.emplace_back(pa, pb);
+      }
       if (!heads) continue;
       const QPointF d = b - a;
       const double len = std::hypot(d.x(), d.y());
@@ -596,7 +612,10 @@ void TimelineView::paintLines(QPainter& p, const QRect& plot) {
   }
   p.setPen(transferPen_);
   p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
-  if (directShafts) layer_.drawTo(p);
+  if (directShafts) {
+    columnSpans_.flushTo(layer_, transferColor);
+    layer_.drawTo(p);
+  }
 }
 
 void TimelineView::drawWideLines(QPainter& p, const QRect& plot, const QPen& pen) {

@@ -38,6 +38,7 @@
 
 #include "report/report.h"
 #include "timeline/timeline_query.h"
+#include "column_spans.h"
 #include "raster_layer.h"
 #include "timeline_colors.h"
 #include "timeline_rows.h"
@@ -201,6 +202,7 @@ class TimelineView : public QWidget {
   bool directRaster_ = true;
   bool opaqueRegions_ = true, opaqueMarks_ = true, opaqueLines_ = true, opaquePath_ = true;  // colours a layer may write
   RasterLayer layer_;
+  ColumnSpans columnSpans_;  // vertical message lines and transfer shafts, merged per column
   std::vector<double> rowCenter_;  // per location: widget y of its region band's middle, or -1
   std::vector<PathPoint> pathPoints_;
   std::array<std::vector<QRect>, timeline::kRegionGroupCount> regionRects_;  // batched per colour

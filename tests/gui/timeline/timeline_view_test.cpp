@@ -9,7 +9,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <random>
+
 #include "timeline/timeline_query.h"
+#include "column_spans.h"
+#include "raster_layer.h"
 #include "timeline_scenarios.h"
 #include "timeline_view.h"
 
@@ -318,6 +322,48 @@ class TimelineViewTest : public QObject {
       const QString where = firstDifference(reference, direct);
       QVERIFY2(where.isEmpty(), qPrintable(QStringLiteral("window %1-%2: %3").arg(c.from).arg(c.to).arg(where)));
     }
+  }
+
+  // One-pixel lines written by the layer (straight, and as merged column runs)
+  // are the pixels of QPainter's aliased lines, clipped or not; lines reaching
+  // beyond the device are refused (QPainter draws them).
+  void rasterLayerLinesAreQPaintersLines() {
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> coordinate(0, 199);
+    const QRect clip(10, 20, 170, 150);
+    const QRgb ink = 0xff202020;
+    QImage reference(200, 200, QImage::Format_ARGB32_Premultiplied), direct(reference.size(), reference.format());
+    views::RasterLayer layer;
+    views::ColumnSpans runs;
+    for (int k = 0; k < 1500; ++k) {
+      const int x0 = coordinate(rng), y0 = coordinate(rng);
+      const int x1 = k % 3 == 0 ? std::clamp(x0 + (coordinate(rng) % 5) - 2, 0, 199) : coordinate(rng), y1 = coordinate(rng);
+      reference.fill(Qt::white);
+      direct.fill(Qt::white);
+      {
+        QPainter p(&reference);
+        p.setClipRect(clip);
+        p.setPen(QPen(QColor::fromRgba(ink), 1.0));
+        const QLine l(x0, y0, x1, y1);
+        p.drawLines(&l, 1);
+      }
+      {
+        QPainter p(&direct);
+        p.setClipRect(clip);
+        layer.begin(p, clip);
+        runs.begin(clip.left(), clip.width());
+        QVERIFY(layer.line(x0, y0, x1, y1, ink, k % 2 ? &runs : nullptr));
+        runs.flushTo(layer, ink);
+        layer.drawTo(p);
+      }
+      const QString where = firstDifference(reference, direct);
+      QVERIFY2(where.isEmpty(), qPrintable(QStringLiteral("(%1, %2)-(%3, %4): %5").arg(x0).arg(y0).arg(x1).arg(y1).arg(where)));
+    }
+    QPainter p(&direct);
+    layer.begin(p, clip);
+    QVERIFY(!layer.line(-5, 30, 50, 60, ink));
+    QVERIFY(!layer.line(50, 30, 50, 260, ink));
+    layer.drawTo(p);
   }
 
   // A repaint of the same window, width and rows uses the slice it has.
