@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -18,6 +17,7 @@
 
 #include "online_config.h"
 #include "partial_trace.h"
+#include "timestamped_name.h"
 #include "tree_layout.h"
 
 namespace fs = std::filesystem;
@@ -127,15 +127,8 @@ std::string findPlaceProgram() {
   return place.string();
 }
 
-std::string timestamped(const char* pattern) {
-  char buf[64];
-  const std::time_t t = std::time(nullptr);
-  std::tm tm;
-  localtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, pattern, &tm);
-  return buf;
-}
-std::string defaultDir() { return timestamped("waitscope-trace-%Y%m%d-%H%M%S"); }
+using waitscope::measure::timestampedName;
+std::string defaultDir() { return timestampedName("waitscope-trace-%Y%m%d-%H%M%S"); }
 
 // SIGTERM to waitscope-run goes on to mpiexec (which ends the ranks with SIGTERM, and they flush
 // their traces); waitscope-run stays to complete the trace. It is passed on after a second: when
@@ -227,7 +220,7 @@ fs::path prepareReport(const std::string& out, const char* what);
 // --profile: no trace; rank 0 of the program writes the report `out`.
 int runProfile(int np, std::string out, bool waitallTest, const std::string& program, const std::string& programPath,
                int programArg, int argc, char** argv) {
-  if (out.empty()) out = timestamped("waitscope-profile-%Y%m%d-%H%M%S.waitscope");
+  if (out.empty()) out = timestampedName("waitscope-profile-%Y%m%d-%H%M%S.waitscope");
   const fs::path report = prepareReport(out, "profile");
   std::vector<std::string> env = {"WAITSCOPE_PROFILE=1", "WAITSCOPE_PROFILE_OUT=" + report.string()};
   if (waitallTest) env.push_back("WAITSCOPE_PROFILE_WAIT_TEST=1");
@@ -276,7 +269,7 @@ int runOnline(waitscope::online::Config config, int np, int places, std::string 
   }
   if (config.sigmaResume < 0) config.sigmaResume = config.sigma / 2;
   if (config.sigmaResume >= config.sigma) fail("--sigma-resume must be below --sigma");
-  if (out.empty()) out = timestamped("waitscope-online-%Y%m%d-%H%M%S.waitscope");
+  if (out.empty()) out = timestampedName("waitscope-online-%Y%m%d-%H%M%S.waitscope");
   const fs::path report = prepareReport(out, "online");
   std::error_code ec;
   fs::remove(report.string() + ".live", ec);
