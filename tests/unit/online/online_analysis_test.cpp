@@ -12,14 +12,20 @@ using waitscope::patterns::Metric;
 
 namespace {
 
-Event send(std::uint32_t from, int to, double enter, double leave, bool blocking = false, int tag = 0) {
+// A point-to-point event of `rank` with `peer` on communicator 7.
+Event p2p(EventKind kind, std::uint32_t rank, int peer, int tag, std::uint32_t node) {
   Event e;
-  e.kind = EventKind::Send;
-  e.rank = from;
-  e.peer = to;
+  e.kind = kind;
+  e.rank = rank;
+  e.peer = peer;
   e.tag = tag;
   e.comm = 7;
-  e.node = 11;
+  e.node = node;
+  return e;
+}
+
+Event send(std::uint32_t from, int to, double enter, double leave, bool blocking = false, int tag = 0) {
+  Event e = p2p(EventKind::Send, from, to, tag, 11);
   e.blocking = blocking;
   e.t0 = enter;
   e.t1 = leave;
@@ -28,13 +34,7 @@ Event send(std::uint32_t from, int to, double enter, double leave, bool blocking
 
 Event recv(std::uint32_t at, int from, double post, double enter, double leave, std::uint32_t group = 1,
            std::uint64_t call = 0, int tag = 0) {
-  Event e;
-  e.kind = EventKind::Recv;
-  e.rank = at;
-  e.peer = from;
-  e.tag = tag;
-  e.comm = 7;
-  e.node = 22;
+  Event e = p2p(EventKind::Recv, at, from, tag, 22);
   e.group = group;
   e.seq = call;
   e.t0 = post;
