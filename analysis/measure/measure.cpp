@@ -13,10 +13,13 @@
 #include <otf2/OTF2_MPI_Collectives.h>
 
 #include <cxxabi.h>
+#include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <link.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,9 +42,12 @@ namespace {
 
 
 // ---------------------------------------------------------------------------------------------
-// Bounded event buffer: a pool of WAITSCOPE_BUFFER_MB one-MiB chunks. When the pool is empty OTF2
-// flushes the buffer to disk and releases its chunks (free_all), then asks again.
-constexpr std::uint64_t kChunk = 1024 * 1024;
+// Bounded event buffer: a pool of WAITSCOPE_BUFFER_MB MiB in 256-KiB chunks. When the pool is empty
+// OTF2 flushes the buffer to disk and releases its chunks (free_all), then asks again. Small
+// chunks: at MPI_Finalize OTF2 clears the rest of the last chunk, i.e. faults its fresh pages in
+// (a 1-MiB chunk cost ~1 ms there).
+constexpr std::uint64_t kChunk = OTF2_CHUNK_SIZE_MIN;
+constexpr std::uint64_t kChunksPerMb = (1024 * 1024) / kChunk;
 std::vector<void*> gFreeChunks;
 struct BufferChunks {
   std::vector<void*> chunks;
@@ -95,27 +101,39 @@ OTF2_FlushCallbacks gFlushCallbacks = {preFlush, postFlush};
 OTF2_MemoryCallbacks gMemoryCallbacks = {poolAllocate, poolFreeAll};
 
 // ---------------------------------------------------------------------------------------------
-// Symbols and source lines (libdw), resolved once per address.
+// Symbols and source lines (libdw), resolved once per address. Only the objects that hold an
+// address asked about are reported to libdw (the program, rarely a library), not every mapping
+// of the process: dwfl_linux_proc_report read ~40 ELF files at the first call site (~1.5 ms).
 Dwfl* gDwfl = nullptr;
 char* gDebugInfoPath = nullptr;
 Dwfl_Callbacks gDwflCallbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, &gDebugInfoPath};
 
-Dwfl* dwfl() {
-  if (!gDwfl) {
-    gDwfl = dwfl_begin(&gDwflCallbacks);
-    if (gDwfl) {
-      dwfl_report_begin(gDwfl);
-      dwfl_linux_proc_report(gDwfl, getpid());
-      dwfl_report_end(gDwfl, nullptr, nullptr);
-    }
+Dwfl_Module* moduleOf(std::uintptr_t address) {
+  if (!gDwfl && !(gDwfl = dwfl_begin(&gDwflCallbacks))) return nullptr;
+  if (Dwfl_Module* m = dwfl_addrmodule(gDwfl, address)) return m;
+  Dl_info info;
+  link_map* object = nullptr;
+  if (!dladdr1(reinterpret_cast<void*>(address), &info, reinterpret_cast<void**>(&object), RTLD_DL_LINKMAP) ||
+      !object)
+    return nullptr;
+  // The program's own link map has no name; its real path lets libdw find separate debug info.
+  std::string path;
+  if (object->l_name && *object->l_name) {
+    path = object->l_name;
+  } else {
+    char exe[4096];
+    const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    path = len > 0 ? std::string(exe, static_cast<std::size_t>(len)) : "/proc/self/exe";
   }
-  return gDwfl;
+  dwfl_report_begin_add(gDwfl);
+  // add_p_vaddr: l_addr is the load bias, as /proc/PID/maps reporting computes it.
+  dwfl_report_elf(gDwfl, path.c_str(), path.c_str(), -1, object->l_addr, true);
+  dwfl_report_end(gDwfl, nullptr, nullptr);
+  return dwfl_addrmodule(gDwfl, address);
 }
 
 bool sourceLine(std::uintptr_t address, std::string& file, std::uint32_t& line) {
-  Dwfl* d = dwfl();
-  if (!d) return false;
-  Dwfl_Module* module = dwfl_addrmodule(d, address);
+  Dwfl_Module* module = moduleOf(address);
   if (!module) return false;
   Dwfl_Line* l = dwfl_module_getsrc(module, address);
   if (!l) return false;
@@ -137,10 +155,8 @@ std::string demangle(const char* name) {
 }
 
 std::string functionName(std::uintptr_t address) {
-  if (Dwfl* d = dwfl()) {
-    if (Dwfl_Module* module = dwfl_addrmodule(d, address)) {
-      if (const char* name = dwfl_module_addrname(module, address)) return demangle(name);
-    }
+  if (Dwfl_Module* module = moduleOf(address)) {
+    if (const char* name = dwfl_module_addrname(module, address)) return demangle(name);
   }
   char buf[32];
   std::snprintf(buf, sizeof buf, "0x%zx", static_cast<std::size_t>(address));
@@ -462,42 +478,50 @@ void startMeasurement(std::uint64_t initEnter) {
     return;
   }
 
-  // The output directory: rank 0 decides (and creates it), everybody learns the result.
+  // The output directory: rank 0 decides, creates it and removes a previous trace there (it
+  // would confuse readers); then one broadcast tells everybody (an empty name: not recording).
   char dirBuf[4096] = {};
-  int ok = 1;
   if (g.worldRank == 0) {
     const char* env = std::getenv("WAITSCOPE_TRACE_DIR");
-    std::string dir = env && *env ? env : timestampedName("waitscope-trace-%Y%m%d-%H%M%S");
+    const std::string dir = env && *env ? env : timestampedName("waitscope-trace-%Y%m%d-%H%M%S");
     if (!makeDirs(dir)) {
       std::fprintf(stderr, "waitscope: cannot write the trace to %s: %s; not recording\n", dir.c_str(),
                    std::strerror(errno));
-      ok = 0;
+    } else {
+      // No shell: fork()ing an MPI process costs tens of milliseconds and upsets some networks.
+      std::error_code ignored;  // best effort
+      std::filesystem::remove(dir + "/traces.otf2", ignored);
+      std::filesystem::remove(dir + "/traces.def", ignored);
+      std::filesystem::remove_all(dir + "/traces", ignored);
+      std::filesystem::remove_all(partial::logDir(dir), ignored);
+      mkdir(partial::logDir(dir).c_str(), 0777);
+      std::snprintf(dirBuf, sizeof dirBuf, "%s", dir.c_str());
     }
-    std::snprintf(dirBuf, sizeof dirBuf, "%s", dir.c_str());
   }
-  PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
   PMPI_Bcast(dirBuf, sizeof dirBuf, MPI_CHAR, 0, MPI_COMM_WORLD);
-  if (!ok) return;
+  if (!dirBuf[0]) return;
   g.dir = dirBuf;
-  // A previous trace in the same directory would confuse readers: rank 0 removes its files.
-  if (g.worldRank == 0) {
-    // No shell: fork()ing an MPI process costs tens of milliseconds and upsets some networks.
-    std::error_code ignored;  // best effort
-    std::filesystem::remove(g.dir + "/traces.otf2", ignored);
-    std::filesystem::remove(g.dir + "/traces.def", ignored);
-    std::filesystem::remove_all(g.dir + "/traces", ignored);
-    std::filesystem::remove_all(partial::logDir(g.dir), ignored);
-    mkdir(partial::logDir(g.dir).c_str(), 0777);
-  }
-  PMPI_Barrier(MPI_COMM_WORLD);
 
   long mb = 64;
   if (const char* env = std::getenv("WAITSCOPE_BUFFER_MB")) mb = std::max(1L, std::strtol(env, nullptr, 10));
-  gFreeChunks.reserve(static_cast<std::size_t>(mb));  // the abort path returns chunks without allocating
-  for (long i = 0; i < mb; ++i) gFreeChunks.push_back(std::malloc(kChunk));
+  const std::size_t chunks = static_cast<std::size_t>(mb) * kChunksPerMb;
+  gFreeChunks.reserve(chunks);  // the abort path returns chunks without allocating
+  // One mapping for the pool (not an mmap per chunk): its pages are touched only when OTF2
+  // writes to them, so a short run does not pay for the whole pool.
+  const std::size_t poolBytes = chunks * kChunk;
+  void* pool = mmap(nullptr, poolBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (pool == MAP_FAILED) {
+    std::fprintf(stderr, "waitscope: cannot allocate the %ld MiB event buffer (WAITSCOPE_BUFFER_MB): %s; not recording\n",
+                 mb, std::strerror(errno));
+    return;
+  }
+  for (std::size_t i = chunks; i-- > 0;) gFreeChunks.push_back(static_cast<char*>(pool) + i * kChunk);
 
-  g.archive = OTF2_Archive_Open(g.dir.c_str(), "traces", OTF2_FILEMODE_WRITE, kChunk,
-                                OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  // Definition chunks: the smallest size. OTF2 clears a writer's chunk as it flushes it at close,
+  // and the default 4 MiB meant 1024 fresh pages faulted in per definition writer at
+  // MPI_Finalize (~4 ms each) for definitions that are mostly a few kB.
+  g.archive = OTF2_Archive_Open(g.dir.c_str(), "traces", OTF2_FILEMODE_WRITE, kChunk, OTF2_CHUNK_SIZE_MIN,
+                                OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!g.archive) {
     std::fprintf(stderr, "waitscope: cannot open the OTF2 archive in %s; not recording\n", g.dir.c_str());
     return;
@@ -590,28 +614,43 @@ void finishMeasurement() {
   g.evt = nullptr;
   OTF2_Archive_CloseEvtFiles(g.archive);
 
-  // Gather definitions, event counts, host names and times at rank 0.
+  // Gather definitions, event counts, host names and times at rank 0: the fixed-size part in
+  // one gather, the definitions in one gatherv (few messages: every collective here is a point
+  // where a rank descheduled on a busy machine holds up the others).
+  struct RankSummary {
+    std::int64_t defBytes;
+    std::uint64_t events, start, end;
+    char host[256];
+  };
   const Blob local = localDefinitions();
   const int n = g.worldSize;
-  int size = static_cast<int>(local.data.size());
+  RankSummary mine{static_cast<std::int64_t>(local.data.size()), events, g.startTime, t, {}};
+  gethostname(mine.host, sizeof mine.host - 1);
+  std::vector<RankSummary> ranks(g.worldRank == 0 ? static_cast<std::size_t>(n) : 0);
+  PMPI_Gather(&mine, sizeof mine, MPI_BYTE, ranks.data(), sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD);
   std::vector<int> sizes(static_cast<std::size_t>(n)), displs(static_cast<std::size_t>(n));
-  PMPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
   std::string all;
+  std::vector<std::uint64_t> eventCounts;
+  std::vector<std::string> hostNames;
+  std::uint64_t minStart = 0, maxEnd = 0;
   if (g.worldRank == 0) {
     int total = 0;
-    for (int r = 0; r < n; ++r) displs[static_cast<std::size_t>(r)] = total, total += sizes[static_cast<std::size_t>(r)];
+    minStart = ranks[0].start;
+    maxEnd = ranks[0].end;
+    for (int r = 0; r < n; ++r) {
+      const RankSummary& rs = ranks[static_cast<std::size_t>(r)];
+      sizes[static_cast<std::size_t>(r)] = static_cast<int>(rs.defBytes);
+      displs[static_cast<std::size_t>(r)] = total;
+      total += static_cast<int>(rs.defBytes);
+      eventCounts.push_back(rs.events);
+      hostNames.emplace_back(rs.host);
+      minStart = std::min(minStart, rs.start);
+      maxEnd = std::max(maxEnd, rs.end);
+    }
     all.resize(static_cast<std::size_t>(total));
   }
-  PMPI_Gatherv(local.data.data(), size, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
-  std::vector<std::uint64_t> eventCounts(static_cast<std::size_t>(n));
-  PMPI_Gather(&events, 1, MPI_UINT64_T, eventCounts.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  std::string hosts(static_cast<std::size_t>(n) * sizeof host, '\0');
-  PMPI_Gather(host, sizeof host, MPI_CHAR, hosts.data(), sizeof host, MPI_CHAR, 0, MPI_COMM_WORLD);
-  std::uint64_t start = g.startTime, end = t, minStart = 0, maxEnd = 0;
-  PMPI_Reduce(&start, &minStart, 1, MPI_UINT64_T, MPI_MIN, 0, MPI_COMM_WORLD);
-  PMPI_Reduce(&end, &maxEnd, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+  PMPI_Gatherv(local.data.data(), static_cast<int>(local.data.size()), MPI_BYTE, all.data(), sizes.data(),
+               displs.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
 
   Global gl;
   std::string mapsAll;
@@ -627,33 +666,31 @@ void finishMeasurement() {
   }
   int mySize = 0;
   PMPI_Scatter(mapSizes.data(), 1, MPI_INT, &mySize, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::string mine(static_cast<std::size_t>(mySize), '\0');
-  PMPI_Scatterv(mapsAll.data(), mapSizes.data(), mapDispls.data(), MPI_BYTE, mine.data(), mySize, MPI_BYTE, 0,
+  std::string myMap(static_cast<std::size_t>(mySize), '\0');
+  PMPI_Scatterv(mapsAll.data(), mapSizes.data(), mapDispls.data(), MPI_BYTE, myMap.data(), mySize, MPI_BYTE, 0,
                 MPI_COMM_WORLD);
 
   // Local definitions: mapping tables from this rank's ids to the global ones.
   OTF2_Archive_OpenDefFiles(g.archive);
   OTF2_DefWriter* dw = OTF2_Archive_GetDefWriter(g.archive, static_cast<OTF2_LocationRef>(g.worldRank));
-  writeMappings(dw, mine.data());
+  writeMappings(dw, myMap.data());
   OTF2_Archive_CloseDefWriter(g.archive, dw);
   OTF2_Archive_CloseDefFiles(g.archive);
 
   if (g.worldRank == 0) {
-    std::vector<std::string> hostNames;
-    for (int r = 0; r < n; ++r) hostNames.emplace_back(hosts.data() + static_cast<std::size_t>(r) * sizeof host);
     writeGlobalDefinitions(g.archive, gl, eventCounts, hostNames, minStart, maxEnd - minStart);
   }
   OTF2_AttributeList_Delete(g.attrs);
   OTF2_Archive_Close(g.archive);
   g.archive = nullptr;
-  // The trace is complete: the definition logs are not needed.
+  // The trace is complete: the definition logs are not needed. Every rank removes its log, then
+  // tries the directory: the last one to get there removes it (no barrier needed).
   if (g.logFd >= 0) {
     close(g.logFd);
     g.logFd = -1;
     unlink(partial::logPath(g.dir, g.worldRank).c_str());
   }
-  PMPI_Barrier(MPI_COMM_WORLD);
-  if (g.worldRank == 0) rmdir(partial::logDir(g.dir).c_str());
+  rmdir(partial::logDir(g.dir).c_str());
   if (g.worldRank == 0 && !std::getenv("WAITSCOPE_QUIET"))
     std::fprintf(stderr, "waitscope: trace written to %s/traces.otf2\n", g.dir.c_str());
 }
