@@ -50,6 +50,7 @@
 #include "replay/chunked_vector.h"
 #include "replay/path_sums.h"
 #include "replay/region_timeline.h"
+#include "replay/yielding_wait.h"
 #include "replay/search_near.h"
 
 namespace waitscope::causes {
@@ -139,7 +140,6 @@ class DelayAnalysis {
   DelayAnalysis(replay::ReplayContext& ctx, replay::LocalResult& result) : ctx_(ctx), result_(result) {}
 
   void run() {
-    MPI_Comm_dup(ctx_.comms.world(), &comm_);
     collectWaits();
     collectGlobalSyncs();
     buildSyncIndex();
@@ -149,7 +149,6 @@ class DelayAnalysis {
     backwardReplay();
     replyIndirect();
     sums_.addTo(ctx_.severities);
-    MPI_Comm_free(&comm_);
   }
 
  private:
@@ -493,7 +492,7 @@ class DelayAnalysis {
     std::vector<int> sendCount(n, 0), recvCount(n, 0), sdispl(n + 1, 0);
     rdispl.assign(n + 1, 0);
     for (std::size_t p = 0; p < n; ++p) sendInfo[2 * p] = static_cast<int>(out[p].size());
-    MPI_Alltoall(sendInfo.data(), 2, MPI_INT, recvInfo.data(), 2, MPI_INT, comm_);
+    comm_.call(MPI_Ialltoall, sendInfo.data(), 2, MPI_INT, recvInfo.data(), 2, MPI_INT);
     bool anyMore = more;
     for (std::size_t p = 0; p < n; ++p) {
       sendCount[p] = sendInfo[2 * p];
@@ -506,8 +505,8 @@ class DelayAnalysis {
     for (std::size_t p = 0; p < n; ++p)
       if (!out[p].empty()) std::memcpy(flat.data() + sdispl[p], out[p].data(), out[p].size());
     in.resize(static_cast<std::size_t>(rdispl[n]));
-    MPI_Alltoallv(flat.data(), sendCount.data(), sdispl.data(), MPI_BYTE, in.data(), recvCount.data(),
-                  rdispl.data(), MPI_BYTE, comm_);
+    comm_.call(MPI_Ialltoallv, flat.data(), sendCount.data(), sdispl.data(), MPI_BYTE, in.data(), recvCount.data(),
+               rdispl.data(), MPI_BYTE);
     return anyMore;
   }
 
@@ -625,13 +624,13 @@ class DelayAnalysis {
     const int me = ctx_.worldRank;
     const int count = static_cast<int>(stream.size());
     std::vector<int> counts(me == 0 ? n : 0), displs(me == 0 ? n + 1 : 0);
-    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+    comm_.call(MPI_Igather, &count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0);
     std::vector<double> all;
     if (me == 0) {
       for (int r = 0; r < n; ++r) displs[r + 1] = displs[r] + counts[r];
       all.resize(static_cast<std::size_t>(displs[n]));
     }
-    MPI_Gatherv(stream.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm_);
+    comm_.call(MPI_Igatherv, stream.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0);
     stream = {};
     // Rank 0: per rank, phi of each own wait state.
     std::vector<double> answers;
@@ -639,8 +638,8 @@ class DelayAnalysis {
     if (me == 0) simulate(all, displs, answers, answerCounts, answerDispls);
     all = {};
     std::vector<double> phiOfMine(waits_.size());
-    MPI_Scatterv(answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, phiOfMine.data(),
-                 static_cast<int>(phiOfMine.size()), MPI_DOUBLE, 0, comm_);
+    comm_.call(MPI_Iscatterv, answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, phiOfMine.data(),
+               static_cast<int>(phiOfMine.size()), MPI_DOUBLE, 0);
     // Each waiter tells each cause the phi of the wait states it caused, in
     // the order of the wait list: the order in which the cause received them.
     const auto ranks = static_cast<std::size_t>(n);
@@ -654,8 +653,8 @@ class DelayAnalysis {
     std::vector<double> out(static_cast<std::size_t>(sdispl[ranks])), in(static_cast<std::size_t>(rdispl[ranks]));
     std::vector<int> at(sdispl.begin(), sdispl.end() - 1);
     for (std::size_t k = 0; k < waits_.size(); ++k) out[static_cast<std::size_t>(at[waits_[k].cause]++)] = phiOfMine[k];
-    MPI_Alltoallv(out.data(), sendCount.data(), sdispl.data(), MPI_DOUBLE, in.data(), recvCount.data(),
-                  rdispl.data(), MPI_DOUBLE, comm_);
+    comm_.call(MPI_Ialltoallv, out.data(), sendCount.data(), sdispl.data(), MPI_DOUBLE, in.data(), recvCount.data(),
+               rdispl.data(), MPI_DOUBLE);
     at.assign(rdispl.begin(), rdispl.end() - 1);
     for (std::size_t i = 0; i < incoming_.size(); ++i)
       incoming_[i].phi = in[static_cast<std::size_t>(at[incoming_[i].waiter]++)];
@@ -814,7 +813,7 @@ class DelayAnalysis {
     const auto n = static_cast<std::size_t>(ctx_.worldSize);
     std::vector<int> sendCount(n, 0), recvCount(n, 0), sdispl(n, 0), rdispl(n, 0);
     for (const auto& [p, list] : replies_) sendCount[p] = static_cast<int>(list.size() * 2);
-    MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm_);
+    comm_.call(MPI_Ialltoall, sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT);
     for (std::size_t p = 1; p < n; ++p) {
       sdispl[p] = sdispl[p - 1] + sendCount[p - 1];
       rdispl[p] = rdispl[p - 1] + recvCount[p - 1];
@@ -826,8 +825,8 @@ class DelayAnalysis {
         out[static_cast<std::size_t>(sdispl[p]) + 2 * k] = list[k].waitId;
         out[static_cast<std::size_t>(sdispl[p]) + 2 * k + 1] = list[k].indirect;
       }
-    MPI_Alltoallv(out.data(), sendCount.data(), sdispl.data(), MPI_DOUBLE, in.data(), recvCount.data(),
-                  rdispl.data(), MPI_DOUBLE, comm_);
+    comm_.call(MPI_Ialltoallv, out.data(), sendCount.data(), sdispl.data(), MPI_DOUBLE, in.data(), recvCount.data(),
+               rdispl.data(), MPI_DOUBLE);
     for (std::size_t k = 0; k + 1 < in.size(); k += 2) {
       const Wait& w = waits_[static_cast<std::size_t>(in[k])];
       const double omega = w.end - w.start;
@@ -837,12 +836,11 @@ class DelayAnalysis {
     }
   }
 
-  static constexpr int kTag = 4201;
   static constexpr std::size_t kRoundBytes = std::size_t{1} << 20;  // bounds three buffers per rank
 
   replay::ReplayContext& ctx_;
   replay::LocalResult& result_;
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  const replay::YieldingComm comm_{ctx_.comms.world()};  // the exchange's own communicator
 
   std::vector<Wait> waits_;  // by start time, non-overlapping
   Hints waiterHints_, causeHints_;

@@ -1,0 +1,70 @@
+#pragma once
+// Waiting for a collective without taking a core from the ranks that still
+// work. Open MPI's shared-memory transport polls; on a node that runs more
+// analysis ranks than it has cores (an analysis on a laptop or a login node,
+// or 16 ranks on 2 cores in CI), a rank that waits in a blocking call keeps
+// taking time slices from the ones it waits for. There, a wait tests the
+// request and sleeps in between (20 µs, backing off to 200 µs); with a core
+// per rank it is a plain MPI_Wait.
+#include <mpi.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace waitscope::replay {
+
+// Whether this node runs more ranks of `world` than it has online cores.
+// Collective over `world`.
+inline bool nodeOversubscribed(MPI_Comm world) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 1;
+  MPI_Comm_size(node, &local);
+  MPI_Comm_free(&node);
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 && local > cores;
+}
+
+inline void waitFor(MPI_Request& request, bool yieldCore) {
+  if (!yieldCore) {
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    return;
+  }
+  int done = 0;
+  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  for (long ns = 20'000; !done; ns = std::min(2 * ns, 200'000L)) {
+    const timespec pause{0, ns};
+    nanosleep(&pause, nullptr);
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+}
+
+// A private duplicate of a communicator (so its collectives never meet any
+// other) whose requests are waited for with waitFor(). Collective to create.
+class YieldingComm {
+ public:
+  explicit YieldingComm(MPI_Comm of) {
+    MPI_Comm_dup(of, &comm_);
+    yieldCore_ = nodeOversubscribed(comm_);
+  }
+  ~YieldingComm() { MPI_Comm_free(&comm_); }
+  YieldingComm(const YieldingComm&) = delete;
+  YieldingComm& operator=(const YieldingComm&) = delete;
+
+  operator MPI_Comm() const { return comm_; }
+  // Starts a nonblocking collective on this communicator and waits for it:
+  // call(MPI_Igather, send, 1, MPI_INT, recv, 1, MPI_INT, 0).
+  template <class Start, class... Args>
+  void call(Start start, Args... args) const {
+    MPI_Request request = MPI_REQUEST_NULL;
+    start(args..., comm_, &request);
+    waitFor(request, yieldCore_);
+  }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  bool yieldCore_ = false;
+};
+
+}  // namespace waitscope::replay
