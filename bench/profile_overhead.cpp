@@ -15,11 +15,13 @@
 //
 // usage: waitscope-bench-profile-overhead [--iterations N] [--rounds R] [--repeat K]
 //                                         [--sor-ranks P] [--sor-size N --sor-iters I] [--no-sor]
+//                                         [--library LIBWAITSCOPE_MEASURE_SO]
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -155,6 +157,7 @@ int main(int argc, char** argv) {
   int rounds = 20, repeat = 3, sorRanks = 2;
   long sorSize = 0, sorIters = 0;  // 0: sor's defaults (770 x 770, 600 iterations)
   bool sor = *WAITSCOPE_SOR != '\0';  // empty: the example programs are not built
+  std::string library = WAITSCOPE_MEASURE_LIB;  // --library: e.g. a copy of an older build, to compare
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--iterations") iterations = argLong(i, argc, argv);
@@ -164,10 +167,12 @@ int main(int argc, char** argv) {
     else if (a == "--sor-size") sorSize = argLong(i, argc, argv);
     else if (a == "--sor-iters") sorIters = argLong(i, argc, argv);
     else if (a == "--no-sor") sor = false;
+    else if (a == "--library" && i + 1 < argc) library = argv[++i];
     else {
       std::fprintf(stderr,
                    "usage: waitscope-bench-profile-overhead [--iterations N] [--rounds R] [--repeat K]\n"
-                   "                                        [--sor-ranks P] [--sor-size N --sor-iters I] [--no-sor]\n");
+                   "                                        [--sor-ranks P] [--sor-size N --sor-iters I] [--no-sor]\n"
+                   "                                        [--library LIBWAITSCOPE_MEASURE_SO]\n");
       return 2;
     }
   }
@@ -178,7 +183,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const fs::path dir = tmpl;
-  const std::string preload = std::string("LD_PRELOAD=") + WAITSCOPE_MEASURE_LIB;
+  const std::string preload = "LD_PRELOAD=" + library;
   const std::vector<std::string> none = {};
   const std::vector<std::string> tracing = {preload, "WAITSCOPE_QUIET=1", "WAITSCOPE_TRACE_DIR=" + (dir / "trace").string()};
   auto profiling = [&](const std::string& name) {
@@ -235,27 +240,48 @@ int main(int argc, char** argv) {
   std::printf("tracing target: at most %.0f ns per recorded event: %s\n", kTraceEventTargetNs,
               tracePass ? "PASS" : "MISS");
 
-  // sor's dilation: without the library and tracing, REPEAT times in turn, best of each.
+  // sor's dilation: without the library and tracing, REPEAT times in turn. Best of each (the run
+  // least disturbed by the rest of the machine), and medians with the range, since on a shared
+  // machine one lucky run can decide the best.
   if (sor) {
     std::string args;
     if (sorSize > 0) args = std::to_string(sorSize) + " " + std::to_string(sorIters > 0 ? sorIters : 600);
-    Timing plain{1e30, 1e30}, traced{1e30, 1e30};
+    std::vector<Timing> plain, traced;
+    std::vector<double> ratios;  // traced / plain wall, pairwise (the two runs of one turn)
     for (int k = 0; k < repeat; ++k) {
-      const Timing a = runSor({}, sorRanks, args);
-      const Timing b = runSor({preload, "WAITSCOPE_QUIET=1", "WAITSCOPE_TRACE_DIR=" + (dir / "sor").string()},
-                              sorRanks, args);
-      plain = {std::min(plain.wall, a.wall), std::min(plain.cpu, a.cpu)};
-      traced = {std::min(traced.wall, b.wall), std::min(traced.cpu, b.cpu)};
+      plain.push_back(runSor({}, sorRanks, args));
+      traced.push_back(runSor({preload, "WAITSCOPE_QUIET=1", "WAITSCOPE_TRACE_DIR=" + (dir / "sor").string()},
+                              sorRanks, args));
+      ratios.push_back(traced.back().wall / plain.back().wall);
     }
-    const double wallDilation = traced.wall / plain.wall - 1.0, cpuDilation = traced.cpu / plain.cpu - 1.0;
-    std::printf("\nsor %s on %d ranks, best of %d runs each, in turn (wall time of mpiexec; CPU time of mpiexec "
+    auto stats = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      const std::size_t n = v.size();
+      const double median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+      return std::array<double, 3>{v.front(), median, v.back()};
+    };
+    auto pick = [](const std::vector<Timing>& ts, double Timing::*field) {
+      std::vector<double> v;
+      for (const Timing& t : ts) v.push_back(t.*field);
+      return v;
+    };
+    const auto pw = stats(pick(plain, &Timing::wall)), tw = stats(pick(traced, &Timing::wall));
+    const auto pc = stats(pick(plain, &Timing::cpu)), tc = stats(pick(traced, &Timing::cpu));
+    const auto pair = stats(ratios);
+    const double wallDilation = tw[0] / pw[0] - 1.0;
+    std::printf("\nsor %s on %d ranks, %d runs each, in turn (wall time of mpiexec; CPU time of mpiexec "
                 "and the ranks)\n",
                 args.empty() ? "770 600 (default size)" : args.c_str(), sorRanks, repeat);
-    std::printf("%-12s %12s %12s %10s %9s\n", "", "no library", "tracing", "dilation", "target");
-    std::printf("%-12s %10.3f s %10.3f s %9.1f%% %9s\n", "wall", plain.wall, traced.wall, 100.0 * wallDilation,
-                wallDilation <= kSorDilationTarget ? "PASS" : "MISS");
-    std::printf("%-12s %10.3f s %10.3f s %9.1f%%\n", "cpu", plain.cpu, traced.cpu, 100.0 * cpuDilation);
-    std::printf("sor dilation target: at most %.0f%% longer: %s\n", 100.0 * kSorDilationTarget,
+    std::printf("%-12s %12s %12s %10s %9s   %s\n", "", "no library", "tracing", "dilation", "target",
+                "medians [min..max]: no library, tracing");
+    std::printf("%-12s %10.3f s %10.3f s %9.1f%% %9s   %.3f [%.3f..%.3f] s, %.3f [%.3f..%.3f] s (%+.1f%%)\n",
+                "wall, best", pw[0], tw[0], 100.0 * wallDilation, wallDilation <= kSorDilationTarget ? "PASS" : "MISS",
+                pw[1], pw[0], pw[2], tw[1], tw[0], tw[2], 100.0 * (tw[1] / pw[1] - 1.0));
+    std::printf("%-12s %10.3f s %10.3f s %9.1f%% %9s   %.3f [%.3f..%.3f] s, %.3f [%.3f..%.3f] s (%+.1f%%)\n",
+                "cpu, best", pc[0], tc[0], 100.0 * (tc[0] / pc[0] - 1.0), "", pc[1], pc[0], pc[2], tc[1], tc[0], tc[2],
+                100.0 * (tc[1] / pc[1] - 1.0));
+    std::printf("wall traced/plain per turn: median %.3f [%.3f..%.3f]\n", pair[1], pair[0], pair[2]);
+    std::printf("sor dilation target: at most %.0f%% longer (best of each): %s\n", 100.0 * kSorDilationTarget,
                 wallDilation <= kSorDilationTarget ? "PASS" : "MISS");
   }
 
