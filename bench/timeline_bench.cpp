@@ -304,6 +304,22 @@ int main(int argc, char** argv) {
           n[4] += l.transfers.size(); n[5] += l.instances.size(); n[6] += l.path.size();
         }
         std::printf("  regions %zu messages %zu collectives %zu epochs %zu transfers %zu instances %zu path %zu\n", n[0], n[1], n[2], n[3], n[4], n[5], n[6]);
+        // The query's CPU time per kind (median of 15), at the view's width, for the last window.
+        timeline::SliceRequest one = request;
+        one.width = static_cast<std::uint32_t>(view.width());
+        std::printf("  query CPU per kind at %u px:", one.width);
+        const char* names[7] = {"regions", "messages", "collectives", "epochs", "transfers", "instances", "path"};
+        for (int k = 0; k < 7; ++k) {
+          one.kinds = 1u << k;
+          std::vector<double> cpu;
+          for (int rep = 0; rep < 15; ++rep) {
+            const double c0 = threadCpuMs();
+            source->query(one, slice);
+            cpu.push_back(threadCpuMs() - c0);
+          }
+          std::printf(" %s %.2f", names[k], stats(cpu).median);
+        }
+        std::printf(" ms\n");
       }
       const Stats q = stats(queries), fr = stats(frames), re = stats(repaints), fc = stats(frameCpu);
       const bool ok = fr.median <= 16.0 && fr.worst <= 33.0;

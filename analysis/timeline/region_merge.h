@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "item_merge.h"
 #include "timeline_types.h"
 
 namespace waitscope::timeline {
@@ -31,7 +32,7 @@ class RegionMerger {
   double origin_ = 0.0;
   double pixel_ = 0.0;
   bool pending_ = false;
-  std::int64_t pendingColumn_ = 0;
+  ColumnRange pendingColumn_;  // the column of the pending intervals' start
   double columnStart_ = 0.0;
   double columnEnd_ = 0.0;
   std::uint32_t columnMerged_ = 0;

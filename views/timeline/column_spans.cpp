@@ -46,7 +46,14 @@ void ColumnSpans::add(int x, int y0, int y1) {
 }
 
 void ColumnSpans::flushTo(RasterLayer& layer, QRgb opaque) {
+  // Left to right, not in first-use order: neighbouring columns share cache
+  // lines, so a column's runs find most of their rows' lines still cached.
+  int first = static_cast<int>(columns_.size()), last = -1;
   for (int c : touched_) {
+    first = std::min(first, c);
+    last = std::max(last, c);
+  }
+  for (int c = first; c <= last; ++c) {
     Column& col = columns_[static_cast<std::size_t>(c)];
     for (int k = 0; k < col.count; ++k) layer.fillRect(left_ + c, col.top[k], 1, col.bottom[k] - col.top[k] + 1, opaque);
     col.count = 0;

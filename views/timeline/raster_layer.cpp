@@ -8,6 +8,7 @@
 
 #include <QPaintEngine>
 #include <QPainter>
+#include <QRectF>
 #include <QRegion>
 
 #include "column_spans.h"
@@ -106,16 +107,80 @@ void RasterLayer::fillRect(int x, int y, int w, int h, QRgb opaque) {
   markDirty(x0, y0, x1, y1);
 }
 
+namespace {
+
+// The first pixel whose centre lies beyond `edge` (pixel c is inside when
+// c + 0.5 > edge on the near side); false when the edge passes through a pixel
+// centre, or as near to it as the engine's fixed point (1/64 pixel for
+// stroked outlines) can blur: there its choice depends on its arithmetic.
+bool firstPixelAfter(double edge, int& first) {
+  const double e = std::clamp(edge, -1e6, 1e6) - 0.5;
+  if (std::abs(e - std::round(e)) < 1.0 / 64) return false;
+  first = static_cast<int>(std::ceil(e));
+  return true;
+}
+
+}  // namespace
+
 bool RasterLayer::penRect(double x0, double y0, double x1, double y1, double width, QRect& out) {
   const double h = width / 2;
   const double edges[4] = {std::min(x0, x1) - h, std::max(x0, x1) + h, std::min(y0, y1) - h, std::max(y0, y1) + h};
   int first[4];
-  for (int i = 0; i < 4; ++i) {
-    const double e = std::clamp(edges[i], -1e6, 1e6) - 0.5;  // pixel c is inside when c > e on the near side
-    if (std::abs(e - std::round(e)) < 1e-6) return false;     // through a pixel centre
-    first[i] = static_cast<int>(std::ceil(e));
-  }
+  for (int i = 0; i < 4; ++i)
+    if (!firstPixelAfter(edges[i], first[i])) return false;
   out = QRect(first[0], first[2], first[1] - first[0], first[3] - first[2]);
+  return true;
+}
+
+bool RasterLayer::outline(const QRectF& r, double width, QRgb opaque) {
+  const double h = width / 2;
+  const double left = std::min(r.left(), r.right()), right = std::max(r.left(), r.right());
+  const double top = std::min(r.top(), r.bottom()), bottom = std::max(r.top(), r.bottom());
+  // The pen's edges along each axis: outer and inner of both sides.
+  const double edges[8] = {left - h, left + h, right - h, right + h, top - h, top + h, bottom - h, bottom + h};
+  int e[8];
+  for (int i = 0; i < 8; ++i)
+    if (!firstPixelAfter(edges[i], e[i])) return false;
+  fillRect(e[0], e[4], e[3] - e[0], e[5] - e[4], opaque);  // top side
+  fillRect(e[2], e[4], e[3] - e[2], e[7] - e[4], opaque);  // right
+  fillRect(e[0], e[6], e[3] - e[0], e[7] - e[6], opaque);  // bottom
+  fillRect(e[0], e[4], e[1] - e[0], e[7] - e[4], opaque);  // left
+  return true;
+}
+
+RasterLayer::Pattern RasterLayer::patternOf(Qt::BrushStyle style) {
+  QImage tile(8, 8, QImage::Format_ARGB32_Premultiplied);
+  tile.fill(Qt::transparent);
+  {
+    QPainter p(&tile);
+    p.fillRect(tile.rect(), QBrush(Qt::black, style));
+  }
+  Pattern pattern;
+  for (int y = 0; y < 8; ++y)
+    for (int x = 0; x < 8; ++x)
+      if (qAlpha(tile.pixel(x, y)) != 0) pattern.rows[static_cast<std::size_t>(y)] |= static_cast<std::uint8_t>(1u << x);
+  return pattern;
+}
+
+bool RasterLayer::patternRect(const QRectF& r, const Pattern& pattern, QPoint brushOrigin, QRgb opaque) {
+  const QRectF n = r.normalized();
+  int left, right, top, bottom;
+  if (!firstPixelAfter(n.left(), left) || !firstPixelAfter(n.right(), right) || !firstPixelAfter(n.top(), top) ||
+      !firstPixelAfter(n.bottom(), bottom))
+    return false;
+  // Layer coordinates, clipped; the pattern's phase stays in logical ones.
+  const int x0 = std::max(left - origin_.x(), clip_.left()), x1 = std::min(right - origin_.x(), clip_.right() + 1);
+  const int y0 = std::max(top - origin_.y(), clip_.top()), y1 = std::min(bottom - origin_.y(), clip_.bottom() + 1);
+  if (x0 >= x1 || y0 >= y1) return true;
+  const int px = origin_.x() - brushOrigin.x(), py = origin_.y() - brushOrigin.y();
+  for (int y = y0; y < y1; ++y) {
+    const unsigned bits = pattern.rows[static_cast<std::size_t>((y + py) & 7)];
+    if (bits == 0) continue;
+    QRgb* line = row(y);
+    for (int x = x0; x < x1; ++x)
+      if (bits >> ((x + px) & 7) & 1u) line[x] = opaque;
+  }
+  markDirty(x0, y0, x1, y1);
   return true;
 }
 
@@ -124,6 +189,19 @@ bool RasterLayer::wideLine(double x0, double y0, double x1, double y1, double wi
   if (!penRect(x0, y0, x1, y1, width, r)) return false;
   fillRect(r.x(), r.y(), r.width(), r.height(), opaque);
   return true;
+}
+
+void RasterLayer::copyRow(int x0, int x1, int from, int y0, int y1) {
+  x0 = std::max(x0 - origin_.x(), clip_.left());
+  x1 = std::min(x1 - origin_.x(), clip_.right() + 1);
+  from -= origin_.y();
+  y0 = std::max(y0 - origin_.y(), clip_.top());
+  y1 = std::min(y1 - origin_.y(), clip_.bottom() + 1);
+  if (x0 >= x1 || y0 >= y1 || from < clip_.top() || from > clip_.bottom()) return;
+  const QRgb* source = row(from) + x0;
+  for (int y = y0; y < y1; ++y)
+    if (y != from) std::memcpy(row(y) + x0, source, static_cast<std::size_t>(x1 - x0) * sizeof(QRgb));
+  markDirty(x0, y0, x1, y1);
 }
 
 void RasterLayer::verticalLine(int x, int y0, int y1, QRgb opaque) {

@@ -16,12 +16,16 @@
 // Only for raster painters without scaling and for opaque colours (the view
 // checks both and otherwise paints with QPainter; exports to SVG always do).
 // The own image keeps its storage between frames: drawing allocates nothing once warm.
+#include <array>
+#include <cstdint>
+
 #include <QImage>
 #include <QPoint>
 #include <QRect>
 #include <QRgb>
 
 class QPainter;
+class QRectF;
 
 namespace waitscope::views {
 
@@ -41,6 +45,28 @@ class RasterLayer {
   bool wideLine(double x0, double y0, double x1, double y1, double width, QRgb opaque);
   // The pixels wideLine would fill, without filling them (false: left to QPainter).
   static bool penRect(double x0, double y0, double x1, double y1, double width, QRect& out);
+  // The outline of `r` drawn with a square-capped, mitred pen `width` wide:
+  // its four sides as wideLine fills them, the shared edges worked out once.
+  // False (nothing written) where wideLine would refuse a side.
+  bool outline(const QRectF& r, double width, QRgb opaque);
+  // An 8x8 brush pattern (Qt::BDiagPattern...) as the raster engine tiles it:
+  // bit x of rows[y] is a painted pixel at (x, y) from the brush origin. Read
+  // from QPainter itself (once per style change, not per frame).
+  struct Pattern {
+    std::array<std::uint8_t, 8> rows{};
+  };
+  static Pattern patternOf(Qt::BrushStyle style);
+  // Fills `r` with `pattern` in `opaque` aligned to `brushOrigin` (logical
+  // coordinates), as the aliased raster engine fills a QRectF with a pattern
+  // brush and no pen: the pixels whose centres lie inside. An edge through a
+  // pixel centre: nothing written, false (the caller leaves it to QPainter).
+  bool patternRect(const QRectF& r, const Pattern& pattern, QPoint brushOrigin, QRgb opaque);
+  // The pixels a layer can write, in the painter's logical coordinates.
+  QRect writable() const { return clip_.translated(origin_); }
+  // Copies pixels [x0, x1) of row `from` into rows [y0, y1) (all clipped to
+  // writable()): a band of rectangles of one height is written in its first
+  // row and copied down, a memcpy per row instead of a fill per rectangle.
+  void copyRow(int x0, int x1, int from, int y0, int y1);
   // Pixels (x, y0) to (x, y1), both included (y0 and y1 in either order).
   void verticalLine(int x, int y0, int y1, QRgb opaque);
   // A one-pixel line from (x0, y0) to (x1, y1), both ends included, placed as

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <QFileInfo>
 #include <QSaveFile>
@@ -49,6 +50,11 @@ QString formatTime(double seconds) {
 QString formatBytes(std::uint64_t bytes) { return QStringLiteral("%1 bytes").arg(bytes); }
 
 // The pixel column of x, clamped so far-away items stay within int range.
+// A quarter-pixel grid shifted by an eighth: hatch and outline edges (at
+// +-0, 0.75 or 1.5 from it) then never pass near a pixel centre, where the
+// layer would leave them to QPainter (raster_layer.h); invisible otherwise.
+double offGrid(double x) { return std::floor(std::clamp(x, -1e6, 1e6) * 4.0) / 4.0 + 0.125; }
+
 int pixelOf(double x) { return static_cast<int>(std::floor(std::clamp(x, -1e6, 1e6))); }
 
 double distanceToSegment(const QPointF& p, const QPointF& a, const QPointF& b) {
@@ -127,6 +133,28 @@ void TimelineView::rebuildStyles() {
     callPathTexts_.back().prepare(QTransform(), font());
   }
   textHeight_ = fm.height();
+  textAscent_ = fm.ascent();
+  // Labels and legend are the same every frame: laid out here, not per paint.
+  const auto prepared = [&](const QString& text) {
+    QStaticText t(text);
+    t.setTextFormat(Qt::PlainText);
+    t.prepare(QTransform(), font());
+    return t;
+  };
+  locationTexts_.clear();
+  for (const QString& n : locationNames_) locationTexts_.push_back(prepared(n));
+  nodeTexts_.clear();
+  for (const QString& n : nodeNames_) nodeTexts_.push_back(prepared(n));
+  legendTexts_.clear();
+  legendWidths_.clear();
+  const auto legend = [&](const QString& label) {
+    legendTexts_.push_back(prepared(label));
+    legendWidths_.push_back(fm.horizontalAdvance(label));
+  };
+  for (std::size_t g = 0; g < timeline::kRegionGroupCount; ++g) legend(groupLabel(static_cast<timeline::RegionGroup>(g)));
+  for (std::size_t k = 0; k < colors_.epochs.size(); ++k) legend(epochLabel(static_cast<timeline::EpochKind>(k)));
+  legend(tr("wait state"));
+  legend(tr("critical path"));
   groupBrushes_.clear();
   for (const QColor& c : colors_.groups) groupBrushes_.emplace_back(c);
   epochBrushes_.clear();
@@ -146,6 +174,7 @@ void TimelineView::rebuildStyles() {
     patternStrongPens_.emplace_back(c, 3.0, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin);
     patternBrushes_.emplace_back(c, Qt::BDiagPattern);
   }
+  hatch_ = RasterLayer::patternOf(Qt::BDiagPattern);
   messagePen_ = QPen(colors_.message, 1.0);
   transferPen_ = QPen(colors_.transfer, 1.5);
   transferBrush_ = QBrush(colors_.transfer);
@@ -404,6 +433,7 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
   // Regions and epochs are collected per colour and drawn with one drawRects
   // call each: far cheaper than a fillRect per item when there are thousands.
   for (auto& v : regionRects_) v.clear();
+  bandSpans_.clear();
   for (auto& v : epochRects_) v.clear();
   for (auto& v : instanceRects_) v.clear();
   for (const timeline::LocationSlice& ls : slice_.locations) {
@@ -412,7 +442,13 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
     const int y = static_cast<int>(top);
     for (const timeline::RegionSpan& s : ls.regions) {
       const int x0 = pixelOf(xOf(s.start, plot)), x1 = pixelOf(xOf(s.end, plot));
-      regionRects_[static_cast<std::size_t>(s.group)].emplace_back(x0, y + kBandTop, std::max(x1 - x0, 1), kBandHeight);
+      const int w = std::max(x1 - x0, 1);
+      regionRects_[static_cast<std::size_t>(s.group)].emplace_back(x0, y + kBandTop, w, kBandHeight);
+      // Spans come in time order: a rectangle starting inside the last run extends it.
+      if (!bandSpans_.empty() && bandSpans_.back().y() == y + kBandTop && x0 <= bandSpans_.back().right() + 1)
+        bandSpans_.back().setRight(std::max(bandSpans_.back().right(), x0 + w - 1));
+      else
+        bandSpans_.emplace_back(x0, y + kBandTop, w, kBandHeight);
     }
     for (const timeline::Epoch& e : ls.epochs) {
       const int x0 = pixelOf(xOf(e.start, plot)), x1 = pixelOf(xOf(e.end, plot));
@@ -425,9 +461,19 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
   p.setPen(Qt::NoPen);
   if (direct && opaqueRegions_) {
     layer_.begin(p, plot);
+    // All rectangles of a row have its band's height: written into the band's
+    // first writable row only, which is then copied down (the same pixels).
+    const QRect writable = layer_.writable();
     for (std::size_t g = 0; g < regionRects_.size(); ++g) {
       const QRgb c = groupBrushes_[g].color().rgba64().toArgb32();
-      for (const QRect& r : regionRects_[g]) layer_.fillRect(r.x(), r.y(), r.width(), r.height(), c);
+      for (const QRect& r : regionRects_[g]) {
+        const int first = std::max(r.y(), writable.top());
+        if (first <= r.bottom()) layer_.fillRect(r.x(), first, r.width(), 1, c);
+      }
+    }
+    for (const QRect& b : bandSpans_) {
+      const int first = std::max(b.y(), writable.top());
+      if (first <= b.bottom()) layer_.copyRow(b.x(), b.right() + 1, first, first + 1, b.bottom() + 1);
     }
     layer_.drawTo(p);
   } else {
@@ -447,6 +493,11 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
   // one colour is drawn as square-capped lines in one call, the same pixels as
   // the mitred rectangles.
   const bool lineOutlines = direct;
+  // The hatch goes into a layer where the brush origin is a whole pixel (the pattern's phase).
+  const QPointF brushOrigin = p.brushOrigin();
+  const QPoint wholeOrigin = brushOrigin.toPoint();
+  const std::optional<QPoint> hatchOrigin =
+      direct && QPointF(wholeOrigin) == brushOrigin ? std::optional<QPoint>(wholeOrigin) : std::nullopt;
   for (const timeline::LocationSlice& ls : slice_.locations) {
     const double top = rowCenter_[ls.location] - kBandTop - kBandHeight / 2.0;
     const double span = window_.to - window_.from;
@@ -480,6 +531,23 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
     const QBrush* runBrush = nullptr;
     const auto flushRun = [&] {
       if (!runPen) return;
+      outlineLines_.clear();
+      // Hatch and outline of one colour: on raster devices both go into a
+      // layer (their union does not depend on the order); what it refuses is
+      // left to QPainter.
+      if (runBrush->color() == runPen->color() && runBrush->style() == Qt::BDiagPattern && hatchOrigin) {
+        layer_.begin(p, plot);
+        const QRgb c = runPen->color().rgba64().toArgb32();
+        std::size_t kept = 0;
+        for (const QRectF& r : outlineRects_) {
+          if (!layer_.patternRect(r, hatch_, *hatchOrigin, c)) outlineRects_[kept++] = r;
+          if (!layer_.outline(r, runPen->widthF(), c)) addOutline(r);
+        }
+        outlineRects_.resize(kept);
+        layer_.drawTo(p);
+      } else {
+        for (const QRectF& r : outlineRects_) addOutline(r);
+      }
       p.setPen(Qt::NoPen);
       p.setBrush(*runBrush);
       p.drawRects(outlineRects_.data(), static_cast<int>(outlineRects_.size()));
@@ -487,8 +555,8 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
       runPen = nullptr;
     };
     for (const timeline::InstanceMark& i : ls.instances) {
-      const double x0 = xOf(i.start, plot), x1 = xOf(i.end, plot);
-      const QRectF r(x0, top + kBandTop - 1, std::max(x1 - x0, 2.0), kBandHeight + 2);
+      const double x0 = offGrid(xOf(i.start, plot)), x1 = offGrid(xOf(i.end, plot));
+      const QRectF r(x0, offGrid(top + kBandTop - 1), std::max(x1 - x0, 2.0), kBandHeight + 2);
       const bool known = i.metric < patternPens_.size();
       if (x1 - x0 < 3.0 && known && highlightedMetric_ == kNoId) {
         // Too narrow for hatching: a solid mark in the pattern's colour (drawn batched below).
@@ -508,10 +576,8 @@ void TimelineView::paintRows(QPainter& p, const QRect& plot) {
           runPen = pen;
           runBrush = brush;
           outlineRects_.clear();
-          outlineLines_.clear();
         }
         outlineRects_.push_back(r);
-        addOutline(r);
         continue;
       }
       flushRun();
@@ -771,10 +837,9 @@ void TimelineView::paintLabels(QPainter& p, const QRect& plot) {
       }
       p.setBrush(palette().text());
       p.drawPolygon(tri, 3);
-      if (r.node < nodeNames_.size())
-        p.drawText(QRect(14, y, kLabelWidth - 16, r.height), Qt::AlignVCenter | Qt::AlignLeft, nodeNames_[r.node]);
-    } else if (r.location < locationNames_.size()) {
-      p.drawText(QRect(18, y, kLabelWidth - 20, r.height), Qt::AlignVCenter | Qt::AlignLeft, locationNames_[r.location]);
+      if (r.node < nodeTexts_.size()) p.drawStaticText(QPointF(14, y + (r.height - textHeight_) / 2), nodeTexts_[r.node]);
+    } else if (r.location < locationTexts_.size()) {
+      p.drawStaticText(QPointF(18, y + (r.height - textHeight_) / 2), locationTexts_[r.location]);
     }
   }
   p.restore();
@@ -800,22 +865,22 @@ void TimelineView::paintLegend(QPainter& p, const QSize& size) {
   const int y = size.height() - kLegendHeight;
   p.fillRect(QRect(0, y, size.width(), kLegendHeight), palette().window());
   p.setPen(palette().text().color());
-  const QFontMetrics fm(font());
   int x = 6;
-  const auto entry = [&](const QBrush& brush, const QPen& pen, const QString& label) {
+  std::size_t n = 0;  // the entry's laid-out label (rebuildStyles, same order)
+  const auto entry = [&](const QBrush& brush, const QPen& pen) {
     p.setPen(pen);
     p.setBrush(brush);
     p.drawRect(QRect(x, y + 5, 12, 12));
+    if (n >= legendTexts_.size()) return;
     p.setPen(palette().text().color());
-    p.drawText(QPoint(x + 16, y + 15), label);
-    x += 16 + fm.horizontalAdvance(label) + 12;
+    p.drawStaticText(QPointF(x + 16, y + 15 - textAscent_), legendTexts_[n]);  // baseline at y + 15
+    x += 16 + legendWidths_[n] + 12;
+    ++n;
   };
-  for (std::size_t g = 0; g < timeline::kRegionGroupCount; ++g)
-    entry(groupBrushes_[g], QPen(Qt::NoPen), groupLabel(static_cast<timeline::RegionGroup>(g)));
-  for (std::size_t k = 0; k < colors_.epochs.size(); ++k)
-    entry(epochBrushes_[k], QPen(Qt::NoPen), epochLabel(static_cast<timeline::EpochKind>(k)));
-  entry(QBrush(Qt::black, Qt::BDiagPattern), QPen(Qt::black), tr("wait state"));
-  entry(QBrush(colors_.criticalPath), QPen(Qt::NoPen), tr("critical path"));
+  for (std::size_t g = 0; g < timeline::kRegionGroupCount; ++g) entry(groupBrushes_[g], QPen(Qt::NoPen));
+  for (std::size_t k = 0; k < colors_.epochs.size(); ++k) entry(epochBrushes_[k], QPen(Qt::NoPen));
+  entry(QBrush(Qt::black, Qt::BDiagPattern), QPen(Qt::black));
+  entry(QBrush(colors_.criticalPath), QPen(Qt::NoPen));
 }
 
 // ---------------------------------------------------------------- hit testing and tooltips

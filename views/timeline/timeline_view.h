@@ -185,6 +185,10 @@ class TimelineView : public QWidget {
   double textHeight_ = 0.0;
   std::vector<QString> locationNames_;
   std::vector<QString> nodeNames_;
+  std::vector<QStaticText> locationTexts_, nodeTexts_;  // row labels, laid out once
+  std::vector<QStaticText> legendTexts_;                // legend entries, in drawing order
+  std::vector<int> legendWidths_;
+  double textAscent_ = 0.0;
   std::vector<QBrush> groupBrushes_;
   std::vector<QBrush> epochBrushes_;
   std::vector<QPen> patternPens_, patternStrongPens_;
@@ -202,10 +206,12 @@ class TimelineView : public QWidget {
   bool directRaster_ = true;
   bool opaqueRegions_ = true, opaqueMarks_ = true, opaqueLines_ = true, opaquePath_ = true;  // colours a layer may write
   RasterLayer layer_;
+  RasterLayer::Pattern hatch_;  // the wait states' BDiagPattern, as QPainter tiles it
   ColumnSpans columnSpans_;  // vertical message lines and transfer shafts, merged per column
   std::vector<double> rowCenter_;  // per location: widget y of its region band's middle, or -1
   std::vector<PathPoint> pathPoints_;
   std::array<std::vector<QRect>, timeline::kRegionGroupCount> regionRects_;  // batched per colour
+  std::vector<QRect> bandSpans_;  // per row, the runs of pixels its region rectangles cover
   std::array<std::vector<QRect>, 5> epochRects_;
   std::vector<QLine> lines_;
   std::vector<QRect> pathRects_;

@@ -4,6 +4,7 @@
 // emits instanceClicked; tooltips; collapsing a node; the coupling slots.
 #include <QFile>
 #include <QPainter>
+#include <QScrollBar>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -322,6 +323,20 @@ class TimelineViewTest : public QObject {
       const QString where = firstDifference(reference, direct);
       QVERIFY2(where.isEmpty(), qPrintable(QStringLiteral("window %1-%2: %3").arg(c.from).arg(c.to).arg(where)));
     }
+    // Scrolled so that rows are cut by the plot's top and bottom edges at every pixel offset.
+    TimelineView view;
+    view.setMinimumSize(0, 0);
+    view.resize(700, 110);
+    dense->attach(view);
+    view.setTimeWindow(0.0, 100.0);
+    view.scrollToLocation(3);
+    auto* scroll = view.findChild<QScrollBar*>();
+    QVERIFY(scroll && scroll->maximum() > 0);
+    for (int value = 0; value <= scroll->maximum(); ++value) {
+      scroll->setValue(value);
+      const QString where = firstDifference(paintedBy(view, false), paintedBy(view, true));
+      QVERIFY2(where.isEmpty(), qPrintable(QStringLiteral("scrolled to %1: %2").arg(value).arg(where)));
+    }
   }
 
   // One-pixel lines written by the layer (straight, and as merged column runs)
@@ -364,6 +379,69 @@ class TimelineViewTest : public QObject {
     QVERIFY(!layer.line(-5, 30, 50, 60, ink));
     QVERIFY(!layer.line(50, 30, 50, 260, ink));
     layer.drawTo(p);
+  }
+
+  // Hatched rectangles (the wait states' pattern brush, no pen) and mitred
+  // outlines written by the layer are QPainter's pixels, whatever the
+  // fractional edges, brush origin and painter offset; a rectangle the layer
+  // refuses (an edge through a pixel centre) is left to QPainter.
+  void rasterLayerHatchAndOutlinesAreQPainters() {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> position(-10.0, 200.0), extent(0.25, 60.0);
+    std::uniform_int_distribution<int> small(0, 7);
+    const QRect clip(10, 20, 170, 150);
+    const QRgb ink = 0xff2060c0;
+    const views::RasterLayer::Pattern hatch = views::RasterLayer::patternOf(Qt::BDiagPattern);
+    QImage reference(200, 200, QImage::Format_ARGB32_Premultiplied), direct(reference.size(), reference.format());
+    views::RasterLayer layer;
+    int hatched = 0, outlined = 0;
+    for (int k = 0; k < 1500; ++k) {
+      // Quarter pixels now and then: edges through pixel centres and on pixel borders.
+      const auto snap = [&](double v) { return k % 4 == 0 ? std::round(v * 4) / 4 : v; };
+      const QRectF r(snap(position(rng)), snap(position(rng)), snap(extent(rng)), snap(extent(rng) / 3));
+      const QPoint brushOrigin(k % 3 == 0 ? small(rng) : 0, k % 5 == 0 ? small(rng) : 0);
+      const QPoint offset(k % 2 ? small(rng) : 0, k % 2 ? small(rng) : 0);
+      const double penWidth = k % 2 ? 1.5 : 3.0;
+      reference.fill(Qt::white);
+      direct.fill(Qt::white);
+      const auto setUp = [&](QPainter& p) {
+        p.translate(offset);
+        p.setClipRect(clip);
+        p.setBrushOrigin(brushOrigin);
+      };
+      bool hatchTaken = false, outlineTaken = false;
+      {
+        QPainter p(&direct);
+        setUp(p);
+        layer.begin(p, clip);
+        hatchTaken = layer.patternRect(r, hatch, brushOrigin, ink);
+        outlineTaken = layer.outline(r, penWidth, ink);
+        layer.drawTo(p);
+      }
+      {
+        QPainter p(&reference);
+        setUp(p);
+        if (hatchTaken) {
+          p.setPen(Qt::NoPen);
+          p.setBrush(QBrush(QColor::fromRgba(ink), Qt::BDiagPattern));
+          p.drawRects(&r, 1);
+        }
+        if (outlineTaken) {
+          p.setPen(QPen(QColor::fromRgba(ink), penWidth, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+          p.setBrush(Qt::NoBrush);
+          p.drawRect(r);
+        }
+      }
+      hatched += hatchTaken;
+      outlined += outlineTaken;
+      const QString where = firstDifference(reference, direct);
+      QVERIFY2(where.isEmpty(), qPrintable(QStringLiteral("%1,%2 %3x%4 origin %5,%6 offset %7,%8 pen %9: %10")
+                                               .arg(r.x(), 0, 'g', 17).arg(r.y(), 0, 'g', 17).arg(r.width(), 0, 'g', 17).arg(r.height(), 0, 'g', 17)
+                                               .arg(brushOrigin.x()).arg(brushOrigin.y())
+                                               .arg(offset.x()).arg(offset.y()).arg(penWidth).arg(where)));
+    }
+    QVERIFY(hatched > 1000);
+    QVERIFY(outlined > 600);
   }
 
   // A repaint of the same window, width and rows uses the slice it has.
