@@ -23,40 +23,6 @@ struct PixelGrid {
   }
 };
 
-// Whether times fall in one column of a grid, answered as column() answers
-// but mostly by two comparisons instead of a division: only a time within a
-// rounding margin of the column's borders is divided.
-class ColumnRange {
- public:
-  ColumnRange() = default;
-  ColumnRange(double origin, double pixel, std::int64_t column) : origin_(origin), pixel_(pixel), column_(column) {
-    const double lo = origin + static_cast<double>(column) * pixel, hi = lo + pixel;
-    // Far above the rounding of (t - origin) / pixel and of lo and hi themselves.
-    const double margin = pixel * 1e-6 + (std::abs(lo) + std::abs(hi) + std::abs(origin)) * 1e-14;
-    inLo_ = lo + margin;
-    inHi_ = hi - margin;
-    outLo_ = lo - margin;
-    outHi_ = hi + margin;
-    if (std::abs(static_cast<double>(column)) >= 4e18) {  // clamped: always divide
-      inLo_ = 1.0;
-      inHi_ = 0.0;
-      outLo_ = -HUGE_VAL;
-      outHi_ = HUGE_VAL;
-    }
-  }
-  std::int64_t column() const { return column_; }
-  bool contains(double t) const {
-    if (t > inLo_ && t < inHi_) return true;
-    if (t < outLo_ || t > outHi_ || !(t == t)) return false;
-    return PixelGrid{origin_, pixel_}.column(t) == column_;
-  }
-
- private:
-  double origin_ = 0.0, pixel_ = 1.0;
-  std::int64_t column_ = 0;
-  double inLo_ = 1.0, inHi_ = 0.0, outLo_ = 1.0, outHi_ = 0.0;  // empty until set
-};
-
 inline bool sameKey(const Message& a, const Message& b) { return a.sender == b.sender && a.receiver == b.receiver; }
 inline bool sameKey(const Collective& a, const Collective& b) { return a.comm == b.comm && a.op == b.op; }
 inline bool sameKey(const Epoch& a, const Epoch& b) {
@@ -128,14 +94,10 @@ void appendMerged(std::vector<T>& out, const T& item, const PixelGrid& grid) {
       break;
     }
   }
-  if (out.empty()) {
-    out.push_back(item);
-    return;
-  }
-  const ColumnRange column(grid.origin, grid.pixel, grid.column(item.start));
+  const std::int64_t column = grid.column(item.start);
   int looked = 0;
   for (auto it = out.rbegin(); it != out.rend() && looked < kMergeLookBack; ++it, ++looked) {
-    if (!column.contains(it->start)) break;
+    if (grid.column(it->start) != column) break;
     if (sameKey(*it, item)) {
       absorb(*it, item);
       return;

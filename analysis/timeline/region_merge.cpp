@@ -32,11 +32,11 @@ void RegionMerger::add(double start, double end, std::uint32_t callPath, std::ui
     emit(start, end, callPath, merged);
     return;
   }
-  // Most short intervals continue the pending column: two comparisons instead of a division.
-  if (pending_ && (start != columnEnd_ || !pendingColumn_.contains(start))) flushColumn();
+  const std::int64_t c = column(start);
+  if (pending_ && (c != pendingColumn_ || start != columnEnd_)) flushColumn();
   if (!pending_) {
     pending_ = true;
-    pendingColumn_ = ColumnRange(origin_, pixel_, column(start));
+    pendingColumn_ = c;
     columnStart_ = start;
     columnMerged_ = 0;
   }

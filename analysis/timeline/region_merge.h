@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "item_merge.h"
 #include "timeline_types.h"
 
 namespace waitscope::timeline {
@@ -32,7 +31,7 @@ class RegionMerger {
   double origin_ = 0.0;
   double pixel_ = 0.0;
   bool pending_ = false;
-  ColumnRange pendingColumn_;  // the column of the pending intervals' start
+  std::int64_t pendingColumn_ = 0;
   double columnStart_ = 0.0;
   double columnEnd_ = 0.0;
   std::uint32_t columnMerged_ = 0;
