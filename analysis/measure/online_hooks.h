@@ -22,15 +22,21 @@ struct OnlineHook {
   }
 };
 
+// What every event of a call carries: its kind, the call's profile node and the communicator.
+online::Event callEvent(const OnlineCall& c, online::EventKind kind, std::uint32_t comm) {
+  online::Event e;
+  e.kind = kind;
+  e.node = c.node();
+  e.comm = comm;
+  return e;
+}
+
 void emitSend(const OnlineCall& c, int dest, int tag, MPI_Comm comm, bool blocking) {
   if (dest < 0) return;  // MPI_PROC_NULL
   const OnlineComm& info = onlineComm(comm);
   if (info.inter || static_cast<std::size_t>(dest) >= info.appRanks->size()) return;
-  online::Event e;
-  e.kind = online::EventKind::Send;
+  online::Event e = callEvent(c, online::EventKind::Send, info.key);
   e.blocking = blocking;
-  e.node = c.node();
-  e.comm = info.key;
   e.peer = (*info.appRanks)[static_cast<std::size_t>(dest)];
   e.tag = tag;
   e.t0 = c.enter;
@@ -41,11 +47,8 @@ void emitSend(const OnlineCall& c, int dest, int tag, MPI_Comm comm, bool blocki
 void emitReceive(const OnlineCall& c, const MPI_Status& st, std::uint32_t comm, const std::vector<int>& ranks,
                  double post, std::uint32_t group, std::uint64_t call, double leave) {
   if (st.MPI_SOURCE < 0 || static_cast<std::size_t>(st.MPI_SOURCE) >= ranks.size()) return;
-  online::Event e;
-  e.kind = online::EventKind::Recv;
+  online::Event e = callEvent(c, online::EventKind::Recv, comm);
   e.group = group;
-  e.node = c.node();
-  e.comm = comm;
   e.peer = ranks[static_cast<std::size_t>(st.MPI_SOURCE)];
   e.tag = st.MPI_TAG;
   e.seq = call;
@@ -251,11 +254,8 @@ struct OnlineHook<Fn::MPI_Comm_free> {
 void emitCollective(const OnlineCall& c, online::CollectiveKind kind, MPI_Comm comm, int root) {
   OnlineComm& info = onlineComm(comm);
   if (info.inter) return;
-  online::Event e;
-  e.kind = online::EventKind::Collective;
+  online::Event e = callEvent(c, online::EventKind::Collective, info.key);
   e.collective = kind;
-  e.node = c.node();
-  e.comm = info.key;
   e.tag = static_cast<std::int32_t>(info.appRanks->size());
   e.peer = root >= 0 && static_cast<std::size_t>(root) < info.appRanks->size() ? (*info.appRanks)[static_cast<std::size_t>(root)] : -1;
   e.seq = ++info.collectives;

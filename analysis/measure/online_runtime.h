@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <unordered_map>
 #include <vector>
 
@@ -51,7 +52,10 @@ struct OnlineState {
   double lastFlush = 0.0, lastTree = 0.0;
   std::uint64_t completingCalls = 0;
   std::unordered_map<MPI_Comm, OnlineComm> comms;
-  std::unordered_map<MPI_Request, PendingReceive> receives;
+  // Receives posted and not yet completed. The nodes come from a pool that keeps freed ones: an
+  // MPI_Irecv does not allocate once the program's usual number of receives is in flight.
+  std::pmr::unsynchronized_pool_resource receivePool;
+  std::pmr::unordered_map<MPI_Request, PendingReceive> receives{&receivePool};
 };
 extern OnlineState go;
 
