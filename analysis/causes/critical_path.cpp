@@ -242,7 +242,8 @@ std::vector<Leg> planLegs(const std::vector<Switch>& switches, const Endpoints& 
 }  // namespace
 
 void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result) {
-  const replay::YieldingComm world(ctx.comms.world());  // the walk's messages never meet any other
+  // The walk's messages never meet any other.
+  const replay::YieldingComm world(ctx.comms.world(), ctx.comms.nodeOversubscribed());
   int me = 0, size = 0;
   MPI_Comm_rank(world, &me);
   MPI_Comm_size(world, &size);

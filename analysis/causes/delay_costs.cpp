@@ -840,7 +840,8 @@ class DelayAnalysis {
 
   replay::ReplayContext& ctx_;
   replay::LocalResult& result_;
-  const replay::YieldingComm comm_{ctx_.comms.world()};  // the exchange's own communicator
+  // The exchange's own communicator.
+  const replay::YieldingComm comm_{ctx_.comms.world(), ctx_.comms.nodeOversubscribed()};
 
   std::vector<Wait> waits_;  // by start time, non-overlapping
   Hints waiterHints_, causeHints_;

@@ -2,10 +2,14 @@
 
 #include <map>
 
+#include "yielding_wait.h"
+
 namespace waitscope::replay {
 
 Communicators::Communicators(const trace::Definitions& defs, MPI_Comm world)
-    : world_(world), mpi_(defs.comms.size(), MPI_COMM_NULL), rank_(defs.comms.size(), trace::kNone) {
+    : world_(world),
+      nodeOversubscribed_(replay::nodeOversubscribed(world)),
+      mpi_(defs.comms.size(), MPI_COMM_NULL), rank_(defs.comms.size(), trace::kNone) {
   int me = 0;
   MPI_Comm_rank(world, &me);
   int worldSize = 0;

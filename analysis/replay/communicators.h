@@ -27,9 +27,12 @@ class Communicators {
   // This rank's rank in `comm`, or trace::kNone.
   trace::Rank rank(trace::CommId comm) const { return comm < rank_.size() ? rank_[comm] : trace::kNone; }
   MPI_Comm world() const { return world_; }
+  // Whether this node runs more analysis ranks than it has cores (replay/yielding_wait.h).
+  bool nodeOversubscribed() const { return nodeOversubscribed_; }
 
  private:
   MPI_Comm world_;
+  bool nodeOversubscribed_;
   std::vector<MPI_Comm> mpi_;
   std::vector<trace::Rank> rank_;
   std::vector<MPI_Comm> owned_;

@@ -44,10 +44,7 @@ inline void waitFor(MPI_Request& request, bool yieldCore) {
 // other) whose requests are waited for with waitFor(). Collective to create.
 class YieldingComm {
  public:
-  explicit YieldingComm(MPI_Comm of) {
-    MPI_Comm_dup(of, &comm_);
-    yieldCore_ = nodeOversubscribed(comm_);
-  }
+  YieldingComm(MPI_Comm of, bool yieldCore) : yieldCore_(yieldCore) { MPI_Comm_dup(of, &comm_); }
   ~YieldingComm() { MPI_Comm_free(&comm_); }
   YieldingComm(const YieldingComm&) = delete;
   YieldingComm& operator=(const YieldingComm&) = delete;
