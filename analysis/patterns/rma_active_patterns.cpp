@@ -11,10 +11,11 @@
 //                    Early Transfer are then evaluated locally
 //   MPI_Win_wait/test target: MPI_Win_wait, then Early Wait, Late Complete, counts
 //   MPI_Win_fence    MPI_Allreduce(MAXLOC) of (enter, -exit) for Wait at Fence (for all
-//                    fences of a window at once, before the replay); the
-//                    previous epoch's last RMA-op exits (MAXLOC) and bits (BOR) are
-//                    accumulated into the fence slot of its parity, MPI_Win_fence,
-//                    then Early Fence and the counts are read off the own slot
+//                    fences of a window at once, before the replay); each closed
+//                    epoch's last RMA-op exits (MAXLOC) and bits (BOR) are kept and
+//                    accumulated for a batch of epochs at once in an exchange epoch
+//                    of its own (two MPI_Win_fence), then Early Fence and the
+//                    counts are read off the own fence area
 //   create / free    MPI_Allreduce for Wait at Create / Wait at Free, and the
 //                    exchange window's own creation and release
 // docs/patterns/rma_active.md describes the definitions and the choices made.
@@ -460,29 +461,51 @@ struct DoubleInt {
 };
 static_assert(sizeof(DoubleInt) == 16, "MPI_DOUBLE_INT is a double followed by an int, padded to 16 bytes");
 
-// What each rank exposes. Followed by three bit fields of `words` 64-bit
-// words (one bit per rank of the window's communicator): GATS, fence slot 0,
-// fence slot 1. Fence fields alternate by epoch parity, so that a target can
-// read and reset one slot while origins already accumulate into the other.
+// What each rank exposes. Followed by the GATS bit field of `words` 64-bit
+// words (one bit per rank of the window's communicator), then the fence area:
+// kFenceBatch slots (the last transfer exit per fence epoch, MAXLOC) and
+// kFenceBatch bit fields.
 struct Header {
-  double postEnter;            // GATS: enter of this target's MPI_Win_post
-  DoubleInt latestComplete;    // GATS: MAXLOC (complete enter, origin)
-  DoubleInt latestOpGats;      // GATS: MAXLOC (last RMA-op exit to this target, origin)
-  DoubleInt latestOpFence[2];  // fences: MAXLOC (last RMA-op exit to this target, origin) per slot
+  double postEnter;          // GATS: enter of this target's MPI_Win_post
+  DoubleInt latestComplete;  // GATS: MAXLOC (complete enter, origin)
+  DoubleInt latestOpGats;    // GATS: MAXLOC (last RMA-op exit to this target, origin)
 };
+
+// Fence epochs whose exchange rides on one exchange-window fence: origins keep
+// each epoch's last transfer exit per target and send a batch of epochs at
+// once (DESIGN.md, "Where analysis speed comes from"); a window whose fences
+// are many then costs one exchange fence per kFenceBatch recorded ones.
+constexpr std::size_t kFenceBatch = 512;
 
 constexpr MPI_Aint kPostEnter = offsetof(Header, postEnter);
 constexpr MPI_Aint kLatestComplete = offsetof(Header, latestComplete);
 constexpr MPI_Aint kLatestOpGats = offsetof(Header, latestOpGats);
-constexpr MPI_Aint latestOpFence(int slot) {
-  return static_cast<MPI_Aint>(offsetof(Header, latestOpFence) + static_cast<std::size_t>(slot) * sizeof(DoubleInt));
-}
 
 struct Transfer {  // an RMA operation of this rank, by its enclosing call
   int target;
   double enter;
   double leave;
   trace::CallPathId path;
+};
+
+// The latest enter (with its rank) and the earliest exit of a collective call
+// over `comm`, by one MPI_Allreduce with MPI_MAXLOC over (enter, -exit).
+struct Overlap {
+  double latestEnter;
+  int latestRank;
+  double earliestExit;
+  bool synchronizing() const { return latestEnter < earliestExit; }
+};
+
+struct PendingFence {  // a fence that closed an epoch, evaluated when its batch is exchanged
+  Call call;
+  Overlap overlap;
+};
+
+struct EpochExit {  // the last transfer exit to `target` in the epoch closed by pending fence `epoch`
+  std::uint32_t epoch;
+  int target;
+  double exit;
 };
 
 struct ExchangeWindow {
@@ -512,38 +535,39 @@ struct ExchangeWindow {
   // fences
   std::uint64_t fences = 0;
   std::map<int, double> fenceLastExit;  // target -> exit of the last transfer since the previous fence
+  std::vector<PendingFence> pendingFences;  // closing fences of this batch, in trace order
+  std::vector<EpochExit> pendingExits;      // their epochs' last transfer exits, by epoch
 
   Header& header() { return *reinterpret_cast<Header*>(base); }
-  std::uint64_t* bits(int field) {  // 0: GATS, 1 + slot: fence slot
-    return reinterpret_cast<std::uint64_t*>(base + sizeof(Header)) + static_cast<std::size_t>(field) * words;
+  std::uint64_t* gatsBits() { return reinterpret_cast<std::uint64_t*>(base + sizeof(Header)); }
+  static MPI_Aint gatsBitsOffset(int rank) {
+    return static_cast<MPI_Aint>(sizeof(Header) + static_cast<std::size_t>(rank) / 64 * sizeof(std::uint64_t));
   }
-  static MPI_Aint bitsOffset(int field, std::size_t words, int rank) {
-    return static_cast<MPI_Aint>(sizeof(Header) + (static_cast<std::size_t>(field) * words +
-                                                   static_cast<std::size_t>(rank) / 64) * sizeof(std::uint64_t));
+  // Fence area: the slots, then the bit fields (kFenceBatch × words).
+  MPI_Aint fenceSlotsOffset() const {
+    return static_cast<MPI_Aint>(sizeof(Header) + words * sizeof(std::uint64_t));
   }
-  std::size_t bytes() const { return sizeof(Header) + 3 * words * sizeof(std::uint64_t); }
-  bool bitSet(int field, int r) {
-    return (bits(field)[static_cast<std::size_t>(r) / 64] >> (static_cast<unsigned>(r) % 64)) & 1U;
+  MPI_Aint fenceBitsOffset() const {
+    return fenceSlotsOffset() + static_cast<MPI_Aint>(kFenceBatch * sizeof(DoubleInt));
+  }
+  DoubleInt* fenceSlots() { return reinterpret_cast<DoubleInt*>(base + fenceSlotsOffset()); }
+  std::uint64_t* fenceBits() { return reinterpret_cast<std::uint64_t*>(base + fenceBitsOffset()); }
+  std::size_t bytes() const {
+    return static_cast<std::size_t>(fenceBitsOffset()) + kFenceBatch * words * sizeof(std::uint64_t);
+  }
+  static bool bitSet(const std::uint64_t* field, int r) {
+    return (field[static_cast<std::size_t>(r) / 64] >> (static_cast<unsigned>(r) % 64)) & 1U;
   }
   void resetGats() {
     Header& h = header();
     h.latestComplete = {kNever, -1};
     h.latestOpGats = {kNever, -1};
-    std::fill_n(bits(0), words, 0);
+    std::fill_n(gatsBits(), words, 0);
   }
-  void resetFence(int slot) {
-    header().latestOpFence[slot] = {kNever, -1};
-    std::fill_n(bits(1 + slot), words, 0);
+  void resetFences() {
+    std::fill_n(fenceSlots(), kFenceBatch, DoubleInt{kNever, -1});
+    std::fill_n(fenceBits(), kFenceBatch * words, 0);
   }
-};
-
-// The latest enter (with its rank) and the earliest exit of a collective call
-// over `comm`, by one MPI_Allreduce with MPI_MAXLOC over (enter, -exit).
-struct Overlap {
-  double latestEnter;
-  int latestRank;
-  double earliestExit;
-  bool synchronizing() const { return latestEnter < earliestExit; }
 };
 
 Overlap overlap(MPI_Comm comm, int rank, const Call& call) {
@@ -596,7 +620,10 @@ class ActiveReplay {
     std::vector<WinId> left;
     for (const auto& [id, w] : windows_) left.push_back(id);
     std::sort(left.begin(), left.end());
-    for (const WinId id : left) release(windows_.at(id));
+    for (const WinId id : left) {
+      exchangeFences(windows_.at(id));
+      release(windows_.at(id));
+    }
     windows_.clear();
     MPI_Win_free(&mutex_);
   }
@@ -663,13 +690,13 @@ class ActiveReplay {
     new (w.base) Header{};
     w.header().postEnter = kNever;
     w.resetGats();
-    w.resetFence(0);
-    w.resetFence(1);
+    w.resetFences();
   }
 
   void onFree(WinId id, const Call& call) {
     ExchangeWindow* w = find(id);
     if (!w) return;
+    exchangeFences(*w);
     collectiveWait(Metric::MpiRmaWaitAtFree, *w, w->comm, call);
     release(*w);
     windows_.erase(id);
@@ -737,34 +764,63 @@ class ActiveReplay {
     ExchangeWindow& w = *found;
     const Overlap o = fenceCursor_[id] < fenceOverlaps_[id].size() ? fenceOverlaps_[id][fenceCursor_[id]++]
                                                                     : overlap(w.comm, w.rank, call);
-
-    // Every fence but the first closes an epoch; epoch k (after fence k) uses slot k % 2.
-    const bool closes = w.fences > 0;
-    const int slot = closes ? static_cast<int>((w.fences - 1) % 2) : 0;
-    std::vector<DoubleInt> exits;
-    std::vector<std::uint64_t> bit;
-    if (closes) {
-      exits.reserve(w.fenceLastExit.size());
-      bit.assign(1, std::uint64_t{1} << (static_cast<unsigned>(w.rank) % 64));
-      for (const auto& [target, exit] : w.fenceLastExit) {
-        exits.push_back({exit, w.rank});
-        MPI_Accumulate(&exits.back(), 1, MPI_DOUBLE_INT, target, latestOpFence(slot), 1, MPI_DOUBLE_INT, MPI_MAXLOC,
-                       w.win);
-        MPI_Accumulate(bit.data(), 1, MPI_UINT64_T, target, ExchangeWindow::bitsOffset(1 + slot, w.words, w.rank), 1,
-                       MPI_UINT64_T, MPI_BOR, w.win);
-      }
+    if (w.fences++ == 0) {  // the first fence closes no epoch
+      if (o.synchronizing() && call.path != kNone)
+        ctx_.severities.addWait(Metric::MpiRmaWaitAtFence, call.path, call.enter, o.latestEnter,
+                                worldOf(w, o.latestRank));
+      return;
     }
-    MPI_Win_fence(0, w.win);
+    const auto epoch = static_cast<std::uint32_t>(w.pendingFences.size());
+    w.pendingFences.push_back({call, o});
+    for (const auto& [target, exit] : w.fenceLastExit) w.pendingExits.push_back({epoch, target, exit});
     w.fenceLastExit.clear();
-    ++w.fences;
+    // Every member has recorded equally many fences on the window (validated),
+    // so all of them exchange at the same fences.
+    if (w.pendingFences.size() == kFenceBatch) exchangeFences(w);
+  }
 
-    double waitAtFence = o.synchronizing() ? o.latestEnter - call.enter : 0.0;
-    Rank waitCause = worldOf(w, o.latestRank);
-    if (closes) {
-      const DoubleInt latest = w.header().latestOpFence[slot];
-      const double end = std::min(latest.value, call.leave);
+  // The exchange of a batch of closed fence epochs, in an exchange epoch of
+  // its own (so GATS epochs on the same window may come in between): fence,
+  // per target one MPI_Accumulate(MAXLOC) of the epochs' last transfer exits
+  // and one MPI_Accumulate(BOR) of this rank's access bits, fence; then each
+  // fence's Early Fence, Wait at Fence and pair counts from the own fence area,
+  // which is reset before the next batch's opening fence lets origins write.
+  void exchangeFences(ExchangeWindow& w) {
+    if (w.pendingFences.empty()) return;
+    MPI_Win_fence(MPI_MODE_NOPRECEDE, w.win);
+    const std::size_t n = w.pendingFences.size();
+    std::stable_sort(w.pendingExits.begin(), w.pendingExits.end(),
+                     [](const EpochExit& a, const EpochExit& b) { return a.target < b.target; });
+    std::vector<std::vector<DoubleInt>> exits;  // kept until the fence completes the accumulates
+    std::vector<std::vector<std::uint64_t>> bits;
+    const std::uint64_t mine = std::uint64_t{1} << (static_cast<unsigned>(w.rank) % 64);
+    const std::size_t myWord = static_cast<std::size_t>(w.rank) / 64;
+    for (std::size_t from = 0; from < w.pendingExits.size();) {
+      const int target = w.pendingExits[from].target;
+      std::vector<DoubleInt>& e = exits.emplace_back(n, DoubleInt{kNever, w.rank});
+      std::vector<std::uint64_t>& b = bits.emplace_back(n * w.words, 0);
+      for (; from < w.pendingExits.size() && w.pendingExits[from].target == target; ++from) {
+        const EpochExit& x = w.pendingExits[from];
+        e[x.epoch].value = x.exit;
+        b[x.epoch * w.words + myWord] = mine;
+      }
+      MPI_Accumulate(e.data(), static_cast<int>(n), MPI_DOUBLE_INT, target, w.fenceSlotsOffset(),
+                     static_cast<int>(n), MPI_DOUBLE_INT, MPI_MAXLOC, w.win);
+      MPI_Accumulate(b.data(), static_cast<int>(n * w.words), MPI_UINT64_T, target, w.fenceBitsOffset(),
+                     static_cast<int>(n * w.words), MPI_UINT64_T, MPI_BOR, w.win);
+    }
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, w.win);
+
+    const DoubleInt* slots = w.fenceSlots();
+    const std::uint64_t* accessed = w.fenceBits();
+    for (std::size_t k = 0; k < n; ++k) {
+      const Call& call = w.pendingFences[k].call;
+      const Overlap& o = w.pendingFences[k].overlap;
+      double waitAtFence = o.synchronizing() ? o.latestEnter - call.enter : 0.0;
+      Rank waitCause = worldOf(w, o.latestRank);
+      const double end = std::min(slots[k].value, call.leave);
       if (end > call.enter && call.path != kNone) {
-        const Rank cause = worldOf(w, latest.rank);
+        const Rank cause = worldOf(w, slots[k].rank);
         ctx_.severities.addWait(Metric::MpiRmaEarlyFence, call.path, call.enter, end, cause);
         if (end - call.enter > waitAtFence) {
           waitAtFence = end - call.enter;
@@ -774,15 +830,17 @@ class ActiveReplay {
       // Pairwise synchronizations: every other member may have accessed this rank.
       double unneeded = 0.0;
       for (int r = 0; r < w.size; ++r)
-        if (r != w.rank && !w.bitSet(1 + slot, r)) unneeded += 1.0;
+        if (r != w.rank && !ExchangeWindow::bitSet(accessed + k * w.words, r)) unneeded += 1.0;
       if (call.path != kNone) {
         ctx_.severities.add(Metric::RmaPairsyncCount, call.path, static_cast<double>(w.size - 1));
         ctx_.severities.add(Metric::RmaPairsyncUnneededCount, call.path, unneeded);
       }
-      w.resetFence(slot);  // origins write it again only after the next fence
+      if (waitAtFence > 0.0 && call.path != kNone)
+        ctx_.severities.addWait(Metric::MpiRmaWaitAtFence, call.path, call.enter, call.enter + waitAtFence, waitCause);
     }
-    if (waitAtFence > 0.0 && call.path != kNone)
-      ctx_.severities.addWait(Metric::MpiRmaWaitAtFence, call.path, call.enter, call.enter + waitAtFence, waitCause);
+    w.resetFences();
+    w.pendingFences.clear();
+    w.pendingExits.clear();
   }
 
   // ---- transfers ----
@@ -872,7 +930,7 @@ class ActiveReplay {
                      w.win);
       MPI_Accumulate(&lastExit[k], 1, MPI_DOUBLE_INT, target, kLatestOpGats, 1, MPI_DOUBLE_INT, MPI_MAXLOC, w.win);
       if (accessed[k])
-        MPI_Accumulate(&bit, 1, MPI_UINT64_T, target, ExchangeWindow::bitsOffset(0, w.words, w.rank), 1, MPI_UINT64_T,
+        MPI_Accumulate(&bit, 1, MPI_UINT64_T, target, ExchangeWindow::gatsBitsOffset(w.rank), 1, MPI_UINT64_T,
                        MPI_BOR, w.win);
     }
     MPI_Win_complete(w.win);
@@ -923,7 +981,7 @@ class ActiveReplay {
     for (const int r : w.origins) {
       if (r == w.rank) continue;
       pairs += 1.0;
-      if (!w.bitSet(0, r)) unneeded += 1.0;
+      if (!ExchangeWindow::bitSet(w.gatsBits(), r)) unneeded += 1.0;
     }
     ctx_.severities.add(Metric::RmaPairsyncCount, call.path, pairs);
     ctx_.severities.add(Metric::RmaPairsyncUnneededCount, call.path, unneeded);
