@@ -352,6 +352,38 @@ TEST(RmaActive, PairwiseCountsOverFenceEpochs) {
 
 // ------------------------------------------------------------------ window creation and release
 
+// More fence epochs than one exchange batch holds (512): 1100 closing fences,
+// exchanged in two full batches and a last one at MPI_Win_free. In every third
+// epoch rank 1 puts to rank 0 and ends 0.001 s after rank 0 entered the fence
+// (Early Fence); rank 0 always enters 0.002 s before the others (Wait at Fence).
+TEST(RmaActive, FenceEpochsOverSeveralExchangeBatches) {
+  const Rank n = size();
+  Scenario s;
+  const int epochs = 1100;
+  for (Rank r = 0; r < n; ++r) s.rank(r).fence(2.0, 2.1, s.win);
+  int withPut = 0;
+  for (int k = 0; k < epochs; ++k) {
+    const double t = 2.2 + 0.005 * k;
+    if (k % 3 == 0) {
+      s.rank(1).put(t, t + 0.002, s.win, 0, 8);
+      ++withPut;
+    }
+    s.rank(0).fence(t + 0.001, t + 0.004, s.win);
+    for (Rank r = 1; r < n; ++r) s.rank(r).fence(t + 0.003, t + 0.004, s.win);
+  }
+  const report::Report rep = s.analyze();
+  if (!isRoot()) return;
+  EXPECT_NEAR(valueOf(rep, "mpi_rma_early_fence", "main/MPI_Win_fence", 0), 0.001 * withPut, kEps);
+  EXPECT_NEAR(valueOf(rep, "mpi_rma_wait_at_fence", "main/MPI_Win_fence", 0), 0.002 * epochs, kEps);
+  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_unneeded_count", "main/MPI_Win_fence", 0),
+              1.0 * epochs * (n - 1) - withPut, kEps);
+  expectOnly(rep, {{"mpi_rma_early_fence", 0.001 * withPut},
+                   {"mpi_rma_wait_at_fence", 0.002 * epochs},
+                   {"mpi_rma_pairsync_count", 1.0 * epochs * n * (n - 1)},
+                   {"mpi_rma_pairsync_unneeded_count", 1.0 * epochs * n * (n - 1) - withPut}});
+  expectCause(rep, "mpi_rma_early_fence", 1);
+}
+
 // Rank r enters MPI_Win_create at 1.0 + 0.1 r (all leave at 1.5); MPI_Win_free
 // is entered at 8.0 + 0.05 (N-1-r), left at 8.5. A second window is created
 // without synchronizing (rank 0 leaves before rank N-1 enters): no wait.
