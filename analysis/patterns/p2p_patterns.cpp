@@ -41,18 +41,20 @@ bool isBlockingSend(const std::string& name) {
 
 PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
   const auto& ev = ctx.events;
+  const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   std::unordered_set<std::uint64_t> cancelled;
-  for (const trace::Event& e : ev.events)
-    if (e.kind == EventKind::MpiRequestCancelled) cancelled.insert(ev.message(e).request);
+  for (const std::uint32_t i : nonRegion)
+    if (ev.events[i].kind == EventKind::MpiRequestCancelled) cancelled.insert(ev.message(ev.events[i]).request);
 
   struct Posted {
     std::uint32_t event;
     double enter;
   };
   std::unordered_map<std::uint64_t, Posted> irecvs;  // request id -> posting
-  for (std::uint32_t i = 0; i < ev.events.size(); ++i) {
+  for (std::size_t k = 0; k < nonRegion.size(); ++k) {
+    const std::uint32_t i = nonRegion[k];
     const trace::Event& e = ev.events[i];
-    const replay::Call* call = ctx.calls.callOf(i);
+    const replay::Call* call = ctx.calls.callOfEntry(k);
     const double callEnter = call ? call->enter : e.time;
     switch (e.kind) {
       case EventKind::MpiSend:

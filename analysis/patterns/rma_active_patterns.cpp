@@ -240,7 +240,8 @@ class Validator {
 
   void walk() {
     const auto& ev = ctx_.events;
-    for (std::size_t i = 0; i < ev.events.size() && local_.empty(); ++i) {
+    for (const std::uint32_t i : ctx_.calls.nonRegionEvents()) {
+      if (!local_.empty()) break;
       const trace::Event& e = ev.events[i];
       if (e.kind == EventKind::RmaCollectiveEnd) {
         const auto& rec = ev.collective(e);
@@ -588,7 +589,7 @@ class ActiveReplay {
     reduceFenceOverlaps();
     openMutex();
     const auto& ev = ctx_.events;
-    for (std::size_t i = 0; i < ev.events.size(); ++i) {
+    for (const std::uint32_t i : ctx_.calls.nonRegionEvents()) {
       const trace::Event& e = ev.events[i];
       switch (e.kind) {
         case EventKind::RmaCollectiveEnd: {
@@ -727,7 +728,7 @@ class ActiveReplay {
     constexpr std::size_t kBatch = 1 << 15;  // fences per reduction: bounds memory, keeps messages large
     std::vector<std::vector<DoubleInt>> mine(defs_.windows.size());  // (enter, -exit) per fence
     const auto& ev = ctx_.events;
-    for (std::size_t i = 0; i < ev.events.size(); ++i) {
+    for (const std::uint32_t i : ctx_.calls.nonRegionEvents()) {
       const trace::Event& e = ev.events[i];
       if (e.kind != EventKind::RmaCollectiveEnd) continue;
       const auto& rec = ev.collective(e);

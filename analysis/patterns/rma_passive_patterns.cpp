@@ -105,7 +105,7 @@ class Scanner {
 
   PassiveScan run() {
     const auto& events = ctx_.events.events;
-    for (std::size_t i = 0; i < events.size(); ++i) {
+    for (const std::uint32_t i : ctx_.calls.nonRegionEvents()) {
       const trace::Event& e = events[i];
       switch (e.kind) {
         case EventKind::RmaRequestLock: request(i, e, false); break;

@@ -36,8 +36,9 @@ void agree(const std::string& error, MPI_Comm world) {
 std::string validateReferences(const ReplayContext& ctx) {
   const auto& defs = ctx.defs();
   const auto& ev = ctx.events;
-  for (std::size_t i = 0; i < ev.events.size(); ++i) {
-    const trace::Event& e = ev.events[i];
+  const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
+  for (std::size_t k = 0; k < nonRegion.size(); ++k) {
+    const trace::Event& e = ev.events[nonRegion[k]];
     std::string problem;
     switch (trace::payloadFamily(e.kind)) {
       case trace::PayloadFamily::Message: {
@@ -64,7 +65,7 @@ std::string validateReferences(const ReplayContext& ctx) {
     if (problem.empty()) continue;
     std::ostringstream out;
     out.precision(9);
-    const Call* call = ctx.calls.callOf(i);
+    const Call* call = ctx.calls.callOfEntry(k);
     out << "rank " << ctx.worldRank << ": " << trace::name(e.kind) << " record";
     if (call) out << " in " << ctx.regionName(call->path);
     out << " at " << std::fixed << e.time << " s " << problem;

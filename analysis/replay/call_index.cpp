@@ -26,7 +26,10 @@ CallIndex::CallIndex(const trace::LocationEvents& events) {
         calls_[open.call].leave = e.time;
         calls_[open.call].leaveEvent = i;
       }
-    } else if (!stack.empty()) {
+    } else if (stack.empty()) {
+      events_.push_back(i);
+      callOfEntry_.push_back(trace::kNone);
+    } else {
       Open& top = stack.back();
       if (top.call == trace::kNone) {
         top.call = static_cast<std::uint32_t>(calls_.size());
