@@ -74,10 +74,13 @@ double threadCpu() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-// Wall and CPU time of the steps of one analysis run, from one mark to the next.
+// Wall and CPU time of the steps of one analysis run, from one mark to the next,
+// and the peak resident memory at each mark (on this kind of VM, touching fresh
+// memory is one of the analysis' largest costs).
 struct Steps {
   std::vector<std::string> names;
   std::vector<double> wall, cpu;  // of the step ending at the mark; the first mark's are 0
+  std::vector<double> peakBytes;  // VmHWM at the mark
   double total = std::numeric_limits<double>::infinity();
   Clock::time_point lastWall;
   double lastCpu = 0;
@@ -88,17 +91,21 @@ struct Steps {
     names.push_back(std::move(name));
     wall.push_back(names.size() == 1 ? 0.0 : std::chrono::duration<double>(now - lastWall).count());
     cpu.push_back(names.size() == 1 ? 0.0 : c - lastCpu);
+    peakBytes.push_back(static_cast<double>(procStatusBytes("VmHWM")));
     lastWall = now;
     lastCpu = c;
   }
   // Every rank marks the same steps: the slowest rank's wall time, the ranks' CPU time summed (on rank 0).
   void reduce(double totalWall) {
     total = totalWall;
-    std::vector<double> maxWall(wall.size()), sumCpu(cpu.size());
+    std::vector<double> maxWall(wall.size()), sumCpu(cpu.size()), sumPeak(peakBytes.size());
     MPI_Reduce(wall.data(), maxWall.data(), static_cast<int>(wall.size()), MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Reduce(cpu.data(), sumCpu.data(), static_cast<int>(cpu.size()), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(peakBytes.data(), sumPeak.data(), static_cast<int>(peakBytes.size()), MPI_DOUBLE, MPI_SUM, 0,
+               MPI_COMM_WORLD);
     wall.swap(maxWall);
     cpu.swap(sumCpu);
+    peakBytes.swap(sumPeak);
   }
   // Sum of the steps after mark `from` up to and including mark `to`.
   double between(const std::vector<double>& of, const std::string& from, const std::string& to) const {
@@ -232,9 +239,10 @@ int run(const Args& args) {
                 causesCpu / forwardCpu);
     std::printf("  peak resident growth per event           %8.1f B  target <= %.0f  %s\n", perEvent,
                 kBytesPerEventTarget, perEvent <= kBytesPerEventTarget ? "PASS" : "MISS");
-    std::printf("  steps of the best run, wall s (slowest rank) / CPU s (all ranks):\n");
+    std::printf("  steps of the best run, wall s (slowest rank) / CPU s (all ranks) / peak resident growth B per event:\n");
     for (std::size_t i = 1; i < best.names.size(); ++i)
-      std::printf("    %-14s %7.3f / %7.3f\n", best.names[i].c_str(), best.wall[i], best.cpu[i]);
+      std::printf("    %-14s %7.3f / %7.3f / %5.1f\n", best.names[i].c_str(), best.wall[i], best.cpu[i],
+                  (best.peakBytes[i] - best.peakBytes[0]) / static_cast<double>(events));
   }
   if (args.keep.empty() && me == 0) fs::remove_all(dir);
   return 0;
