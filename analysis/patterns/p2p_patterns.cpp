@@ -43,8 +43,15 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
   const auto& ev = ctx.events;
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   std::unordered_set<std::uint64_t> cancelled;
-  for (const std::uint32_t i : nonRegion)
-    if (ev.events[i].kind == EventKind::MpiRequestCancelled) cancelled.insert(ev.message(ev.events[i]).request);
+  std::size_t sends = 0, receives = 0;  // reserved exactly: no array is copied as it grows
+  for (const std::uint32_t i : nonRegion) {
+    const EventKind kind = ev.events[i].kind;
+    if (kind == EventKind::MpiRequestCancelled) cancelled.insert(ev.message(ev.events[i]).request);
+    sends += kind == EventKind::MpiSend || kind == EventKind::MpiIsend;
+    receives += kind == EventKind::MpiRecv || kind == EventKind::MpiIrecv;
+  }
+  sends_.reserve(sends);
+  receives_.reserve(receives);
 
   struct Posted {
     std::uint32_t event;
