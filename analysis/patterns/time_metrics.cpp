@@ -1,6 +1,7 @@
 #include "time_metrics.h"
 
 #include "mpi_category.h"
+#include "replay/path_sums.h"
 
 #include <array>
 #include <string>
@@ -40,64 +41,70 @@ void addTimeAndCounts(replay::ReplayContext& ctx) {
   std::vector<Open> stack;
   const auto& events = ctx.events;
   auto& sev = ctx.severities;
-  for (std::size_t i = 0; i < events.events.size(); ++i) {
-    const trace::Event& e = events.events[i];
+  for (const trace::Event& e : events.events) {
+    if (e.kind == EventKind::Enter) {
+      stack.push_back({e.ref, e.time, 0.0});
+      visits[e.ref] += 1.0;
+    } else if (e.kind == EventKind::Leave && !stack.empty()) {
+      const Open open = stack.back();
+      stack.pop_back();
+      const double duration = e.time - open.enter;
+      exclusive[open.path] += duration - open.children;
+      if (!stack.empty()) stack.back().children += duration;
+    }
+  }
+
+  // Counts and bytes: only the communication events, each with its call at
+  // hand, summed per call path (exact: whole numbers) and added once.
+  enum : std::size_t { kCommsP2p, kSyncsP2p, kBytesP2p, kSyncsColl, kCommsColl, kBytesColl, kPuts, kBytesPut, kGets,
+                       kBytesGet, kAtomics, kBytesRma };
+  replay::PathSums counts(tree.size(), {Metric::CommsP2p, Metric::SyncsP2p, Metric::BytesP2p, Metric::SyncsColl,
+                                        Metric::CommsColl, Metric::BytesColl, Metric::CommsRmaPuts, Metric::BytesPut,
+                                        Metric::CommsRmaGets, Metric::BytesGet, Metric::CommsRmaAtomics,
+                                        Metric::BytesRma});
+  const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
+  for (std::size_t k = 0; k < nonRegion.size(); ++k) {
+    const trace::Event& e = events.events[nonRegion[k]];
+    const replay::Call* call = ctx.calls.callOfEntry(k);
+    if (!call) continue;
     switch (e.kind) {
-      case EventKind::Enter:
-        stack.push_back({e.ref, e.time, 0.0});
-        visits[e.ref] += 1.0;
-        break;
-      case EventKind::Leave: {
-        if (stack.empty()) break;
-        const Open open = stack.back();
-        stack.pop_back();
-        const double duration = e.time - open.enter;
-        exclusive[open.path] += duration - open.children;
-        if (!stack.empty()) stack.back().children += duration;
-        break;
-      }
       case EventKind::MpiSend:
       case EventKind::MpiIsend:
       case EventKind::MpiRecv:
       case EventKind::MpiIrecv: {
-        const replay::Call* call = ctx.calls.callOf(i);
-        if (!call) break;
         const auto& m = events.message(e);
-        sev.add(m.bytes > 0 ? Metric::CommsP2p : Metric::SyncsP2p, call->path, 1.0);
-        sev.add(Metric::BytesP2p, call->path, static_cast<double>(m.bytes));
+        counts.add(m.bytes > 0 ? kCommsP2p : kSyncsP2p, call->path, 1.0);
+        counts.add(kBytesP2p, call->path, static_cast<double>(m.bytes));
         break;
       }
       case EventKind::MpiCollectiveEnd: {
-        const replay::Call* call = ctx.calls.callOf(i);
-        if (!call) break;
         const auto& c = events.collective(e);
-        sev.add(c.op == trace::CollectiveOp::Barrier ? Metric::SyncsColl : Metric::CommsColl, call->path, 1.0);
-        sev.add(Metric::BytesColl, call->path, static_cast<double>(c.sent + c.received));
+        counts.add(c.op == trace::CollectiveOp::Barrier ? kSyncsColl : kCommsColl, call->path, 1.0);
+        counts.add(kBytesColl, call->path, static_cast<double>(c.sent + c.received));
         break;
       }
-      case EventKind::RmaPut:
-      case EventKind::RmaGet:
+      case EventKind::RmaPut: {
+        counts.add(kPuts, call->path, 1.0);
+        counts.add(kBytesPut, call->path, static_cast<double>(events.rmaRecord(e).bytes));
+        break;
+      }
+      case EventKind::RmaGet: {
+        counts.add(kGets, call->path, 1.0);
+        counts.add(kBytesGet, call->path, static_cast<double>(events.rmaRecord(e).bytes));
+        break;
+      }
       case EventKind::RmaAtomic: {
-        const replay::Call* call = ctx.calls.callOf(i);
-        if (!call) break;
         const auto& r = events.rmaRecord(e);
-        if (e.kind == EventKind::RmaPut) {
-          sev.add(Metric::CommsRmaPuts, call->path, 1.0);
-          sev.add(Metric::BytesPut, call->path, static_cast<double>(r.bytes));
-        } else if (e.kind == EventKind::RmaGet) {
-          sev.add(Metric::CommsRmaGets, call->path, 1.0);
-          sev.add(Metric::BytesGet, call->path, static_cast<double>(r.bytes));
-        } else {
-          sev.add(Metric::CommsRmaAtomics, call->path, 1.0);
-          // Score-P writes element counts here, not bytes (docs/decisions.md).
-          sev.add(Metric::BytesRma, call->path, static_cast<double>(r.bytes + r.received));
-        }
+        counts.add(kAtomics, call->path, 1.0);
+        // Score-P writes element counts here, not bytes (docs/decisions.md).
+        counts.add(kBytesRma, call->path, static_cast<double>(r.bytes + r.received));
         break;
       }
       default:
         break;
     }
   }
+  counts.addTo(sev);
   for (trace::CallPathId p = 0; p < tree.size(); ++p) {
     if (visits[p] == 0.0) continue;
     const Metric cat = category[tree[p].region];
