@@ -29,13 +29,13 @@
 //   explains); terminal: the rest.
 //
 // Exchange (docs/causes-delay.md "Exchange"): the graph edges with the waiters'
-// interval profiles in one batched all-to-all (they do not depend on the
+// interval profiles in batched all-to-all rounds (they do not depend on the
 // backward order); each cause prepares its charges but for the propagated cost
 // phi. Only phi follows the backward order: rank 0 replays all ranks' item
 // sequences (gathered without profiles) in the order of the distributed
-// backward replay and scatters phi back; each rank then charges its items in
-// backward order. The direct/indirect split goes back to the waiters in one
-// final all-to-all.
+// backward replay and scatters phi back; one all-to-all then carries phi to
+// the causes and the direct/indirect split back to the waiters, and each rank
+// charges its items in backward order.
 #include <mpi.h>
 
 #include <algorithm>
@@ -43,7 +43,8 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
-#include <unordered_map>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "causes.h"
@@ -91,36 +92,40 @@ replay::PathSums sumsFor(std::size_t paths) {
 
 // One analyzed wait state of this location.
 struct Wait {
-  CallPathId path;
   double start;
   double end;
+  CallPathId path;
   Rank cause;
   Family family;
-  double phi = 0.0;          // cost of later wait states it explains (long-term)
   double directShare = 0.0;  // later waiting time it explains directly
 };
 
-// Wire format of one wait state, waiter -> cause.
+// Wire format, waiter -> cause, packed: before its first wait state for a
+// cause, the waiter's call-path keys (a count, then the key of each of its
+// path ids); then per wait state a header and (path id, time) entries in the
+// waiter's path ids, which the cause maps to its own through those keys.
 struct WireHeader {
-  std::uint64_t waitId;
+  std::uint32_t waitId;
   std::uint32_t family;
   std::uint32_t entries;
   double omega;
-  double phi;
   double syncTime;
 };
-struct WireEntry {
-  std::uint64_t pathKey;
-  double time;
-};
-struct Announce {
-  double waitId;
-  double syncTime;
-};
-struct Reply {
-  double waitId;
-  double indirect;  // fraction of the waiting time
-};
+constexpr std::size_t kHeaderBytes = 3 * sizeof(std::uint32_t) + 2 * sizeof(double);
+constexpr std::size_t kEntryBytes = sizeof(CallPathId) + sizeof(double);
+
+template <class T>
+char* put(char* at, const T& value) {
+  std::memcpy(at, &value, sizeof value);
+  return at + sizeof value;
+}
+template <class T>
+T take(const char*& at) {
+  T value;
+  std::memcpy(&value, at, sizeof value);
+  at += sizeof value;
+  return value;
+}
 
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
@@ -129,10 +134,42 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   return h ^ (h >> 29);
 }
 
-std::vector<CallPathId> reserved(std::size_t n) {
-  std::vector<CallPathId> v;
-  v.reserve(n);
-  return v;
+// Per call path its parent, and one more entry: paths.size() stands for no
+// path (kNone, an invalid id) and is its own parent.
+std::vector<CallPathId> parentSlots(const trace::CallTree& tree) {
+  const auto outside = static_cast<CallPathId>(tree.size());
+  std::vector<CallPathId> parents(tree.size() + 1, outside);
+  for (std::size_t p = 0; p < tree.size(); ++p) parents[p] = std::min(tree[p].parent, outside);
+  return parents;
+}
+
+// Sorts `v` stably by merging its ascending runs pairwise: n log(runs) for
+// sequences made of a few sorted pieces.
+template <class T, class Before>
+void sortByMergingRuns(std::vector<T>& v, Before before) {
+  std::vector<std::size_t> runs{0};
+  for (std::size_t i = 1; i < v.size(); ++i)
+    if (before(v[i], v[i - 1])) runs.push_back(i);
+  runs.push_back(v.size());
+  while (runs.size() > 2) {
+    std::vector<std::size_t> merged{0};
+    for (std::size_t r = 0; r + 2 < runs.size(); r += 2) {
+      std::inplace_merge(v.begin() + static_cast<std::ptrdiff_t>(runs[r]),
+                         v.begin() + static_cast<std::ptrdiff_t>(runs[r + 1]),
+                         v.begin() + static_cast<std::ptrdiff_t>(runs[r + 2]), before);
+      merged.push_back(runs[r + 2]);
+    }
+    if (runs.size() % 2 == 0) merged.push_back(runs.back());  // an odd run count: the last run as it is
+    runs.swap(merged);
+  }
+}
+
+// Sorted `out` and sorted `list`, merged into `out`.
+void mergeInto(std::vector<double>& out, const std::vector<double>& list) {
+  const auto middle = static_cast<std::ptrdiff_t>(out.size());
+  out.insert(out.end(), list.begin(), list.end());
+  if (!std::is_sorted(out.begin() + middle, out.end())) std::sort(out.begin() + middle, out.end());
+  std::inplace_merge(out.begin(), out.begin() + middle, out.end());
 }
 
 class DelayAnalysis {
@@ -141,76 +178,76 @@ class DelayAnalysis {
 
   void run() {
     collectWaits();
-    collectGlobalSyncs();
-    buildSyncIndex();
+    indexSyncs();
     exchangeProfiles();
     orderItems();
     solvePropagation();
     backwardReplay();
-    replyIndirect();
     sums_.addTo(ctx_.severities);
   }
 
  private:
   // ---- local preparation ----
   void collectWaits() {
-    std::vector<Wait> candidates;
-    candidates.reserve(result_.severities.instances().size());
+    waits_.reserve(result_.severities.instances().size());
     for (const replay::WaitInstance& w : result_.severities.instances()) {
       const Family f = familyOf(w.metric);
       if (f == kNoFamily || w.cause == kNone || w.cause == ctx_.worldRank ||
           w.cause >= static_cast<Rank>(ctx_.worldSize) || !(w.end > w.start) || w.callPath == kNone)
         continue;
-      candidates.push_back({w.callPath, w.start, w.end, w.cause, f});
+      waits_.push_back({w.start, w.end, w.callPath, w.cause, f});
     }
-    // Each pattern family adds its instances in time order: merge those runs
-    // (stable, like a stable sort, in n log(runs) instead of n log n).
-    const auto before = [](const Wait& a, const Wait& b) {
+    // Each pattern family adds its instances in time order.
+    sortByMergingRuns(waits_, [](const Wait& a, const Wait& b) {
       return a.start != b.start ? a.start < b.start : a.end > b.end;
-    };
-    std::vector<std::size_t> runs{0};
-    for (std::size_t i = 1; i < candidates.size(); ++i)
-      if (before(candidates[i], candidates[i - 1])) runs.push_back(i);
-    runs.push_back(candidates.size());
-    while (runs.size() > 2) {
-      std::vector<std::size_t> merged{0};
-      for (std::size_t r = 0; r + 2 < runs.size(); r += 2) {
-        std::inplace_merge(candidates.begin() + static_cast<std::ptrdiff_t>(runs[r]),
-                           candidates.begin() + static_cast<std::ptrdiff_t>(runs[r + 1]),
-                           candidates.begin() + static_cast<std::ptrdiff_t>(runs[r + 2]), before);
-        merged.push_back(runs[r + 2]);
-      }
-      if (runs.size() % 2 == 0) merged.push_back(runs.back());  // an odd run count: the last run as it is
-      runs.swap(merged);
+    });
+    // A sub-pattern (Late Complete in Early Wait, Early Fence in Wait at Fence)
+    // is the same wait. So the kept ones start and end strictly later than the
+    // one before them.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < waits_.size(); ++i) {
+      const Wait& w = waits_[i];
+      if (kept > 0 && w.start >= waits_[kept - 1].start && w.end <= waits_[kept - 1].end) continue;
+      waits_[kept++] = w;
     }
-    waits_.reserve(candidates.size());
-    for (const Wait& w : candidates) {
-      // A sub-pattern (Late Complete in Early Wait, Early Fence in Wait at Fence) is the same wait.
-      if (!waits_.empty() && w.start >= waits_.back().start && w.end <= waits_.back().end) continue;
-      waits_.push_back(w);
-    }
+    waits_.resize(kept);
+    // The wait states per cause, in wait-list order.
+    const auto n = static_cast<std::size_t>(ctx_.worldSize);
+    causeBegin_.assign(n + 1, 0);
+    for (const Wait& w : waits_) ++causeBegin_[w.cause + 1];
+    for (std::size_t p = 0; p < n; ++p) causeBegin_[p + 1] += causeBegin_[p];
+    byCause_.resize(waits_.size());
+    std::vector<std::uint32_t> at(causeBegin_.begin(), causeBegin_.end() - 1);
+    for (std::size_t k = 0; k < waits_.size(); ++k) byCause_[at[waits_[k].cause]++] = static_cast<std::uint32_t>(k);
   }
 
-  // MPI_Init and MPI_Finalize synchronize with every location.
-  void collectGlobalSyncs() {
-    const auto& ev = ctx_.events.events;
-    const auto& tree = ctx_.trace.callTree;
-    std::vector<char> globalSync(ctx_.defs().regions.size(), 0);  // per region, not per event: no string compares
-    for (std::size_t r = 0; r < globalSync.size(); ++r) {
-      const std::string& name = ctx_.defs().regions[r].name;
-      globalSync[r] = name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Finalize";
-    }
-    traceStart_ = ev.empty() ? 0.0 : ev.front().time;
-    for (const trace::Event& e : ev)
-      if (e.kind == EventKind::Enter && globalSync[tree[e.ref].region]) globalSyncs_.push_back(e.time);
-  }
-
-  void buildSyncIndex() {
+  // The synchronization times per peer and per communicator, in one pass over
+  // the events: a synchronizing event counts at the enter of the innermost
+  // region around it (the MPI call), else at its own time; MPI_Init and
+  // MPI_Finalize synchronize with every location.
+  void indexSyncs() {
     const auto& defs = ctx_.defs();
     const auto& ev = ctx_.events;
-    for (std::size_t i = 0; i < ev.events.size(); ++i) {
-      const trace::Event& e = ev.events[i];
+    const auto& tree = ctx_.trace.callTree;
+    std::vector<char> globalRegion(defs.regions.size(), 0);  // per region, not per event: no string compares
+    for (std::size_t r = 0; r < globalRegion.size(); ++r) {
+      const std::string& name = defs.regions[r].name;
+      globalRegion[r] = name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Finalize";
+    }
+    std::vector<char> globalPath(tree.size(), 0);
+    for (std::size_t p = 0; p < tree.size(); ++p) globalPath[p] = globalRegion[tree[p].region];
+    perPeer_.assign(static_cast<std::size_t>(ctx_.worldSize), {});
+    traceStart_ = ev.events.empty() ? 0.0 : ev.events.front().time;
+    std::vector<double> openEnters;  // of the regions open at the current event, innermost last
+    for (const trace::Event& e : ev.events) {
       switch (e.kind) {
+        case EventKind::Enter:
+          openEnters.push_back(e.time);
+          if (globalPath[e.ref]) globalSyncs_.push_back(e.time);
+          continue;
+        case EventKind::Leave:
+          if (!openEnters.empty()) openEnters.pop_back();
+          continue;
         case EventKind::MpiSend:
         case EventKind::MpiIsend:
         case EventKind::MpiRecv:
@@ -224,8 +261,7 @@ class DelayAnalysis {
         default:
           continue;
       }
-      const replay::Call* call = ctx_.calls.callOf(i);
-      const double at = call ? call->enter : e.time;
+      const double at = openEnters.empty() ? e.time : openEnters.back();
       switch (e.kind) {
         case EventKind::MpiSend:
         case EventKind::MpiIsend:
@@ -233,7 +269,7 @@ class DelayAnalysis {
         case EventKind::MpiIrecv: {
           const auto& m = ev.message(e);
           const Rank peer = ctx_.worldRankOf(m.comm, m.peer);
-          if (peer != kNone) perPeer_[peer].push_back(at);
+          if (peer < perPeer_.size()) perPeer_[peer].push_back(at);
           break;
         }
         case EventKind::MpiCollectiveEnd:
@@ -253,7 +289,8 @@ class DelayAnalysis {
         case EventKind::RmaGroupSync: {
           const trace::GroupId g = ev.rmaRecord(e).group;
           if (g < defs.groups.size() && defs.groups[g].type != trace::GroupType::CommSelf)
-            for (const Rank r : defs.groups[g].members) perPeer_[r].push_back(at);
+            for (const Rank r : defs.groups[g].members)
+              if (r < perPeer_.size()) perPeer_[r].push_back(at);
           break;
         }
         default:
@@ -270,12 +307,13 @@ class DelayAnalysis {
       }
       commMembers_[comm] = std::move(members);
     }
-    std::sort(globalSyncs_.begin(), globalSyncs_.end());
+    merged_.resize(static_cast<std::size_t>(ctx_.worldSize));
   }
 
   // All synchronization times with `peer` (messages, groups, communicators
   // containing it, MPI_Init/Finalize), sorted: built once per peer, so a query
-  // is one binary search instead of one per communicator.
+  // is one binary search instead of one per communicator. Each list is in
+  // event order, which is time order but for nested calls: merged, not sorted.
   // Where the last searches ended: the waiter side and the cause side each
   // query in (roughly) increasing time order.
   struct Hints {
@@ -285,16 +323,14 @@ class DelayAnalysis {
   };
   struct Merged;
   Merged& syncsWith(Rank peer) {
-    auto& slot = merged_[peer];
+    Merged& slot = merged_[peer];
     if (slot.built) return slot;
     slot.built = true;
     std::vector<double>& out = slot.times;
-    out = globalSyncs_;
-    if (const auto it = perPeer_.find(peer); it != perPeer_.end())
-      out.insert(out.end(), it->second.begin(), it->second.end());
+    mergeInto(out, globalSyncs_);
+    mergeInto(out, perPeer_[peer]);
     for (const auto& [comm, list] : perComm_)
-      if (commMembers_.at(comm)[peer]) out.insert(out.end(), list.begin(), list.end());
-    std::sort(out.begin(), out.end());
+      if (commMembers_.at(comm)[peer]) mergeInto(out, list);
     return slot;
   }
 
@@ -321,53 +357,75 @@ class DelayAnalysis {
     return hints.waitEnd;
   }
 
-  // Time per call path in [a, b), without the analyzed wait states; into `out`,
-  // in the order the paths first occur (the per-path sums in time order). Called for every
-  // wait state on both sides, so it is one loop over the events with a fast
-  // path while no wait state is near.
-  void profile(double a, double b, std::vector<std::pair<CallPathId, double>>& out, Hints& hints) {
+  // Time per call path in [a, b), without the analyzed wait states: into
+  // scratch_, the paths in profiled() in the order they first occur (the
+  // per-path sums in time order); clearProfile() empties both. Called for
+  // every wait state on both sides, so it is one tight loop over the events
+  // that looks at the wait states only where one is near.
+  void profile(double a, double b, Hints& hints) {
     constexpr std::size_t kNoEvent = replay::RegionTimeline::kNoEvent;
-    out.clear();
+    static_assert(static_cast<int>(EventKind::Enter) == 0 && static_cast<int>(EventKind::Leave) == 1,
+                  "region boundaries are the two smallest kinds");
     if (!(b > a)) return;
     // The stretch active at a, else the first one after it.
     hints.event = timeline_.firstAfter(a, hints.event);
     std::size_t cur = timeline_.boundaryBefore(hints.event);
     if (cur == kNoEvent) cur = timeline_.boundaryFrom(0);
     if (cur == kNoEvent) return;
+    const trace::Event* const ev = ctx_.events.events.data();
+    const std::size_t n = ctx_.events.events.size();
+    // Boundaries before `stop` end a stretch before b; the last stretch ends
+    // at b, or at the last event.
+    const std::size_t stop =
+        replay::partitionPointNear(n, hints.event, [&](std::size_t k) { return ev[k].time >= b; });
+    const double end = stop < n ? b : std::min(b, ev[n - 1].time);
+    double* const scratch = scratch_.data();
+    CallPathId* const touched = touched_.data();
+    std::size_t touchedCount = 0;
+    const CallPathId* const parent = parentSlot_.data();
+    const CallPathId outside = outsideSlot();
+    const Wait* const waits = waits_.data();
+    const std::size_t waitCount = waits_.size();
     std::size_t k = firstWaitEndingAfter(a, hints);
-    double nextWait = k < waits_.size() ? waits_[k].start : b;  // no wait state overlaps [a, nextWait)
-    const std::vector<trace::Event>& ev = ctx_.events.events;
-    const std::size_t n = ev.size();
+    double nextWait = k < waitCount ? waits[k].start : b;  // no wait state overlaps [a, nextWait)
     double from = std::max(a, ev[cur].time);
-    CallPathId path = timeline_.pathAfter(cur);
+    CallPathId path = std::min(timeline_.pathAfter(cur), outside);
     for (std::size_t j = cur + 1;; ++j) {
-      // The stretch [from, to) of `path` ends at the next boundary (or the last event).
-      while (j < n && ev[j].kind != EventKind::Enter && ev[j].kind != EventKind::Leave) ++j;
-      const double to = std::min(b, j < n ? ev[j].time : ev[n - 1].time);
-      if (to > from && path < scratch_.size()) {  // kNone is not
-        double t = to - from;
-        if (to > nextWait) {
-          while (k < waits_.size() && waits_[k].end <= from) ++k;
-          for (std::size_t w = k; w < waits_.size() && waits_[w].start < to; ++w)
-            t -= std::max(0.0, std::min(to, waits_[w].end) - std::max(from, waits_[w].start));
-          // Wait states before k end by `from`; one still open keeps the next stretch on this path.
-          nextWait = k < waits_.size() ? waits_[k].start : b;
-        }
-        if (t > 0.0) {
-          if (scratch_[path] == 0.0) touched_.push_back(path);
-          scratch_[path] += t;
-        }
+      // The stretch [from, to) of `path` ends at the next boundary.
+      while (j < stop && ev[j].kind > EventKind::Leave) ++j;
+      const bool last = j >= stop;
+      const double to = last ? end : ev[j].time;
+      double t = to - from;
+      if (to > nextWait) {
+        while (k < waitCount && waits[k].end <= from) ++k;
+        for (std::size_t w = k; w < waitCount && waits[w].start < to; ++w)
+          t -= std::max(0.0, std::min(to, waits[w].end) - std::max(from, waits[w].start));
+        // Wait states before k end by `from`; one still open keeps the next stretch on this path.
+        nextWait = k < waitCount ? waits[k].start : b;
       }
-      if (j >= n || ev[j].time >= b) break;
-      from = ev[j].time;  // >= a: cur's stretch contains a
-      path = timeline_.pathAfter(j);
+      if (t > 0.0) {
+        if (scratch[path] == 0.0) touched[touchedCount++] = path;
+        scratch[path] += t;
+      }
+      if (last) break;
+      from = to;  // >= a: cur's stretch contains a
+      const CallPathId ref = std::min(ev[j].ref, outside);
+      path = ev[j].kind == EventKind::Enter ? ref : parent[ref];
     }
-    for (const CallPathId p : touched_) {
-      out.emplace_back(p, scratch_[p]);
-      scratch_[p] = 0.0;
+    // Time outside every region belongs to no call path.
+    if (scratch[outside] != 0.0) {
+      touchedCount = static_cast<std::size_t>(std::remove(touched, touched + touchedCount, outside) - touched);
+      scratch[outside] = 0.0;
     }
-    touched_.clear();
+    profiled_ = {touched, touchedCount};
   }
+  std::span<const CallPathId> profiled() const { return profiled_; }
+  void clearProfile() {
+    for (const CallPathId p : profiled_) scratch_[p] = 0.0;
+    profiled_ = {};
+  }
+  // The slot of scratch_ past the call paths: time outside every region (kNone).
+  CallPathId outsideSlot() const { return static_cast<CallPathId>(ctx_.trace.callTree.size()); }
 
   std::uint64_t pathKey(CallPathId p) {
     if (p == kNone) return 0;
@@ -381,58 +439,89 @@ class DelayAnalysis {
   }
 
   // ---- the synchronization graph and the interval profiles ----
-  // Neither depends on the backward order: every waiter sends each cause, in one
-  // all-to-all, its wait states (id, family, omega, t_S) with their interval
-  // profiles, in the order of its wait list.
+  // Neither depends on the backward order: every waiter sends each cause, in
+  // all-to-all rounds, its wait states (id, family, omega, t_S) with their
+  // interval profiles, in the order of its wait list.
   void exchangeProfiles() {
     const auto n = static_cast<std::size_t>(ctx_.worldSize);
     // The waiters' keys name call paths of this rank's tree.
     buildKeyTable();
     theirTime_.assign(ctx_.trace.callTree.size(), 0.0);
-    perCause_.assign(n, {});
+    nextOfCause_.assign(causeBegin_.begin(), causeBegin_.end() - 1);
+    waiterHints_.assign(n, {});
+    causeHints_.assign(n, {});
+    localPathOf_.assign(n, {});
+    keysFrom_.assign(n, 0);
+    sendCount_.assign(n, 0);
+    recvCount_.assign(n, 0);
+    sdispl_.assign(n + 1, 0);
+    rdispl_.assign(n + 1, 0);
     // In rounds of at most kRoundBytes outgoing per rank: the buffers stay
     // small however many wait states there are, and the messages stay large.
     // Between two exchanges every rank prepares its next round (waiter side)
     // and takes in the last one (cause side), so the ranks that mostly wait
     // and those that mostly cause work at the same time, not in turn.
-    std::vector<char> in;
-    std::vector<int> rdispl;
-    std::size_t next = 0;
-    prepareRound(next);
+    bool more = prepareRound();
     for (;;) {
-      const bool anyMore = alltoallBytes(perCause_, next < waits_.size(), in, rdispl);
-      if (anyMore) prepareRound(next);
-      receiveProfiles(in, rdispl);
+      const bool anyMore = alltoallBytes(more);
+      if (anyMore) more = prepareRound();
+      receiveProfiles();
       if (!anyMore) break;
     }
   }
 
   // The next round of this rank's wait states with their interval profiles,
-  // into perCause_; advances `next`.
-  void prepareRound(std::size_t& next) {
-    for (std::vector<char>& buf : perCause_) buf.clear();
-    for (std::size_t bytes = 0; next < waits_.size() && bytes < kRoundBytes; ++next) {
-      const Wait& w = waits_[next];
-      profile(previousSync(w.cause, w.start, waiterHints_), w.start, prof_, waiterHints_);
-      std::vector<char>& buf = perCause_[w.cause];
-      const std::size_t at0 = buf.size();
-      const std::size_t size = sizeof(WireHeader) + prof_.size() * sizeof(WireEntry);
-      buf.resize(at0 + size);
-      bytes += size;
-      const WireHeader h{next, static_cast<std::uint32_t>(w.family), static_cast<std::uint32_t>(prof_.size()),
-                         w.end - w.start, 0.0, w.end};
-      std::memcpy(buf.data() + at0, &h, sizeof h);
-      std::size_t at = at0 + sizeof h;
-      for (const auto& [path, t] : prof_) {
-        const WireEntry e{pathKey(path), t};
-        std::memcpy(buf.data() + at, &e, sizeof e);
-        at += sizeof e;
+  // into out_ cause by cause (each cause's share of the round in wait-list
+  // order; a cause's wait states are profiled in time order, with their own
+  // search hints); returns whether any are left.
+  bool prepareRound() {
+    const auto n = static_cast<std::size_t>(ctx_.worldSize);
+    std::size_t causes = 0;
+    for (std::size_t c = 0; c < n; ++c) causes += nextOfCause_[c] < causeBegin_[c + 1];
+    const std::size_t share = kRoundBytes / std::max<std::size_t>(causes, 1);
+    out_.clear();
+    bool more = false;
+    for (std::size_t c = 0; c < n; ++c) {
+      const std::size_t first = out_.size();
+      sdispl_[c] = static_cast<int>(first);
+      std::uint32_t& next = nextOfCause_[c];
+      if (next < causeBegin_[c + 1] && !keysSent_[c]) {
+        keysSent_[c] = 1;
+        const auto paths = static_cast<std::uint32_t>(keys_.size());
+        char* at = grow(out_, sizeof paths + paths * sizeof(std::uint64_t));
+        at = put(at, paths);
+        std::memcpy(at, keys_.data(), paths * sizeof(std::uint64_t));
       }
+      for (; next < causeBegin_[c + 1] && out_.size() - first < share; ++next) {
+        const std::uint32_t id = byCause_[next];
+        const Wait& w = waits_[id];
+        Hints& hints = waiterHints_[c];
+        profile(previousSync(w.cause, w.start, hints), w.start, hints);
+        char* at = grow(out_, kHeaderBytes + profiled().size() * kEntryBytes);
+        at = put(at, id);
+        at = put(at, static_cast<std::uint32_t>(w.family));
+        at = put(at, static_cast<std::uint32_t>(profiled().size()));
+        at = put(at, w.end - w.start);
+        at = put(at, w.end);
+        for (const CallPathId p : profiled()) {
+          at = put(at, p);
+          at = put(at, scratch_[p]);
+        }
+        clearProfile();
+      }
+      sendCount_[c] = static_cast<int>(out_.size() - first);
+      more = more || next < causeBegin_[c + 1];
     }
+    return more;
+  }
+  static char* grow(std::vector<char>& buf, std::size_t bytes) {
+    const std::size_t at = buf.size();
+    buf.resize(at + bytes);
+    return buf.data() + at;
   }
 
   // This rank's call paths by key: open addressing over the keys, which are
-  // well-mixed hashes already (a lookup per profile entry received).
+  // well-mixed hashes already (a lookup per path of each waiter).
   void buildKeyTable() {
     const std::size_t paths = ctx_.trace.callTree.size();
     std::size_t slots = 16;
@@ -443,6 +532,7 @@ class DelayAnalysis {
       while (keySlots_[i] != kNone) i = (i + 1) & (slots - 1);
       keySlots_[i] = p;
     }
+    keysSent_.assign(static_cast<std::size_t>(ctx_.worldSize), 0);
   }
 
   // The local call path with this key; kNone for a path this rank never ran,
@@ -457,23 +547,32 @@ class DelayAnalysis {
 
   // Charge structure of every remote wait state this rank caused (all but the
   // propagated cost phi, which follows the backward order).
-  void receiveProfiles(const std::vector<char>& in, const std::vector<int>& rdispl) {
+  void receiveProfiles() {
     const auto n = static_cast<std::size_t>(ctx_.worldSize);
     for (std::size_t p = 0; p < n; ++p) {
-      std::size_t at = static_cast<std::size_t>(rdispl[p]);
-      const std::size_t end = static_cast<std::size_t>(rdispl[p + 1]);
+      const char* at = in_.data() + rdispl_[p];
+      const char* const end = in_.data() + rdispl_[p + 1];
+      std::vector<CallPathId>& local = localPathOf_[p];
+      if (at < end && !keysFrom_[p]) {
+        keysFrom_[p] = 1;
+        local.resize(take<std::uint32_t>(at));
+        for (CallPathId& path : local) path = localPathOfKey(take<std::uint64_t>(at));
+      }
       while (at < end) {
         WireHeader h;
-        std::memcpy(&h, in.data() + at, sizeof h);
-        at += sizeof h;
+        h.waitId = take<std::uint32_t>(at);
+        h.family = take<std::uint32_t>(at);
+        h.entries = take<std::uint32_t>(at);
+        h.omega = take<double>(at);
+        h.syncTime = take<double>(at);
         // The waiter's time per call path of this rank, summed in arrival order.
         for (std::uint32_t k = 0; k < h.entries; ++k) {
-          WireEntry e;
-          std::memcpy(&e, in.data() + at, sizeof e);
-          at += sizeof e;
-          if (const CallPathId local = localPathOfKey(e.pathKey); local != kNone) {
-            if (theirTime_[local] == 0.0) theirTouched_.push_back(local);
-            theirTime_[local] += e.time;
+          const auto theirs = take<CallPathId>(at);
+          const auto time = take<double>(at);
+          if (theirs >= local.size()) continue;
+          if (const CallPathId mine = local[theirs]; mine != kNone) {
+            if (theirTime_[mine] == 0.0) theirTouched_.push_back(mine);
+            theirTime_[mine] += time;
           }
         }
         prepareCharge(static_cast<Rank>(p), h);
@@ -483,57 +582,60 @@ class DelayAnalysis {
     }
   }
 
-  // Sends out[p] to every rank p; returns whether any rank (this one: `more`)
-  // has another round to send, told along with the byte counts.
-  bool alltoallBytes(const std::vector<std::vector<char>>& out, bool more, std::vector<char>& in,
-                     std::vector<int>& rdispl) {
+  // Sends every cause its part of out_ (sendCount_, sdispl_) into in_
+  // (recvCount_, rdispl_); returns whether any rank (this one: `more`) has
+  // another round to send, told along with the byte counts.
+  bool alltoallBytes(bool more) {
     const auto n = static_cast<std::size_t>(ctx_.worldSize);
-    std::vector<int> sendInfo(2 * n, more ? 1 : 0), recvInfo(2 * n, 0);
-    std::vector<int> sendCount(n, 0), recvCount(n, 0), sdispl(n + 1, 0);
-    rdispl.assign(n + 1, 0);
-    for (std::size_t p = 0; p < n; ++p) sendInfo[2 * p] = static_cast<int>(out[p].size());
-    comm_.call(MPI_Ialltoall, sendInfo.data(), 2, MPI_INT, recvInfo.data(), 2, MPI_INT);
+    sendInfo_.assign(2 * n, more ? 1 : 0);
+    recvInfo_.assign(2 * n, 0);
+    for (std::size_t p = 0; p < n; ++p) sendInfo_[2 * p] = sendCount_[p];
+    comm_.call(MPI_Ialltoall, sendInfo_.data(), 2, MPI_INT, recvInfo_.data(), 2, MPI_INT);
     bool anyMore = more;
     for (std::size_t p = 0; p < n; ++p) {
-      sendCount[p] = sendInfo[2 * p];
-      recvCount[p] = recvInfo[2 * p];
-      anyMore = anyMore || recvInfo[2 * p + 1] != 0;
-      sdispl[p + 1] = sdispl[p] + sendCount[p];
-      rdispl[p + 1] = rdispl[p] + recvCount[p];
+      recvCount_[p] = recvInfo_[2 * p];
+      anyMore = anyMore || recvInfo_[2 * p + 1] != 0;
+      rdispl_[p + 1] = rdispl_[p] + recvCount_[p];
     }
-    std::vector<char> flat(static_cast<std::size_t>(sdispl[n]));
-    for (std::size_t p = 0; p < n; ++p)
-      if (!out[p].empty()) std::memcpy(flat.data() + sdispl[p], out[p].data(), out[p].size());
-    in.resize(static_cast<std::size_t>(rdispl[n]));
-    comm_.call(MPI_Ialltoallv, flat.data(), sendCount.data(), sdispl.data(), MPI_BYTE, in.data(), recvCount.data(),
-               rdispl.data(), MPI_BYTE);
+    in_.resize(static_cast<std::size_t>(rdispl_[n]));
+    comm_.call(MPI_Ialltoallv, out_.data(), sendCount_.data(), sdispl_.data(), MPI_BYTE, in_.data(),
+               recvCount_.data(), rdispl_.data(), MPI_BYTE);
     return anyMore;
   }
 
   // ---- backward replay ----
-  // One remote wait state this rank caused: its charge on this location's interval.
+  // One remote wait state this rank caused: its charge on this location's
+  // interval. Its (path, numerator) pairs in charges_ and (own wait, v) pairs
+  // in props_ run from its first to the next one's first.
   struct Incoming {
-    Rank waiter;
-    std::uint64_t waitId;
     double syncTime;
-    std::uint32_t family;
     double omega;
     double denom;  // D; 0: the cost goes to the single path charges[first] undivided
-    std::uint32_t firstCharge, endCharge;  // (path, numerator) in charges_
-    std::uint32_t firstProp, endProp;      // (own wait, v) in props_, over denominator D
     double indirect;
     double phi = 0.0;  // propagated to the waiter's wait state, from the backward order
+    Rank waiter;
+    std::uint32_t waitId;
+    std::uint32_t firstCharge;
+    std::uint32_t firstProp;
+    Family family;
   };
+  std::size_t chargesEnd(std::size_t i) const {
+    return i + 1 < incoming_.size() ? incoming_[i + 1].firstCharge : charges_.size();
+  }
+  std::size_t propsEnd(std::size_t i) const {
+    return i + 1 < incoming_.size() ? incoming_[i + 1].firstProp : props_.size();
+  }
 
   void prepareCharge(Rank waiter, const WireHeader& h) {
-    Incoming in{waiter, h.waitId, h.syncTime, h.family, h.omega, 0.0, 0, 0, 0, 0, 0.0};
-    const double a = previousSync(waiter, h.syncTime, causeHints_);
+    Incoming in{h.syncTime, h.omega, 0.0, 0.0, 0.0, waiter, h.waitId, 0, 0, static_cast<Family>(h.family)};
+    Hints& hints = causeHints_[waiter];
+    const double a = previousSync(waiter, h.syncTime, hints);
     const double b = h.syncTime;
-    profile(a, b, mine_, causeHints_);
+    profile(a, b, hints);
     in.firstCharge = static_cast<std::uint32_t>(charges_.size());
     double sum = 0.0;
-    for (const auto& [path, t] : mine_) {
-      const double d = t - theirTime_[path];
+    for (const CallPathId path : profiled()) {
+      const double d = scratch_[path] - theirTime_[path];
       if (d > 0.0) {
         charges_.add(path, d);
         sum += d;
@@ -541,7 +643,7 @@ class DelayAnalysis {
     }
     in.firstProp = static_cast<std::uint32_t>(props_.size());
     double waited = 0.0;
-    const std::size_t first = firstWaitEndingAfter(a, causeHints_);
+    const std::size_t first = firstWaitEndingAfter(a, hints);
     for (std::size_t k = first; k < waits_.size() && waits_[k].start < b; ++k) {
       const double v = std::min(b, waits_[k].end) - std::max(a, waits_[k].start);
       if (v > 0.0) {
@@ -559,33 +661,43 @@ class DelayAnalysis {
       charges_.shrinkTo(in.firstCharge);
       props_.resize(in.firstProp);
       double all = 0.0;
-      for (const auto& [path, t] : mine_) all += t;
+      for (const CallPathId path : profiled()) all += scratch_[path];
       if (all > 0.0) {
-        for (const auto& [path, t] : mine_) charges_.add(path, t);
+        for (const CallPathId path : profiled()) charges_.add(path, scratch_[path]);
         in.denom = all;
       } else {
         charges_.add(pathAt(b), 0.0);
         in.denom = 0.0;
       }
     }
-    in.endCharge = static_cast<std::uint32_t>(charges_.size());
-    in.endProp = static_cast<std::uint32_t>(props_.size());
+    clearProfile();
     incoming_.push_back(in);
   }
 
   struct Item {
     double key;
-    bool send;  // own wait state (send) or a remote wait state this rank caused (receive)
-    std::size_t index;
+    std::uint32_t index;  // into waits_ or incoming_
+    std::uint32_t from;   // 0: an own wait state (a send); else a remote one this rank caused, of waiter from - 1
   };
 
-  // Latest first; at equal times the own wait states first.
+  // Latest first; at equal times the own wait states first, then by waiter
+  // (not by arrival, so that the order does not depend on the rounds). Own
+  // wait states and each waiter's are already in time order (see
+  // collectWaits): the items are those runs, reversed, merged.
   void orderItems() {
-    items_.reserve(waits_.size() + incoming_.size());
-    for (std::size_t i = 0; i < waits_.size(); ++i) items_.push_back({waits_[i].start, true, i});
-    for (std::size_t i = 0; i < incoming_.size(); ++i) items_.push_back({incoming_[i].syncTime, false, i});
-    std::stable_sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) {
-      return a.key != b.key ? a.key > b.key : (a.send && !b.send);
+    const auto n = static_cast<std::size_t>(ctx_.worldSize);
+    std::vector<std::size_t> runEnd(n, 0);  // per waiter; its run follows the own one and those of lower ranks
+    for (std::size_t i = 0; i < incoming_.size(); ++i) ++runEnd[incoming_[i].waiter];
+    for (std::size_t p = 0, end = waits_.size(); p < n; ++p) runEnd[p] = end += runEnd[p];
+    items_.resize(waits_.size() + incoming_.size());
+    for (std::size_t k = 0; k < waits_.size(); ++k)
+      items_[waits_.size() - 1 - k] = {waits_[k].start, static_cast<std::uint32_t>(k), 0};
+    for (std::size_t i = 0; i < incoming_.size(); ++i) {
+      const Rank waiter = incoming_[i].waiter;
+      items_[--runEnd[waiter]] = {incoming_[i].syncTime, static_cast<std::uint32_t>(i), waiter + 1};
+    }
+    sortByMergingRuns(items_, [](const Item& a, const Item& b) {
+      return a.key != b.key ? a.key > b.key : a.from < b.from;
     });
   }
 
@@ -604,18 +716,19 @@ class DelayAnalysis {
     std::vector<double> stream;
     stream.reserve(waits_.size() + 5 * incoming_.size() + 2 * props_.size());
     for (const Item& item : items_) {
-      if (item.send) {
+      if (item.from == 0) {
         stream.push_back(-1.0 - static_cast<double>(item.index));
         continue;
       }
       const Incoming& in = incoming_[item.index];
-      if (in.endProp == in.firstProp) continue;  // adds to no phi here
+      const std::size_t firstProp = in.firstProp, endProp = propsEnd(item.index);
+      if (endProp == firstProp) continue;  // adds to no phi here
       stream.push_back(static_cast<double>(in.waiter));
       stream.push_back(static_cast<double>(in.waitId));
       stream.push_back(in.omega);
       stream.push_back(in.denom);
-      stream.push_back(static_cast<double>(in.endProp - in.firstProp));
-      for (std::uint32_t j = in.firstProp; j < in.endProp; ++j) {
+      stream.push_back(static_cast<double>(endProp - firstProp));
+      for (std::size_t j = firstProp; j < endProp; ++j) {
         stream.push_back(static_cast<double>(props_[j].first));
         stream.push_back(props_[j].second);
       }
@@ -640,24 +753,47 @@ class DelayAnalysis {
     std::vector<double> phiOfMine(waits_.size());
     comm_.call(MPI_Iscatterv, answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, phiOfMine.data(),
                static_cast<int>(phiOfMine.size()), MPI_DOUBLE, 0);
-    // Each waiter tells each cause the phi of the wait states it caused, in
-    // the order of the wait list: the order in which the cause received them.
-    const auto ranks = static_cast<std::size_t>(n);
-    std::vector<int> sendCount(ranks, 0), recvCount(ranks, 0), sdispl(ranks + 1, 0), rdispl(ranks + 1, 0);
-    for (const Wait& w : waits_) ++sendCount[w.cause];
-    for (std::size_t i = 0; i < incoming_.size(); ++i) ++recvCount[incoming_[i].waiter];
-    for (std::size_t r = 0; r < ranks; ++r) {
-      sdispl[r + 1] = sdispl[r] + sendCount[r];
-      rdispl[r + 1] = rdispl[r] + recvCount[r];
+    exchangePhiAndIndirect(phiOfMine);
+  }
+
+  // Each waiter sends each cause the phi of the wait states it caused, and
+  // each cause sends each waiter the indirect fraction of those, both in the
+  // waiter's wait-list order (the order in which the cause received them): one
+  // all-to-all, whose counts both sides know (the same both ways).
+  void exchangePhiAndIndirect(const std::vector<double>& phiOfMine) {
+    const auto n = static_cast<std::size_t>(ctx_.worldSize);
+    std::vector<std::size_t> fromWaiter(n + 1, 0);  // incoming per waiter, then their positions
+    for (std::size_t i = 0; i < incoming_.size(); ++i) ++fromWaiter[incoming_[i].waiter + 1];
+    std::vector<int> counts(n), displs(n + 1, 0);
+    for (std::size_t p = 0; p < n; ++p) {
+      counts[p] = static_cast<int>(causeBegin_[p + 1] - causeBegin_[p] + fromWaiter[p + 1]);
+      displs[p + 1] = displs[p] + counts[p];
     }
-    std::vector<double> out(static_cast<std::size_t>(sdispl[ranks])), in(static_cast<std::size_t>(rdispl[ranks]));
-    std::vector<int> at(sdispl.begin(), sdispl.end() - 1);
-    for (std::size_t k = 0; k < waits_.size(); ++k) out[static_cast<std::size_t>(at[waits_[k].cause]++)] = phiOfMine[k];
-    comm_.call(MPI_Ialltoallv, out.data(), sendCount.data(), sdispl.data(), MPI_DOUBLE, in.data(), recvCount.data(),
-               rdispl.data(), MPI_DOUBLE);
-    at.assign(rdispl.begin(), rdispl.end() - 1);
-    for (std::size_t i = 0; i < incoming_.size(); ++i)
-      incoming_[i].phi = in[static_cast<std::size_t>(at[incoming_[i].waiter]++)];
+    // To p: phi of the own wait states p caused, then the indirect fractions of
+    // the ones p waited in. From p: the phi of those, then the fractions.
+    std::vector<double> out(static_cast<std::size_t>(displs[n])), in(out.size());
+    for (std::size_t p = 0; p < n; ++p)
+      for (std::uint32_t j = causeBegin_[p]; j < causeBegin_[p + 1]; ++j)
+        out[static_cast<std::size_t>(displs[p]) + j - causeBegin_[p]] = phiOfMine[byCause_[j]];
+    std::vector<std::size_t> at(n);
+    for (std::size_t p = 0; p < n; ++p) at[p] = static_cast<std::size_t>(displs[p]) + causeBegin_[p + 1] - causeBegin_[p];
+    for (std::size_t i = 0; i < incoming_.size(); ++i) out[at[incoming_[i].waiter]++] = incoming_[i].indirect;
+    comm_.call(MPI_Ialltoallv, out.data(), counts.data(), displs.data(), MPI_DOUBLE, in.data(), counts.data(),
+               displs.data(), MPI_DOUBLE);
+    for (std::size_t p = 0; p < n; ++p) at[p] = static_cast<std::size_t>(displs[p]);
+    for (std::size_t i = 0; i < incoming_.size(); ++i) incoming_[i].phi = in[at[incoming_[i].waiter]++];
+    // Direct / indirect, per cause in the order in which the cause replayed
+    // them (latest first).
+    for (std::size_t p = 0; p < n; ++p) {
+      const double* const fraction = in.data() + displs[p] + fromWaiter[p + 1];
+      for (std::uint32_t j = causeBegin_[p + 1]; j-- > causeBegin_[p];) {
+        const Wait& w = waits_[byCause_[j]];
+        const double omega = w.end - w.start;
+        const double indirect = std::clamp(fraction[j - causeBegin_[p]], 0.0, 1.0) * omega;
+        if (indirect > 0.0) sums_.add(kIndirect, w.path, indirect);
+        if (omega - indirect > 0.0) sums_.add(kDirect, w.path, omega - indirect);
+      }
+    }
   }
 
   // Rank 0: replays the ranks' item streams; answers[r] is the phi of rank r's
@@ -747,7 +883,7 @@ class DelayAnalysis {
   // in the same order as the message-driven replay.
   void backwardReplay() {
     for (const Item& item : items_) {
-      if (item.send) {
+      if (item.from == 0) {
         Wait& w = waits_[item.index];
         const double omega = w.end - w.start;
         // Propagating / terminal (the later waiting time this one explains, at most itself).
@@ -755,28 +891,29 @@ class DelayAnalysis {
         if (propagating > 0.0) sums_.add(kPropagating, w.path, propagating);
         if (omega - propagating > 0.0) sums_.add(kTerminal, w.path, omega - propagating);
       } else {
-        charge(incoming_[item.index]);
+        charge(item.index);
       }
     }
   }
 
-  void charge(const Incoming& in) {
+  void charge(std::size_t i) {
+    const Incoming& in = incoming_[i];
     const auto family = static_cast<std::size_t>(in.family);
     const double omega = in.omega, phi = in.phi, total = in.denom;
+    const std::size_t endCharge = chargesEnd(i);
     if (total > 0.0) {
-      for (std::uint32_t j = in.firstCharge; j < in.endCharge; ++j) {
+      for (std::size_t j = in.firstCharge; j < endCharge; ++j) {
         const CallPathId path = charges_.paths[j];
         const double d = charges_.values[j];
         chargePath(family, path, omega * d / total, phi * d / total);
       }
-      for (std::uint32_t j = in.firstProp; j < in.endProp; ++j) {
+      for (std::size_t j = in.firstProp, end = propsEnd(i); j < end; ++j) {
         const auto& [k, v] = props_[j];
         waits_[k].directShare += omega * v / total;
       }
     } else {
-      for (std::uint32_t j = in.firstCharge; j < in.endCharge; ++j) chargePath(family, charges_.paths[j], omega, phi);
+      for (std::size_t j = in.firstCharge; j < endCharge; ++j) chargePath(family, charges_.paths[j], omega, phi);
     }
-    replies_[in.waiter].push_back({static_cast<double>(in.waitId), in.indirect});
   }
 
   void chargePath(std::size_t family, CallPathId path, double shortTerm, double longTerm) {
@@ -808,34 +945,6 @@ class DelayAnalysis {
     return kNone;
   }
 
-  // ---- direct / indirect, back to the waiters ----
-  void replyIndirect() {
-    const auto n = static_cast<std::size_t>(ctx_.worldSize);
-    std::vector<int> sendCount(n, 0), recvCount(n, 0), sdispl(n, 0), rdispl(n, 0);
-    for (const auto& [p, list] : replies_) sendCount[p] = static_cast<int>(list.size() * 2);
-    comm_.call(MPI_Ialltoall, sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT);
-    for (std::size_t p = 1; p < n; ++p) {
-      sdispl[p] = sdispl[p - 1] + sendCount[p - 1];
-      rdispl[p] = rdispl[p - 1] + recvCount[p - 1];
-    }
-    std::vector<double> out(static_cast<std::size_t>(sdispl[n - 1] + sendCount[n - 1]));
-    std::vector<double> in(static_cast<std::size_t>(rdispl[n - 1] + recvCount[n - 1]));
-    for (const auto& [p, list] : replies_)
-      for (std::size_t k = 0; k < list.size(); ++k) {
-        out[static_cast<std::size_t>(sdispl[p]) + 2 * k] = list[k].waitId;
-        out[static_cast<std::size_t>(sdispl[p]) + 2 * k + 1] = list[k].indirect;
-      }
-    comm_.call(MPI_Ialltoallv, out.data(), sendCount.data(), sdispl.data(), MPI_DOUBLE, in.data(), recvCount.data(),
-               rdispl.data(), MPI_DOUBLE);
-    for (std::size_t k = 0; k + 1 < in.size(); k += 2) {
-      const Wait& w = waits_[static_cast<std::size_t>(in[k])];
-      const double omega = w.end - w.start;
-      const double indirect = std::clamp(in[k + 1], 0.0, 1.0) * omega;
-      if (indirect > 0.0) sums_.add(kIndirect, w.path, indirect);
-      if (omega - indirect > 0.0) sums_.add(kDirect, w.path, omega - indirect);
-    }
-  }
-
   static constexpr std::size_t kRoundBytes = std::size_t{1} << 20;  // bounds three buffers per rank
 
   replay::ReplayContext& ctx_;
@@ -844,11 +953,12 @@ class DelayAnalysis {
   const replay::YieldingComm comm_{ctx_.comms.world(), ctx_.comms.nodeOversubscribed()};
 
   std::vector<Wait> waits_;  // by start time, non-overlapping
-  Hints waiterHints_, causeHints_;
+  std::vector<std::uint32_t> causeBegin_;  // per cause, its first entry in byCause_; one more at the end
+  std::vector<std::uint32_t> byCause_;     // indices into waits_, grouped by cause
   const replay::RegionTimeline timeline_{ctx_.events, ctx_.trace.callTree};
   double traceStart_ = 0.0;
   std::vector<double> globalSyncs_;
-  std::unordered_map<Rank, std::vector<double>> perPeer_;
+  std::vector<std::vector<double>> perPeer_;
   std::map<trace::CommId, std::vector<double>> perComm_;
   std::map<trace::CommId, std::vector<char>> commMembers_;
   struct Merged {
@@ -856,14 +966,23 @@ class DelayAnalysis {
     std::vector<double> times;
     std::size_t hint = 0;  // the last answer of previousSync
   };
-  std::unordered_map<Rank, Merged> merged_;
+  std::vector<Merged> merged_;  // per peer
   std::vector<std::uint64_t> keys_;
   std::vector<char> keySet_;
-  std::vector<double> scratch_ = std::vector<double>(ctx_.trace.callTree.size(), 0.0);  // zero outside profile()
-  std::vector<CallPathId> touched_ = reserved(ctx_.trace.callTree.size());  // paths with a non-zero scratch_
-  std::vector<std::pair<CallPathId, double>> mine_;
-  std::vector<std::vector<char>> perCause_;  // the round being prepared, per cause
-  std::vector<std::pair<CallPathId, double>> prof_;
+  // Per call path and one more for time outside every region (outsideSlot()):
+  // zero outside profile(), and the parent of each, also the outside slot for none.
+  std::vector<double> scratch_ = std::vector<double>(ctx_.trace.callTree.size() + 1, 0.0);
+  std::vector<CallPathId> touched_ = std::vector<CallPathId>(ctx_.trace.callTree.size() + 1);  // see profile()
+  std::span<const CallPathId> profiled_;  // the paths with a non-zero scratch_, in touched_
+  const std::vector<CallPathId> parentSlot_ = parentSlots(ctx_.trace.callTree);
+
+  // The profile rounds: per peer, this rank as waiter and as cause.
+  std::vector<std::uint32_t> nextOfCause_;  // the next entry of byCause_ to send, per cause
+  std::vector<Hints> waiterHints_, causeHints_;
+  std::vector<char> keysSent_, keysFrom_;
+  std::vector<std::vector<CallPathId>> localPathOf_;  // per waiter, its path ids -> this rank's
+  std::vector<char> out_, in_;
+  std::vector<int> sendCount_, recvCount_, sdispl_, rdispl_, sendInfo_, recvInfo_;
   std::vector<CallPathId> keySlots_;  // see buildKeyTable
   std::vector<double> theirTime_;  // per local call path, for the wait state being prepared
   std::vector<CallPathId> theirTouched_;
@@ -887,7 +1006,6 @@ class DelayAnalysis {
   } charges_;
   std::vector<std::pair<std::size_t, double>> props_;
   std::vector<Item> items_;
-  std::map<Rank, std::vector<Reply>> replies_;
   replay::PathSums sums_ = sumsFor(ctx_.trace.callTree.size());
 };
 
