@@ -263,25 +263,30 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
     return a.end != b.end ? a.end < b.end : a.start != b.start ? a.start < b.start : a.cause < b.cause;
   });
   TimePerPath onPath(tree.size());
-  auto walk = [&](double from, double to) {
-    split(active, to, from, [&](CallPathId path, double a, double b) {
-      if (path != kNone) onPath.add(path, b - a);
-      if (!result.criticalPath.empty() && result.criticalPath.back().path == path &&
-          result.criticalPath.back().start == b) {
-        result.criticalPath.back().start = a;
-      } else {
-        result.criticalPath.push_back({path, a, b});
-      }
+  // One piece per visit: the time per call path goes into onPath, and the piece
+  // carries the call path active at its end, where the path goes on to the next
+  // location (or ends). Legs that meet (the token came back through a
+  // zero-length detour) are one visit.
+  auto walk = [&](const Leg& leg) {
+    CallPathId atEnd = kNone;
+    split(active, leg.to, leg.from, [&](CallPathId path, double a, double b) {
+      if (path == kNone) return;
+      onPath.add(path, b - a);
+      if (atEnd == kNone) atEnd = path;  // split goes backwards: the first part inside a region is the last
     });
+    if (!(leg.from > leg.to)) return;
+    std::vector<replay::PathPiece>& pieces = result.criticalPath;
+    if (!pieces.empty() && pieces.back().start == leg.from) {
+      pieces.back().start = leg.to;
+      if (pieces.back().path == kNone) pieces.back().path = atEnd;
+    } else {
+      pieces.push_back({atEnd, leg.to, leg.from});
+    }
   };
   if (ends.end > ends.start) {
     const std::vector<Leg> legs = planLegs(switches, ends, world);
-    // At most one piece per event inside a leg: reserved, the pieces are not
-    // copied over and over as the vector grows (millions on one location).
-    std::size_t pieces = 0;
-    for (const Leg& leg : legs) pieces += active.firstAfter(leg.from) - active.firstAtOrAfter(leg.to) + 1;
-    result.criticalPath.reserve(result.criticalPath.size() + pieces);
-    for (const Leg& leg : legs) walk(leg.from, leg.to);
+    result.criticalPath.reserve(result.criticalPath.size() + legs.size());
+    for (const Leg& leg : legs) walk(leg);
   }
 
   for (CallPathId p = 0; p < tree.size(); ++p)

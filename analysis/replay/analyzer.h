@@ -28,9 +28,9 @@ struct AnalysisOptions {
   std::function<void(std::string_view phase, int percent)> progress;
 };
 
-// A piece of the critical path on this location (causes analysis).
+// One visit of the critical path to this location (causes analysis).
 struct PathPiece {
-  trace::CallPathId path;
+  trace::CallPathId path;  // active at the visit's end (kNone: the visit lies outside every region)
   double start;
   double end;
 };

@@ -231,7 +231,7 @@ report::Report gatherReport(const trace::Trace& local, const LocalResult& result
     }
   }
 
-  // Instances and critical-path pieces are the bulk: sent as they are, one rank at a time.
+  // Instances (the bulk) and critical-path pieces (one per visit): sent as they are, one rank at a time.
   streamToRoot(
       result.severities.instances(), world, [&](std::size_t total) { out.instances.reserve(total); },
       [&](int r, const WaitInstance* records, std::size_t n) {

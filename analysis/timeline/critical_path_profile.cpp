@@ -6,17 +6,18 @@
 
 namespace waitscope::timeline {
 
+// From the severities, not the segments: a segment is one visit of the path to
+// a location and names only the call path at its end (docs/causes-critical-path.md).
 std::vector<PathProfileRow> criticalPathProfile(const report::Report& report) {
-  std::vector<double> onPath(report.callPaths.size(), 0.0);
+  const std::uint32_t pathMetric = report.findMetric("critical_path");
+  if (pathMetric == report::kNoId) return {};
+  // Metric-inclusive: critical_path_imbalance is part of critical_path.
+  const std::vector<double> onPath = report::valuesByCallPath(report, pathMetric);
   double total = 0.0;
-  for (const report::PathSegment& s : report.criticalPath) {
-    if (s.callPath >= onPath.size() || !(s.end > s.start)) continue;
-    onPath[s.callPath] += s.end - s.start;
-    total += s.end - s.start;
-  }
-  const std::uint32_t metric = report.findMetric("critical_path_imbalance");
+  for (double t : onPath) total += t;
+  const std::uint32_t imbalanceMetric = report.findMetric("critical_path_imbalance");
   const std::vector<double> imbalance =
-      metric == report::kNoId ? std::vector<double>() : report::valuesByCallPath(report, metric);
+      imbalanceMetric == report::kNoId ? std::vector<double>() : report::valuesByCallPath(report, imbalanceMetric);
   std::vector<PathProfileRow> rows;
   for (std::uint32_t c = 0; c < onPath.size(); ++c) {
     const double im = c < imbalance.size() ? imbalance[c] : 0.0;

@@ -1,8 +1,8 @@
 #pragma once
 // The critical-path profile: how long each call path lies on the critical path
-// (from the report's segments), its share of the path, and its imbalance (the
-// report's critical_path_imbalance metric: time on the path beyond the average
-// over the locations), largest first.
+// (the report's critical_path metric, summed over locations), its share of the
+// path, and its imbalance (the report's critical_path_imbalance metric: time on
+// the path beyond the average over the locations), largest first.
 #include <cstdint>
 #include <vector>
 
@@ -13,10 +13,11 @@ namespace waitscope::timeline {
 struct PathProfileRow {
   std::uint32_t callPath = 0;
   double onPath = 0.0;     // seconds
-  double share = 0.0;      // of the whole path, 0..1
+  double share = 0.0;      // of the whole path (the sum of onPath over all rows), 0..1
   double imbalance = 0.0;  // seconds; 0 when the report has no imbalance metric
 };
 
+// Empty when the report has no critical_path metric.
 std::vector<PathProfileRow> criticalPathProfile(const report::Report& report);
 
 }  // namespace waitscope::timeline

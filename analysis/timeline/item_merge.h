@@ -108,6 +108,7 @@ void appendMerged(std::vector<T>& out, const T& item, const PixelGrid& grid) {
 
 inline void appendMerged(std::vector<PathMark>& out, const PathMark& item, const PixelGrid& grid) {
   if (!out.empty() && item.start - out.back().end < grid.pixel) {
+    if (item.end >= out.back().end) out.back().callPath = item.callPath;  // a mark names the call path at its end
     out.back().end = std::max(out.back().end, item.end);
     return;
   }

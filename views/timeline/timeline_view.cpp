@@ -708,6 +708,26 @@ void TimelineView::addOutline(const QRectF& r) {
   outlineLines_.emplace_back(r.bottomLeft(), r.topLeft());
 }
 
+// A segment is one visit of the path to a location, through many call paths:
+// what lights up is where it overlaps a region of the highlighted call path on
+// its row (both lists are sorted by start and do not overlap themselves).
+void TimelineView::collectHighlightedPath(const QRect& plot) {
+  highlightedPath_.clear();
+  if (highlightedCallPath_ == kNoId) return;
+  for (const timeline::LocationSlice& ls : slice_.locations) {
+    std::size_t first = 0;
+    for (const timeline::PathMark& m : ls.path) {
+      while (first < ls.regions.size() && ls.regions[first].end <= m.start) ++first;
+      for (std::size_t k = first; k < ls.regions.size() && ls.regions[k].start < m.end; ++k) {
+        const timeline::RegionSpan& s = ls.regions[k];
+        if (s.callPath == highlightedCallPath_)
+          highlightedPath_.push_back({m.order, xOf(std::max(s.start, m.start), plot),
+                                      xOf(std::min(s.end, m.end), plot), rowCenter_[ls.location]});
+      }
+    }
+  }
+}
+
 bool TimelineView::crowded(std::uint32_t key, int x) {
   for (auto& [k, last] : lastLineX_)
     if (k == key) {
@@ -723,8 +743,9 @@ void TimelineView::paintCriticalPath(QPainter& p, const QRect& plot) {
   pathPoints_.clear();
   for (const timeline::LocationSlice& ls : slice_.locations)
     for (const timeline::PathMark& m : ls.path)
-      pathPoints_.push_back({m.order, m.callPath, xOf(m.start, plot), xOf(m.end, plot), rowCenter_[ls.location]});
+      pathPoints_.push_back({m.order, xOf(m.start, plot), xOf(m.end, plot), rowCenter_[ls.location]});
   if (pathPoints_.empty()) return;
+  collectHighlightedPath(plot);
   std::sort(pathPoints_.begin(), pathPoints_.end(),
             [](const PathPoint& a, const PathPoint& b) { return a.order < b.order; });
   // Links between consecutive segments; links less than a pixel wide in one
@@ -773,25 +794,23 @@ void TimelineView::paintCriticalPath(QPainter& p, const QRect& plot) {
     p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
     for (int pass = 0; pass < 2; ++pass) {
       const QRgb c = (pass == 0 ? pathBrush_ : highlightBrush_).color().rgba64().toArgb32();
-      for (const PathPoint& pt : pathPoints_)
-        if ((pt.callPath == highlightedCallPath_) == (pass == 1)) {
-          const int x0 = pixelOf(pt.x0);
-          layer_.fillRect(x0, int(pt.y) - 1, std::max(pixelOf(pt.x1) - x0, 1), 3, c);
-        }
+      for (const PathPoint& pt : pass == 0 ? pathPoints_ : highlightedPath_) {
+        const int x0 = pixelOf(pt.x0);
+        layer_.fillRect(x0, int(pt.y) - 1, std::max(pixelOf(pt.x1) - x0, 1), 3, c);
+      }
     }
     layer_.drawTo(p);
     return;
   }
   p.drawLines(lines_.data(), static_cast<int>(lines_.size()));
   // Segments as filled bars (wide pens go through the stroker, rectangles do
-  // not), batched; the highlighted call path's on top.
+  // not), batched; the highlighted call path's parts on top.
   for (int pass = 0; pass < 2; ++pass) {
     pathRects_.clear();
-    for (const PathPoint& pt : pathPoints_)
-      if ((pt.callPath == highlightedCallPath_) == (pass == 1)) {
-        const int x0 = pixelOf(pt.x0);
-        pathRects_.emplace_back(x0, int(pt.y) - 1, std::max(pixelOf(pt.x1) - x0, 1), 3);
-      }
+    for (const PathPoint& pt : pass == 0 ? pathPoints_ : highlightedPath_) {
+      const int x0 = pixelOf(pt.x0);
+      pathRects_.emplace_back(x0, int(pt.y) - 1, std::max(pixelOf(pt.x1) - x0, 1), 3);
+    }
     p.setPen(Qt::NoPen);
     p.setBrush(pass == 0 ? pathBrush_ : highlightBrush_);
     p.drawRects(pathRects_.data(), static_cast<int>(pathRects_.size()));
@@ -1011,8 +1030,9 @@ QString TimelineView::describeAt(const QPoint& pos) {
     }
     case Hit::Kind::Path: {
       const timeline::PathMark& m = ls.path[hit.index];
-      return tr("Critical path on %1\n%2\n%3 to %4")
-          .arg(locationName(ls.location), pathName(m.callPath), formatTime(m.start), formatTime(m.end));
+      return tr("Critical path on %1\n%2 to %3 (%4)\nat its end in %5")
+          .arg(locationName(ls.location), formatTime(m.start), formatTime(m.end), formatTime(m.end - m.start),
+               pathName(m.callPath));
     }
     default:
       return {};

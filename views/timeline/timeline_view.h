@@ -135,7 +135,6 @@ class TimelineView : public QWidget {
   struct Hit;
   struct PathPoint {
     std::uint32_t order;
-    std::uint32_t callPath;
     double x0, x1, y;
   };
 
@@ -160,6 +159,7 @@ class TimelineView : public QWidget {
   void paintRows(QPainter& p, const QRect& plot);
   void paintLines(QPainter& p, const QRect& plot);
   void paintCriticalPath(QPainter& p, const QRect& plot);
+  void collectHighlightedPath(const QRect& plot);
   void paintLabels(QPainter& p, const QRect& plot);
   void paintRuler(QPainter& p, const QRect& plot);
   void paintLegend(QPainter& p, const QSize& size);
@@ -210,6 +210,7 @@ class TimelineView : public QWidget {
   ColumnSpans columnSpans_;  // vertical message lines and transfer shafts, merged per column
   std::vector<double> rowCenter_;  // per location: widget y of its region band's middle, or -1
   std::vector<PathPoint> pathPoints_;
+  std::vector<PathPoint> highlightedPath_;  // the path's bars inside the highlighted call path's regions
   std::array<std::vector<QRect>, timeline::kRegionGroupCount> regionRects_;  // batched per colour
   std::vector<QRect> bandSpans_;  // per row, the runs of pixels its region rectangles cover
   std::array<std::vector<QRect>, 5> epochRects_;

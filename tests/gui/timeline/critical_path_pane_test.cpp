@@ -23,8 +23,12 @@ std::shared_ptr<report::Report> sampleReport() {
   r->callPaths = {{report::kNoId, 0, "", 0}, {0, 1, "", 0}, {0, 2, "", 0}};
   r->systemNodes.push_back({"node0", "node", report::kNoId});
   r->locations = {{"MPI Rank 0", 0, 0}, {"MPI Rank 1", 1, 0}};
-  r->criticalPath = {{0, 2, 0.0, 1.5}, {1, 1, 1.5, 2.25}, {1, 2, 2.25, 3.0}, {0, 0, 3.0, 3.5}};
-  r->severities.push_back({1, 1, {0.0, 0.5}});  // imbalance of main/MPI_Recv on rank 1
+  // One segment per visit, named by its last call path; the time per call path is in the severities.
+  r->criticalPath = {{0, 2, 0.0, 1.5}, {1, 2, 1.5, 3.0}, {0, 0, 3.0, 3.5}};
+  r->severities.push_back({0, 0, {0.5, 0.0}});    // critical_path of main
+  r->severities.push_back({0, 1, {0.0, 0.25}});   // ... of main/MPI_Recv, without its imbalance
+  r->severities.push_back({0, 2, {1.5, 0.75}});   // ... of main/work
+  r->severities.push_back({1, 1, {0.0, 0.5}});    // imbalance of main/MPI_Recv on rank 1
   return r;
 }
 

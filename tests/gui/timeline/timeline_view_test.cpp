@@ -244,6 +244,32 @@ class TimelineViewTest : public QObject {
     QVERIFY2(region.startsWith(QStringLiteral("main\n")), qPrintable(region));
   }
 
+  void tooltipOfThePathNamesTheVisitAndItsLastCallPath() {
+    auto f = rmaFixture();
+    TimelineView view;
+    view.resize(900, 300);
+    f->attach(view);
+    const QString path = view.describeAt(view.positionOf(0, 3.6).toPoint());
+    QVERIFY2(path.startsWith(QStringLiteral("Critical path on MPI Rank 0\n")), qPrintable(path));
+    QVERIFY2(path.endsWith(QStringLiteral("\nat its end in main")), qPrintable(path));
+  }
+
+  // A segment is one visit to a location through many call paths: a highlighted
+  // call path lights up only the part of the bar inside its regions.
+  void highlightedCallPathLightsItsPartOfTheVisit() {
+    auto f = rmaFixture();
+    TimelineView view;
+    view.resize(900, 300);
+    f->attach(view);
+    view.setHighlightedCallPath(test::callPathOf(*f->report, "main/MPI_Win_fence"));
+    for (const bool direct : {false, true}) {
+      const QImage image = paintedBy(view, direct);
+      const auto colorAt = [&](double t) { return image.pixelColor(view.positionOf(0, t).toPoint()); };
+      QCOMPARE(colorAt(2.25), view.colors().highlight);     // in the fence from 2.0 to 2.5
+      QCOMPARE(colorAt(3.6), view.colors().criticalPath);  // in main, after the fence
+    }
+  }
+
   void instancesCsvListsTheVisibleInstances() {
     auto f = rmaFixture();
     TimelineView view;

@@ -1,11 +1,12 @@
 // The critical path (seed 001 §3) on builder traces with exact timestamps: the
-// segments (location, call path, start, end), critical_path per call path and
-// location, critical_path_imbalance, and the invariant that the walk covers
-// the program's wall time.
+// segments (one per visit to a location: location, call path at its end,
+// start, end), critical_path per call path and location, critical_path_imbalance,
+// and the invariant that the walk and the segments cover the program's wall time.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -27,7 +28,7 @@ struct Analyzed {
 };
 
 // analyzeBuilt, also summing the pieces every location found (the report keeps
-// only those inside a region).
+// only those with a call path).
 Analyzed analyzeWithPath(TraceBuilder& b) {
   const trace::Trace local = localView(b.trace(), static_cast<Rank>(worldRank()));
   const replay::LocalResult result = replay::analyzeLocation(local, MPI_COMM_WORLD);
@@ -53,12 +54,12 @@ double wallTime(const trace::Trace& full) {
   return (end > -std::numeric_limits<double>::infinity() ? end : lastEvent) - first;
 }
 
-// The invariant of every test trace: the walk is as long as the program, and the
-// report's segments cover it where every moment is inside a region.
-void expectWallTime(TraceBuilder& b, const Analyzed& a, bool allInsideRegions = true) {
+// The invariant of every test trace: the walk is as long as the program, and so
+// are the report's segments (every visit of these traces has a call path).
+void expectWallTime(TraceBuilder& b, const Analyzed& a) {
   const double wall = wallTime(b.trace());
   EXPECT_NEAR(a.walkLength, wall, 1e-6);
-  if (!isRoot() || !allInsideRegions) return;
+  if (!isRoot()) return;
   double segments = 0.0;
   for (const report::PathSegment& s : a.report.criticalPath) segments += s.end - s.start;
   EXPECT_NEAR(segments, wall, 1e-6);
@@ -87,6 +88,33 @@ void expectSegments(const report::Report& rep, std::vector<Segment> expected) {
   }
 }
 
+struct OnPath {
+  unsigned rank;
+  std::string path;
+  double seconds;
+};
+
+// critical_path per (call path, location), metric-inclusive: every value that
+// is not zero, none left out.
+void expectTimeOnPath(const report::Report& rep, std::vector<OnPath> expected) {
+  const std::uint32_t metric = rep.findMetric("critical_path");
+  ASSERT_NE(metric, report::kNoId);
+  const std::vector<std::vector<double>> values = report::valuesByCallPathAndLocation(rep, metric);
+  std::vector<OnPath> got;
+  for (std::uint32_t c = 0; c < values.size(); ++c)
+    for (std::size_t l = 0; l < values[c].size(); ++l)
+      if (std::abs(values[c][l]) > kEps) got.push_back({rep.locations[l].rank, report::callPathString(rep, c), values[c][l]});
+  auto byPlace = [](const OnPath& x, const OnPath& y) { return std::tie(x.rank, x.path) < std::tie(y.rank, y.path); };
+  std::sort(got.begin(), got.end(), byPlace);
+  std::sort(expected.begin(), expected.end(), byPlace);
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].rank, expected[i].rank) << i;
+    EXPECT_EQ(got[i].path, expected[i].path) << i;
+    EXPECT_NEAR(got[i].seconds, expected[i].seconds, kEps) << i << " " << expected[i].path;
+  }
+}
+
 // Seed 001 Fig. 1 / tests/apps/chain.c: foo on rank 0 delays the send to rank 1,
 // whose late MPI_Win_post makes rank 2 wait in MPI_Win_start. Ranks >= 3 only
 // create and free the window.
@@ -105,31 +133,21 @@ TEST(CriticalPath, ChainRunsFromRank2ThroughRank1ToFooOnRank0) {
   expectWallTime(b, a);
   if (!isRoot()) return;
   const report::Report& rep = a.report;
-  expectSegments(rep, {{0, "main/MPI_Init", 0.0, 0.5},
-                       {0, "main", 0.5, 1.0},
-                       {0, "main/MPI_Win_create", 1.0, 1.1},
-                       {0, "main", 1.1, 1.2},
-                       {0, "main/foo", 1.2, 3.0},
-                       {1, "main/MPI_Recv", 3.0, 3.2},
-                       {1, "main", 3.2, 3.3},
-                       {2, "main/MPI_Win_start", 3.3, 3.45},
-                       {2, "main", 3.45, 3.5},
-                       {2, "main/MPI_Put", 3.5, 3.6},
-                       {2, "main", 3.6, 3.7},
-                       {2, "main/MPI_Win_complete", 3.7, 3.9},
-                       {2, "main", 3.9, 5.0},
-                       {2, "main/MPI_Win_free", 5.0, 5.1},
-                       {2, "main", 5.1, 6.2},
-                       {2, "main/MPI_Finalize", 6.2, 6.5}});
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/foo", 0), 1.8, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/MPI_Init", 0), 0.5, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main", 0), 0.6, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/MPI_Recv", 1), 0.2, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main", 1), 0.1, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/MPI_Win_start", 2), 0.15, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main", 2), 0.05 + 0.1 + 1.1 + 1.1, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/MPI_Finalize", 2), 0.3, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/MPI_Win_start", 1), 0.0, kEps);
+  // Each visit names the call path it goes on from: foo on rank 0 (the send at
+  // 3.0 follows it), main on rank 1 (before MPI_Win_post), MPI_Finalize at the end.
+  expectSegments(rep, {{0, "main/foo", 0.0, 3.0}, {1, "main", 3.0, 3.3}, {2, "main/MPI_Finalize", 3.3, 6.5}});
+  expectTimeOnPath(rep, {{0, "main/MPI_Init", 0.5},
+                         {0, "main", 0.5 + 0.1},
+                         {0, "main/MPI_Win_create", 0.1},
+                         {0, "main/foo", 1.8},
+                         {1, "main/MPI_Recv", 0.2},
+                         {1, "main", 0.1},
+                         {2, "main/MPI_Win_start", 0.15},
+                         {2, "main", 0.05 + 0.1 + 1.1 + 1.1},
+                         {2, "main/MPI_Put", 0.1},
+                         {2, "main/MPI_Win_complete", 0.2},
+                         {2, "main/MPI_Win_free", 0.1},
+                         {2, "main/MPI_Finalize", 0.3}});
   EXPECT_NEAR(totalOf(rep, "critical_path"), 6.5, 1e-6);
   // foo runs only on rank 0: all of it but its average 1.8 / N is imbalance.
   EXPECT_NEAR(valueOf(rep, "critical_path_imbalance", "main/foo", 0), 1.8 - 1.8 / size(), kEps);
@@ -152,13 +170,12 @@ TEST(CriticalPath, BarrierImbalance) {
   expectWallTime(b, a);
   if (!isRoot()) return;
   const report::Report& rep = a.report;
-  expectSegments(rep, {{n - 1, "main/MPI_Init", 0.0, 0.5},
-                       {n - 1, "main/work", 0.5, lastEnter},
-                       {0, "main/MPI_Barrier", lastEnter, barrierLeave},
-                       {0, "main", barrierLeave, barrierLeave + 0.4},
-                       {0, "main/MPI_Finalize", barrierLeave + 0.4, barrierLeave + 0.9}});
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/work", n - 1), 0.5 * n, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/MPI_Barrier", 0), 0.1, kEps);
+  expectSegments(rep, {{n - 1, "main/work", 0.0, lastEnter}, {0, "main/MPI_Finalize", lastEnter, barrierLeave + 0.9}});
+  expectTimeOnPath(rep, {{n - 1, "main/MPI_Init", 0.5},
+                         {n - 1, "main/work", 0.5 * n},
+                         {0, "main/MPI_Barrier", 0.1},
+                         {0, "main", 0.4},
+                         {0, "main/MPI_Finalize", 0.5}});
   // work: 0.5 n on the path, on average 0.5 + 0.25 (N-1) per location. Every
   // other call path is balanced (MPI_Barrier: 0.1 on the path, more on average).
   EXPECT_NEAR(valueOf(rep, "critical_path_imbalance", "main/work", n - 1), 0.25 * (n - 1), kEps);
@@ -178,14 +195,12 @@ TEST(CriticalPath, LateSender) {
   expectWallTime(b, a);
   if (!isRoot()) return;
   const report::Report& rep = a.report;
-  expectSegments(rep, {{0, "main/MPI_Init", 0.0, 0.5},
-                       {0, "main/foo", 0.5, 2.0},
-                       {1, "main/MPI_Recv", 2.0, 2.2},
-                       {1, "main", 2.2, 2.5},
-                       {1, "main/MPI_Finalize", 2.5, 3.0}});
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/foo", 0), 1.5, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/MPI_Recv", 1), 0.2, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/MPI_Recv", 0), 0.0, kEps);
+  expectSegments(rep, {{0, "main/foo", 0.0, 2.0}, {1, "main/MPI_Finalize", 2.0, 3.0}});
+  expectTimeOnPath(rep, {{0, "main/MPI_Init", 0.5},
+                         {0, "main/foo", 1.5},
+                         {1, "main/MPI_Recv", 0.2},
+                         {1, "main", 0.3},
+                         {1, "main/MPI_Finalize", 0.5}});
   // foo only on rank 0; MPI_Recv only on rank 1 (1.6 s, more than its 0.2 on the path).
   EXPECT_NEAR(valueOf(rep, "critical_path_imbalance", "main/foo", 0), 1.5 - 1.5 / n, kEps);
   EXPECT_NEAR(valueOf(rep, "critical_path_imbalance", "main/MPI_Recv", 1), std::max(0.0, 0.2 - 1.6 / n), kEps);
@@ -209,34 +224,30 @@ TEST(CriticalPath, WaitAtFence) {
   expectWallTime(b, a);
   if (!isRoot()) return;
   const report::Report& rep = a.report;
-  expectSegments(rep, {{n - 1, "main/MPI_Init", 0.0, 0.5},
-                       {n - 1, "main", 0.5, 1.0},
-                       {n - 1, "main/MPI_Win_create", 1.0, 1.1},
-                       {n - 1, "main", 1.1, 1.2},
-                       {n - 1, "main/MPI_Win_fence", 1.2, 1.3},
-                       {n - 1, "main/work", 1.3, lastEnter},
-                       {0, "main/MPI_Win_fence", lastEnter, 2.5},
-                       {0, "main", 2.5, 3.0},
-                       {0, "main/MPI_Win_free", 3.0, 3.1},
-                       {0, "main", 3.1, 3.5},
-                       {0, "main/MPI_Finalize", 3.5, 4.0}});
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/MPI_Win_fence", 0), 2.5 - lastEnter, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/MPI_Win_fence", n - 1), 0.1, kEps);
-  EXPECT_NEAR(valueOf(rep, "critical_path", "main/work", n - 1), lastEnter - 1.3, kEps);
+  expectSegments(rep, {{n - 1, "main/work", 0.0, lastEnter}, {0, "main/MPI_Finalize", lastEnter, 4.0}});
+  expectTimeOnPath(rep, {{n - 1, "main/MPI_Init", 0.5},
+                         {n - 1, "main", 0.5 + 0.1},
+                         {n - 1, "main/MPI_Win_create", 0.1},
+                         {n - 1, "main/MPI_Win_fence", 0.1},
+                         {n - 1, "main/work", lastEnter - 1.3},
+                         {0, "main/MPI_Win_fence", 2.5 - lastEnter},
+                         {0, "main", 0.5 + 0.4},
+                         {0, "main/MPI_Win_free", 0.1},
+                         {0, "main/MPI_Finalize", 0.5}});
 }
 
 // Without MPI_Init/MPI_Finalize the path ends at the latest last event, and time
-// before a location's first event (rank 1 starts late) is on the path without a
-// call path.
+// before a location's first event (rank N-1 starts late) is on the path, in the
+// visit's segment, but in no call path's critical_path.
 TEST(CriticalPath, NoFinalizeAndTimeOutsideRegions) {
   const Rank n = size();
   TraceBuilder b(n);
   for (Rank r = 0; r < n; ++r) b.rank(r).enter(r == n - 1 ? 1.0 : 0.0, "main").leave(r == n - 1 ? 5.0 : 4.0, "main");
   const Analyzed a = analyzeWithPath(b);
-  expectWallTime(b, a, /*allInsideRegions=*/false);
+  expectWallTime(b, a);
   if (!isRoot()) return;
-  expectSegments(a.report, {{n - 1, "main", 1.0, 5.0}});
-  EXPECT_NEAR(valueOf(a.report, "critical_path", "main", n - 1), 4.0, kEps);
+  expectSegments(a.report, {{n - 1, "main", 0.0, 5.0}});
+  expectTimeOnPath(a.report, {{n - 1, "main", 4.0}});
 }
 
 }  // namespace

@@ -59,17 +59,20 @@ inline report::Report sampleReport() {
       {3, 3, {0.75, 0.0, 0.25}},
       {3, 4, {0.0, 0.0, 0.125}},
       {2, 3, {0.0625, 0.0, 0.0}},
-      {8, 1, {2.0, 0.0, 0.0}},
+      {8, 1, {1.5, 0.0, 0.0}},
       {6, 0, {1.0, 1.0, 1.0}},
       {6, 2, {10.0, 12.0, 14.0}},
       {7, 2, {4096.0, 0.0, 8192.0}},
+      {8, 3, {0.0, 0.0, 0.5}},
   };
   r.instances = {
       {4, 1, 2, 1.25, 1.75, 0},
       {3, 0, 3, 0.5, 1.25, 2},
       {5, 1, 2, 2.0, 2.125, kNoId},
   };
-  r.criticalPath = {{0, 1, 0.0, 2.0}, {2, 3, 2.0, 2.5}};
+  // One segment per visit of the path to a location, named by the call path at
+  // its end; critical_path holds the time per call path on it.
+  r.criticalPath = {{0, 1, 0.0, 1.5}, {2, 3, 1.5, 2.0}};
   return r;
 }
 

@@ -354,7 +354,10 @@ TEST_F(timeline_levels, ZoomedOutQueriesCountEveryItemInFewSpans) {
 namespace waitscope::timeline {
 namespace {
 
-TEST(timeline_path_profile, TimePerCallPathOnThePathLargestFirst) {
+// The time per call path comes from the critical_path severities (summed over
+// locations, imbalance included), not from the segments: a segment is one visit
+// to a location and names only the call path at its end.
+TEST(timeline_path_profile, TimePerCallPathFromTheSeveritiesLargestFirst) {
   report::Report r;
   r.metrics.push_back({"critical_path", "Critical Path", "", report::MetricUnit::Seconds, report::kNoId});
   r.metrics.push_back({"critical_path_imbalance", "Imbalance", "", report::MetricUnit::Seconds, 0});
@@ -362,7 +365,11 @@ TEST(timeline_path_profile, TimePerCallPathOnThePathLargestFirst) {
   r.callPaths = {{report::kNoId, 0, "", 0}, {0, 1, "", 0}, {0, 2, "", 0}};
   r.systemNodes.push_back({"node0", "node", report::kNoId});
   r.locations = {{"MPI Rank 0", 0, 0}, {"MPI Rank 1", 1, 0}};
-  r.criticalPath = {{0, 2, 0.0, 1.5}, {1, 1, 1.5, 2.0}, {1, 2, 2.0, 3.0}, {0, 0, 3.0, 3.5}};
+  // Summed per call path, these would give work 3.0 s and MPI_Recv nothing.
+  r.criticalPath = {{0, 2, 0.0, 1.5}, {1, 2, 1.5, 3.0}, {0, 0, 3.0, 3.5}};
+  r.severities.push_back({0, 2, {0.75, 1.0}});  // critical_path of main/work, without its imbalance
+  r.severities.push_back({0, 1, {0.0, 0.5}});   // main/MPI_Recv
+  r.severities.push_back({0, 0, {0.5, 0.0}});   // main
   r.severities.push_back({1, 2, {0.75, 0.0}});  // imbalance of main/work on rank 0
   const auto rows = criticalPathProfile(r);
   ASSERT_EQ(rows.size(), 3u);
@@ -374,7 +381,32 @@ TEST(timeline_path_profile, TimePerCallPathOnThePathLargestFirst) {
   EXPECT_DOUBLE_EQ(rows[1].onPath, 0.5);
   EXPECT_EQ(rows[2].callPath, 1u);
   EXPECT_DOUBLE_EQ(rows[2].onPath, 0.5);
+  EXPECT_DOUBLE_EQ(rows[2].share, 0.5 / 3.5);
   EXPECT_DOUBLE_EQ(rows[2].imbalance, 0.0);
+
+  // Reports before one segment per visit (a segment per call-path stretch) and
+  // Cube reports without segments give the same profile.
+  r.criticalPath = {{0, 2, 0.0, 1.5}, {1, 1, 1.5, 2.0}, {1, 2, 2.0, 3.0}, {0, 0, 3.0, 3.5}};
+  const auto perStretch = criticalPathProfile(r);
+  r.criticalPath.clear();
+  const auto withoutSegments = criticalPathProfile(r);
+  ASSERT_EQ(perStretch.size(), rows.size());
+  ASSERT_EQ(withoutSegments.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(perStretch[i].callPath, rows[i].callPath);
+    EXPECT_EQ(perStretch[i].onPath, rows[i].onPath);
+    EXPECT_EQ(withoutSegments[i].callPath, rows[i].callPath);
+    EXPECT_EQ(withoutSegments[i].onPath, rows[i].onPath);
+  }
+}
+
+TEST(timeline_path_profile, NoCriticalPathMetricNoProfile) {
+  report::Report r;
+  r.regions = {{"main", "", 0, 0, "user"}};
+  r.callPaths = {{report::kNoId, 0, "", 0}};
+  r.locations = {{"MPI Rank 0", 0, report::kNoId}};
+  r.criticalPath = {{0, 0, 0.0, 1.0}};
+  EXPECT_TRUE(criticalPathProfile(r).empty());
 }
 
 }  // namespace
