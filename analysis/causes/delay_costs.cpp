@@ -418,6 +418,7 @@ class DelayAnalysis {
       scratch[outside] = 0.0;
     }
     profiled_ = {touched, touchedCount};
+    hints.event = stop;  // the next interval on this side starts about there
   }
   std::span<const CallPathId> profiled() const { return profiled_; }
   void clearProfile() {
