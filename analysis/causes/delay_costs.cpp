@@ -43,6 +43,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -739,18 +740,18 @@ class DelayAnalysis {
     const int count = static_cast<int>(stream.size());
     std::vector<int> counts(me == 0 ? n : 0), displs(me == 0 ? n + 1 : 0);
     comm_.call(MPI_Igather, &count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0);
-    std::vector<double> all;
+    std::unique_ptr<double[]> all;  // not zeroed: the gather fills it
     if (me == 0) {
       for (int r = 0; r < n; ++r) displs[r + 1] = displs[r] + counts[r];
-      all.resize(static_cast<std::size_t>(displs[n]));
+      all = std::make_unique_for_overwrite<double[]>(static_cast<std::size_t>(displs[n]));
     }
-    comm_.call(MPI_Igatherv, stream.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0);
+    comm_.call(MPI_Igatherv, stream.data(), count, MPI_DOUBLE, all.get(), counts.data(), displs.data(), MPI_DOUBLE, 0);
     stream = {};
     // Rank 0: per rank, phi of each own wait state.
     std::vector<double> answers;
     std::vector<int> answerCounts(me == 0 ? n : 0), answerDispls(me == 0 ? n + 1 : 0);
-    if (me == 0) simulate(all, displs, answers, answerCounts, answerDispls);
-    all = {};
+    if (me == 0) simulate(all.get(), displs, answers, answerCounts, answerDispls);
+    all.reset();
     std::vector<double> phiOfMine(waits_.size());
     comm_.call(MPI_Iscatterv, answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, phiOfMine.data(),
                static_cast<int>(phiOfMine.size()), MPI_DOUBLE, 0);
@@ -797,15 +798,15 @@ class DelayAnalysis {
     }
   }
 
-  // Rank 0: replays the ranks' item streams; answers[r] is the phi of rank r's
-  // own wait states, as its rank passed them.
-  static void simulate(const std::vector<double>& all, const std::vector<int>& displs, std::vector<double>& answers,
+  // Rank 0: replays the ranks' item streams (all[displs[r], displs[r + 1]));
+  // answers holds, at answerDispls[r], the phi of rank r's own wait states as
+  // its rank passed them (what its waiter sends).
+  static void simulate(const double* all, const std::vector<int>& displs, std::vector<double>& answers,
                        std::vector<int>& answerCounts, std::vector<int>& answerDispls) {
     const std::size_t n = answerCounts.size();
-    std::vector<std::vector<double>> phi(n), sent(n);
-    std::vector<std::vector<char>> done(n);
-    std::vector<std::size_t> pos(n);
-    // Number of own wait states per rank: the largest send index + 1.
+    // Number of own wait states per rank: the largest send index + 1. The
+    // per-wait-state arrays are flat over the ranks, at answerDispls.
+    answerDispls[0] = 0;
     for (std::size_t r = 0; r < n; ++r) {
       std::size_t waits = 0;
       for (std::size_t at = static_cast<std::size_t>(displs[r]); at < static_cast<std::size_t>(displs[r + 1]);) {
@@ -816,11 +817,16 @@ class DelayAnalysis {
           at += 5 + 2 * static_cast<std::size_t>(all[at + 4]);
         }
       }
-      phi[r].assign(waits, 0.0);
-      sent[r].assign(waits, 0.0);
-      done[r].assign(waits, 0);
-      pos[r] = static_cast<std::size_t>(displs[r]);
+      answerCounts[r] = static_cast<int>(waits);
+      answerDispls[r + 1] = answerDispls[r] + answerCounts[r];
     }
+    const auto slots = static_cast<std::size_t>(answerDispls[n]);
+    std::vector<double>& sent = answers;
+    sent.assign(slots, 0.0);
+    std::vector<double> phi(slots, 0.0);
+    std::vector<char> done(slots, 0);
+    const auto slot = [&](std::size_t r, std::size_t id) { return static_cast<std::size_t>(answerDispls[r]) + id; };
+    std::vector<std::size_t> pos(displs.begin(), displs.end() - 1);
     auto finished = [&](std::size_t r) { return pos[r] >= static_cast<std::size_t>(displs[r + 1]); };
     bool warned = false;
     for (;;) {
@@ -829,23 +835,23 @@ class DelayAnalysis {
         while (!finished(r)) {
           std::size_t& at = pos[r];
           if (all[at] < 0.0) {
-            const auto id = static_cast<std::size_t>(-1.0 - all[at]);
-            if (!done[r][id]) sent[r][id] = phi[r][id];  // what the waiter sends when it passes the wait state
-            done[r][id] = 1;
+            const std::size_t own = slot(r, static_cast<std::size_t>(-1.0 - all[at]));
+            if (!done[own]) sent[own] = phi[own];  // what the waiter sends when it passes the wait state
+            done[own] = 1;
             at += 1;
             progress = true;
             continue;
           }
           const auto waiter = static_cast<std::size_t>(all[at]);
           const auto id = static_cast<std::size_t>(all[at + 1]);
-          const bool valid = waiter < n && id < phi[waiter].size();
-          if (valid && !done[waiter][id]) break;  // the waiter has not reached it yet
-          const double p = valid ? sent[waiter][id] : 0.0;
+          const bool valid = waiter < n && id < static_cast<std::size_t>(answerCounts[waiter]);
+          if (valid && !done[slot(waiter, id)]) break;  // the waiter has not reached it yet
+          const double p = valid ? sent[slot(waiter, id)] : 0.0;
           const double omega = all[at + 2], total = all[at + 3];
           const auto props = static_cast<std::size_t>(all[at + 4]);
           for (std::size_t k = 0; k < props; ++k) {
             const auto own = static_cast<std::size_t>(all[at + 5 + 2 * k]);
-            phi[r][own] += (omega + p) * all[at + 6 + 2 * k] / total;
+            phi[slot(r, own)] += (omega + p) * all[at + 6 + 2 * k] / total;
           }
           at += 5 + 2 * props;
           progress = true;
@@ -864,19 +870,13 @@ class DelayAnalysis {
         }
         for (std::size_t r = 0; r < n; ++r)
           if (!finished(r)) {
-            const auto waiter = static_cast<std::size_t>(all[pos[r]]);
-            const auto id = static_cast<std::size_t>(all[pos[r] + 1]);
-            done[waiter][id] = 1;
-            sent[waiter][id] = phi[waiter][id];
+            const std::size_t blocked =
+                slot(static_cast<std::size_t>(all[pos[r]]), static_cast<std::size_t>(all[pos[r] + 1]));
+            done[blocked] = 1;
+            sent[blocked] = phi[blocked];
             break;
           }
       }
-    }
-    answerDispls[0] = 0;
-    for (std::size_t r = 0; r < n; ++r) {
-      answerCounts[r] = static_cast<int>(sent[r].size());
-      answerDispls[r + 1] = answerDispls[r] + answerCounts[r];
-      answers.insert(answers.end(), sent[r].begin(), sent[r].end());
     }
   }
 
