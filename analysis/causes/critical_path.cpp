@@ -75,19 +75,6 @@ struct TimePerPath {
   }
 };
 
-// Exclusive time per call path (time it is the innermost active region).
-TimePerPath exclusiveTimes(const RegionTimeline& timeline, std::size_t paths) {
-  TimePerPath out(paths);
-  std::size_t next = 0;
-  for (std::size_t k = timeline.boundaryFrom(0); k != RegionTimeline::kNoEvent; k = next) {
-    next = timeline.boundaryFrom(k + 1);
-    if (next == RegionTimeline::kNoEvent) break;
-    const CallPathId path = timeline.pathAfter(k);
-    if (path != kNone && timeline.time(next) > timeline.time(k)) out.add(path, timeline.time(next) - timeline.time(k));
-  }
-  return out;
-}
-
 // A key for a call path that is the same on every rank: the (region, call site)
 // pairs from the root (call path ids are local to each rank's call tree).
 std::string globalKey(const trace::CallTree& tree, CallPathId path) {
@@ -293,17 +280,18 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
     if (onPath.seen[p]) ctx.severities.add(Metric::CriticalPath, p, onPath.value[p]);
 
   // ---- imbalance: per call path over all locations, on rank 0 ----
-  const TimePerPath exclusive = exclusiveTimes(active, tree.size());
+  // Exclusive time per call path, summed stretch by stretch by the time metrics.
+  const std::vector<double>& exclusive = result.exclusiveTime;
   std::vector<CallPathId> paths;
   for (CallPathId p = 0; p < tree.size(); ++p)
-    if (exclusive.seen[p] || onPath.seen[p]) paths.push_back(p);
+    if ((p < exclusive.size() && exclusive[p] > 0.0) || onPath.seen[p]) paths.push_back(p);
   std::string keys;
   std::vector<double> values;  // (on path, exclusive) per entry
   for (CallPathId p : paths) {
     keys += globalKey(tree, p);
     keys += '\n';
     values.push_back(onPath.value[p]);
-    values.push_back(exclusive.value[p]);
+    values.push_back(p < exclusive.size() ? exclusive[p] : 0.0);
   }
   const int keyBytes = static_cast<int>(keys.size());
   const int valueCount = static_cast<int>(values.size());

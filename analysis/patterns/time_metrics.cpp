@@ -23,7 +23,7 @@ Metric timeCategory(const trace::Region& region) {
   return mpiTimeCategory(name);
 }
 
-void addTimeAndCounts(replay::ReplayContext& ctx) {
+std::vector<double> addTimeAndCounts(replay::ReplayContext& ctx) {
   const auto& defs = ctx.defs();
   const auto& tree = ctx.trace.callTree;
   std::vector<Metric> category(defs.regions.size());
@@ -39,13 +39,24 @@ void addTimeAndCounts(replay::ReplayContext& ctx) {
     double children;
   };
   std::vector<Open> stack;
+  std::vector<double> stretches(tree.size(), 0.0);  // the returned per-stretch sums
+  trace::CallPathId active = trace::kNone;          // innermost region since the last enter/leave
+  double since = 0.0;
+  bool started = false;
   const auto& events = ctx.events;
   auto& sev = ctx.severities;
   for (const trace::Event& e : events.events) {
+    if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) continue;
+    if (started && active != trace::kNone && e.time > since) stretches[active] += e.time - since;
+    started = true;
+    since = e.time;
     if (e.kind == EventKind::Enter) {
       stack.push_back({e.ref, e.time, 0.0});
       visits[e.ref] += 1.0;
-    } else if (e.kind == EventKind::Leave && !stack.empty()) {
+      active = e.ref;
+    } else {
+      active = e.ref < tree.size() ? tree[e.ref].parent : trace::kNone;
+      if (stack.empty()) continue;
       const Open open = stack.back();
       stack.pop_back();
       const double duration = e.time - open.enter;
@@ -113,6 +124,7 @@ void addTimeAndCounts(replay::ReplayContext& ctx) {
     if (cat == Metric::MpiRmaSyncActive) sev.add(Metric::SyncsRmaActive, p, visits[p]);
     if (cat == Metric::MpiRmaSyncPassive) sev.add(Metric::SyncsRmaPassive, p, visits[p]);
   }
+  return stretches;
 }
 
 }  // namespace waitscope::patterns

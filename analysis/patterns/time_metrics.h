@@ -3,6 +3,7 @@
 // per category of the metric tree (computation, and MPI by kind of call),
 // visits, and the counts and bytes of synchronizations and communications.
 #include <string_view>
+#include <vector>
 
 #include "metric_table.h"
 #include "replay/replay_context.h"
@@ -14,7 +15,10 @@ namespace waitscope::patterns {
 // MPI_Win_fence, ...; Mpi for calls that fit no category).
 Metric timeCategory(const trace::Region& region);
 
-// Adds exclusive time per category, visits, syncs, comms and bytes.
-void addTimeAndCounts(replay::ReplayContext& ctx);
+// Adds exclusive time per category, visits, syncs, comms and bytes. Returns,
+// per call path, the time it is the innermost active region summed stretch by
+// stretch between consecutive enter/leave events (the same time, added in the
+// order the critical path's imbalance needs it; 0 for paths never active).
+std::vector<double> addTimeAndCounts(replay::ReplayContext& ctx);
 
 }  // namespace waitscope::patterns

@@ -109,7 +109,7 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
   progress("validate", 100);
 
   progress("replay", 0);
-  patterns::addTimeAndCounts(ctx);
+  result.exclusiveTime = patterns::addTimeAndCounts(ctx);
   result.clockViolations = p2p.detect();
   progress("replay", 25);
   collectives.detect();

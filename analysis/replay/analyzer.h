@@ -39,6 +39,7 @@ struct LocalResult {
   Severities severities;
   std::uint64_t clockViolations = 0;
   std::vector<PathPiece> criticalPath;  // on this location, in any order
+  std::vector<double> exclusiveTime;    // per call path (time metrics), for the critical path's imbalance
 };
 
 // Collective over `world`, whose rank r analyzes world rank r of the trace;
