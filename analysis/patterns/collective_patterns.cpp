@@ -73,6 +73,9 @@ std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext
     if (name == "MPI_Init" || name == "MPI_Init_thread") envRegion[r] = kInit;
     if (name == "MPI_Finalize") envRegion[r] = kFinalize;
   }
+  const auto& tree = ctx.trace.callTree;
+  std::vector<std::uint8_t> envPath(tree.size(), kOther);  // per call path: one lookup per enter
+  for (std::size_t p = 0; p < tree.size(); ++p) envPath[p] = envRegion[tree[p].region];
   std::vector<Operation> init, finalize;
   struct OpenEnv {
     std::size_t depth;
@@ -82,11 +85,10 @@ std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext
   std::vector<OpenEnv> open;
   std::size_t depth = 0;
   const auto& ev = ctx.events;
-  const auto& tree = ctx.trace.callTree;
   for (std::size_t i = 0; i < ev.events.size(); ++i) {
     const trace::Event& e = ev.events[i];
     if (e.kind == EventKind::Enter) {
-      if (const std::uint8_t kind = envRegion[tree[e.ref].region]; kind != kOther)
+      if (const std::uint8_t kind = envPath[e.ref]; kind != kOther)
         open.push_back({depth, static_cast<std::uint32_t>(i), kind == kInit});
       ++depth;
     } else if (e.kind == EventKind::Leave) {
@@ -98,13 +100,16 @@ std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext
         else finalize.push_back({Kind::Finalize, 0xffffffffu, trace::kNone, call});
         open.pop_back();
       }
-    } else if (e.kind == EventKind::MpiCollectiveEnd) {
-      const replay::Call* call = ctx.calls.callOf(i);
-      const auto& c = ev.collective(e);
-      if (!call || c.object >= ops.size()) continue;
-      ops[c.object].push_back(
-          {kindOf(c.op), static_cast<std::uint32_t>(c.op) << 24 | (c.root & 0xffffff), c.root, *call});
     }
+  }
+  const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
+  for (std::size_t k = 0; k < nonRegion.size(); ++k) {
+    const trace::Event& e = ev.events[nonRegion[k]];
+    if (e.kind != EventKind::MpiCollectiveEnd) continue;
+    const replay::Call* call = ctx.calls.callOfEntry(k);
+    const auto& c = ev.collective(e);
+    if (!call || c.object >= ops.size()) continue;
+    ops[c.object].push_back({kindOf(c.op), static_cast<std::uint32_t>(c.op) << 24 | (c.root & 0xffffff), c.root, *call});
   }
   if (const trace::CommId w = worldComm(defs); w != trace::kNone) {
     init.insert(init.end(), ops[w].begin(), ops[w].end());
