@@ -452,8 +452,9 @@ class DelayAnalysis {
     nextOfCause_.assign(causeBegin_.begin(), causeBegin_.end() - 1);
     waiterHints_.assign(n, {});
     causeHints_.assign(n, {});
-    localPathOf_.assign(n, {});
+    keysSent_.assign(n, 0);
     keysFrom_.assign(n, 0);
+    localPathOf_.assign(n, {});
     sendCount_.assign(n, 0);
     recvCount_.assign(n, 0);
     sdispl_.assign(n + 1, 0);
@@ -534,7 +535,6 @@ class DelayAnalysis {
       while (keySlots_[i] != kNone) i = (i + 1) & (slots - 1);
       keySlots_[i] = p;
     }
-    keysSent_.assign(static_cast<std::size_t>(ctx_.worldSize), 0);
   }
 
   // The local call path with this key; kNone for a path this rank never ran,
