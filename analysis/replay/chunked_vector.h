@@ -19,7 +19,8 @@ class ChunkedVector {
   const T& operator[](std::size_t i) const { return chunks_[i >> kShift][i & kMask]; }
 
   void push_back(const T& value) {
-    if ((size_ >> kShift) == chunks_.size()) chunks_.push_back(std::make_unique<T[]>(kChunk));
+    if ((size_ >> kShift) == chunks_.size()) [[unlikely]]
+      addChunk();
     (*this)[size_++] = value;
   }
 
@@ -32,6 +33,10 @@ class ChunkedVector {
   static constexpr std::size_t kShift = 14;
   static constexpr std::size_t kChunk = std::size_t{1} << kShift;
   static constexpr std::size_t kMask = kChunk - 1;
+
+  // Out of line, so push_back stays small enough to inline; not zeroed, since
+  // every element is written before it is read.
+  [[gnu::noinline]] void addChunk() { chunks_.push_back(std::make_unique_for_overwrite<T[]>(kChunk)); }
   std::vector<std::unique_ptr<T[]>> chunks_;
   std::size_t size_ = 0;
 };
