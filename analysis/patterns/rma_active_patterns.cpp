@@ -472,10 +472,10 @@ struct Header {
   DoubleInt latestOpGats;    // GATS: MAXLOC (last RMA-op exit to this target, origin)
 };
 
-// Fence epochs whose exchange rides on one exchange-window fence: origins keep
-// each epoch's last transfer exit per target and send a batch of epochs at
-// once (DESIGN.md, "Where analysis speed comes from"); a window whose fences
-// are many then costs one exchange fence per kFenceBatch recorded ones.
+// Fence epochs exchanged together: origins keep each epoch's last transfer exit
+// per target and send a batch of epochs at once (DESIGN.md, "Where analysis
+// speed comes from"); a window whose fences are many then costs two exchange
+// fences per kFenceBatch recorded ones instead of one per recorded fence.
 constexpr std::size_t kFenceBatch = 512;
 
 constexpr MPI_Aint kPostEnter = offsetof(Header, postEnter);
