@@ -50,6 +50,7 @@
 
 #include "causes.h"
 #include "replay/chunked_vector.h"
+#include "replay/merge_runs.h"
 #include "replay/path_sums.h"
 #include "replay/region_timeline.h"
 #include "replay/yielding_wait.h"
@@ -144,27 +145,6 @@ std::vector<CallPathId> parentSlots(const trace::CallTree& tree) {
   return parents;
 }
 
-// Sorts `v` stably by merging its ascending runs pairwise: n log(runs) for
-// sequences made of a few sorted pieces.
-template <class T, class Before>
-void sortByMergingRuns(std::vector<T>& v, Before before) {
-  std::vector<std::size_t> runs{0};
-  for (std::size_t i = 1; i < v.size(); ++i)
-    if (before(v[i], v[i - 1])) runs.push_back(i);
-  runs.push_back(v.size());
-  while (runs.size() > 2) {
-    std::vector<std::size_t> merged{0};
-    for (std::size_t r = 0; r + 2 < runs.size(); r += 2) {
-      std::inplace_merge(v.begin() + static_cast<std::ptrdiff_t>(runs[r]),
-                         v.begin() + static_cast<std::ptrdiff_t>(runs[r + 1]),
-                         v.begin() + static_cast<std::ptrdiff_t>(runs[r + 2]), before);
-      merged.push_back(runs[r + 2]);
-    }
-    if (runs.size() % 2 == 0) merged.push_back(runs.back());  // an odd run count: the last run as it is
-    runs.swap(merged);
-  }
-}
-
 // Sorted `out` and sorted `list`, merged into `out`.
 void mergeInto(std::vector<double>& out, const std::vector<double>& list) {
   const auto middle = static_cast<std::ptrdiff_t>(out.size());
@@ -199,7 +179,7 @@ class DelayAnalysis {
       waits_.push_back({w.start, w.end, w.callPath, w.cause, f});
     }
     // Each pattern family adds its instances in time order.
-    sortByMergingRuns(waits_, [](const Wait& a, const Wait& b) {
+    replay::sortByMergingRuns(waits_, [](const Wait& a, const Wait& b) {
       return a.start != b.start ? a.start < b.start : a.end > b.end;
     });
     // A sub-pattern (Late Complete in Early Wait, Early Fence in Wait at Fence)
@@ -698,7 +678,7 @@ class DelayAnalysis {
       const Rank waiter = incoming_[i].waiter;
       items_[--runEnd[waiter]] = {incoming_[i].syncTime, static_cast<std::uint32_t>(i), waiter + 1};
     }
-    sortByMergingRuns(items_, [](const Item& a, const Item& b) {
+    replay::sortByMergingRuns(items_, [](const Item& a, const Item& b) {
       return a.key != b.key ? a.key > b.key : a.from < b.from;
     });
   }

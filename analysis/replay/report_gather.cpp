@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analyzer.h"
+#include "merge_runs.h"
 #include "patterns/metric_table.h"
 
 namespace waitscope::replay {
@@ -97,15 +98,7 @@ void sortByStart(std::vector<report::PathSegment>& pieces, std::vector<std::size
     std::sort(pieces.begin(), pieces.end(), byStart);
     return;
   }
-  while (runs.size() > 2) {
-    std::vector<std::size_t> merged{0};
-    for (std::size_t r = 0; r + 1 < runs.size(); r += 2) {
-      const std::size_t end = r + 2 < runs.size() ? runs[r + 2] : runs[r + 1];
-      if (r + 2 < runs.size()) std::inplace_merge(at(runs[r]), at(runs[r + 1]), at(end), byStart);
-      merged.push_back(end);
-    }
-    runs = std::move(merged);
-  }
+  mergeRuns(pieces, std::move(runs), byStart);
 }
 
 std::string paradigmName(trace::Paradigm p) {
