@@ -7,6 +7,8 @@
 #include <sstream>
 #include <vector>
 
+#include "replay/yielding_wait.h"
+
 namespace waitscope::patterns {
 namespace {
 
@@ -137,6 +139,7 @@ Collectives::Collectives(replay::ReplayContext& ctx) : ctx_(ctx), ops_(operation
 std::string Collectives::validate() const {
   const auto& ctx = ctx_;
   const auto& ops = ops_;
+  const bool yieldCore = ctx.comms.nodeOversubscribed();
   std::string error;
   for (trace::CommId c = 0; c < ops.size(); ++c) {
     if (!exchanged(ctx, c)) {
@@ -153,7 +156,7 @@ std::string Collectives::validate() const {
     // Count, then a checksum-free comparison of every operation's code via min/max.
     long long count[2] = {static_cast<long long>(ops[c].size()), -static_cast<long long>(ops[c].size())};
     long long extreme[2];
-    MPI_Allreduce(count, extreme, 2, MPI_LONG_LONG, MPI_MIN, comm);
+    replay::callAndWait(yieldCore, MPI_Iallreduce, count, extreme, 2, MPI_LONG_LONG, MPI_MIN, comm);
     if (extreme[0] != -extreme[1]) {
       if (error.empty()) {
         std::ostringstream out;
@@ -169,7 +172,8 @@ std::string Collectives::validate() const {
       codes[2 * k] = ops[c][k].code;
       codes[2 * k + 1] = -static_cast<long long>(ops[c][k].code);
     }
-    MPI_Allreduce(codes.data(), mins.data(), static_cast<int>(codes.size()), MPI_LONG_LONG, MPI_MIN, comm);
+    replay::callAndWait(yieldCore, MPI_Iallreduce, codes.data(), mins.data(), static_cast<int>(codes.size()),
+                        MPI_LONG_LONG, MPI_MIN, comm);
     for (std::size_t k = 0; k < ops[c].size(); ++k) {
       if (mins[2 * k] == -mins[2 * k + 1]) continue;
       if (error.empty()) {
@@ -191,6 +195,7 @@ void Collectives::detect() {
   const auto& ops = ops_;
   auto& sev = ctx.severities;
   const auto& defs = ctx.defs();
+  const bool yieldCore = ctx.comms.nodeOversubscribed();
   for (trace::CommId c = 0; c < ops.size(); ++c) {
     if (!exchanged(ctx, c)) continue;
     const MPI_Comm comm = ctx.comms.get(c);
@@ -215,13 +220,17 @@ void Collectives::detect() {
         anyScan = anyScan || o.kind == Kind::Scan;
       }
       const int count = static_cast<int>(n);
-      MPI_Allreduce(enter.data(), maxEnter.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
-      MPI_Allreduce(negLeave.data(), minLeave.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
-      MPI_Allreduce(rootEnter.data(), rootMax.data(), count, MPI_DOUBLE, MPI_MAX, comm);
-      MPI_Allreduce(nonRoot.data(), firstNonRoot.data(), count, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+      MPI_Request requests[4];
+      MPI_Iallreduce(enter.data(), maxEnter.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &requests[0]);
+      MPI_Iallreduce(negLeave.data(), minLeave.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &requests[1]);
+      MPI_Iallreduce(rootEnter.data(), rootMax.data(), count, MPI_DOUBLE, MPI_MAX, comm, &requests[2]);
+      MPI_Iallreduce(nonRoot.data(), firstNonRoot.data(), count, MPI_DOUBLE_INT, MPI_MINLOC, comm, &requests[3]);
+      replay::waitAllFor(requests, yieldCore);
       std::vector<DoubleInt> lowerMax(n, DoubleInt{-kInf, -1});
       // Every member knows whether the batch has a scan (same operations everywhere).
-      if (anyScan) MPI_Exscan(enter.data(), lowerMax.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+      if (anyScan)
+        replay::callAndWait(yieldCore, MPI_Iexscan, enter.data(), lowerMax.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC,
+                            comm);
       if (me == 0) std::fill(lowerMax.begin(), lowerMax.end(), DoubleInt{-kInf, -1});
 
       for (std::size_t k = 0; k < n; ++k) {

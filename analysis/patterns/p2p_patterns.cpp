@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "replay/yielding_wait.h"
+
 namespace waitscope::patterns {
 namespace {
 
@@ -96,6 +98,7 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
 
 std::string PointToPoint::exchange() {
   const MPI_Comm world = ctx_.comms.world();
+  const bool yieldCore = ctx_.comms.nodeOversubscribed();
   const int n = ctx_.worldSize;
   const auto nu = static_cast<std::size_t>(n);
   std::string error;
@@ -109,7 +112,7 @@ std::string PointToPoint::exchange() {
     }
     ++sendCount[s.dest];
   }
-  MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, world);
+  replay::callAndWait(yieldCore, MPI_Ialltoall, sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, world);
 
   std::vector<std::size_t> sendOffset(nu + 1, 0), recvOffset(nu + 1, 0);
   for (std::size_t p = 0; p < nu; ++p) {
@@ -145,7 +148,7 @@ std::string PointToPoint::exchange() {
                 kTagEnvelopes, world, &requests.back());
     }
   }
-  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  replay::waitAllFor(requests, yieldCore);
 
   // Match: per source, the k-th receive posted on (comm, tag) gets the k-th
   // message sent on it (MPI's non-overtaking rule).
@@ -214,7 +217,7 @@ std::string PointToPoint::exchange() {
                 &requests.back());
     }
   }
-  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  replay::waitAllFor(requests, yieldCore);
   recvPostOfSend_.assign(sends_.size(), kInf);
   for (std::size_t k = 0; k < outgoingSend.size(); ++k) recvPostOfSend_[outgoingSend[k]] = postTimes[k];
   return error;

@@ -35,6 +35,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "replay/yielding_wait.h"
+
 namespace waitscope::patterns {
 namespace {
 
@@ -196,7 +198,8 @@ class Validator {
     // they are reported only when no rank found anything locally.
     const int mine = local_.empty() ? 0 : 1;
     int anyLocal = 0;
-    MPI_Allreduce(&mine, &anyLocal, 1, MPI_INT, MPI_MAX, ctx_.comms.world());
+    replay::callAndWait(ctx_.comms.nodeOversubscribed(), MPI_Iallreduce, &mine, &anyLocal, 1, MPI_INT, MPI_MAX,
+                        ctx_.comms.world());
     if (anyLocal != 0) return local_;
     if (!countError.empty()) return countError;
     return pairError;
@@ -389,7 +392,8 @@ class Validator {
         local[6 * w + 2 * k + 1] = -values[k];  // -max
       }
     }
-    MPI_Allreduce(local.data(), global.data(), static_cast<int>(6 * n), MPI_INT64_T, MPI_MIN, ctx_.comms.world());
+    replay::callAndWait(ctx_.comms.nodeOversubscribed(), MPI_Iallreduce, local.data(), global.data(),
+                        static_cast<int>(6 * n), MPI_INT64_T, MPI_MIN, ctx_.comms.world());
     static constexpr const char* kCalls[3] = {"MPI_Win_create", "MPI_Win_free", "MPI_Win_fence"};
     for (WinId w = 0; w < n; ++w) {
       if (!shared[w]) continue;
@@ -420,7 +424,8 @@ class Validator {
       send[4 * p + 2] = peers_[p].exposure;
       send[4 * p + 3] = peers_[p].exposureHash;
     }
-    MPI_Alltoall(send.data(), 4, MPI_UINT64_T, recv.data(), 4, MPI_UINT64_T, ctx_.comms.world());
+    replay::callAndWait(ctx_.comms.nodeOversubscribed(), MPI_Ialltoall, send.data(), 4, MPI_UINT64_T, recv.data(), 4,
+                        MPI_UINT64_T, ctx_.comms.world());
     for (std::size_t p = 0; p < n; ++p) {
       const Peer& mine = peers_[p];
       const std::uint64_t theirAccess = recv[4 * p], theirAccessHash = recv[4 * p + 1];
@@ -750,8 +755,8 @@ class ActiveReplay {
       std::vector<DoubleInt> reduced(list.size());
       for (std::size_t from = 0; from < list.size(); from += 2 * kBatch) {
         const std::size_t n = std::min(2 * kBatch, list.size() - from);
-        MPI_Allreduce(list.data() + from, reduced.data() + from, static_cast<int>(n), MPI_DOUBLE_INT, MPI_MAXLOC,
-                      comm);
+        replay::callAndWait(ctx_.comms.nodeOversubscribed(), MPI_Iallreduce, list.data() + from, reduced.data() + from,
+                            static_cast<int>(n), MPI_DOUBLE_INT, MPI_MAXLOC, comm);
       }
       auto& out = fenceOverlaps_[id];
       for (std::size_t k = 0; k + 1 < reduced.size(); k += 2)

@@ -29,6 +29,8 @@
 #include <utility>
 #include <vector>
 
+#include "replay/yielding_wait.h"
+
 namespace waitscope::patterns {
 namespace {
 
@@ -490,18 +492,19 @@ class MpiCalls {
   std::vector<Interval> calls_;
 };
 
-void exchangeSizes(const std::vector<std::vector<double>>& out, std::vector<int>& inSizes, MPI_Comm comm) {
+void exchangeSizes(const std::vector<std::vector<double>>& out, std::vector<int>& inSizes, MPI_Comm comm,
+                   bool yieldCore) {
   std::vector<int> outSizes(out.size());
   for (std::size_t p = 0; p < out.size(); ++p) outSizes[p] = static_cast<int>(out[p].size());
   inSizes.assign(out.size(), 0);
-  MPI_Alltoall(outSizes.data(), 1, MPI_INT, inSizes.data(), 1, MPI_INT, comm);
+  replay::callAndWait(yieldCore, MPI_Ialltoall, outSizes.data(), 1, MPI_INT, inSizes.data(), 1, MPI_INT, comm);
 }
 
 // One message per peer each way; `in[p]` receives what peer p sent.
 void exchange(const std::vector<std::vector<double>>& out, std::vector<std::vector<double>>& in, int tag,
-              MPI_Comm comm) {
+              MPI_Comm comm, bool yieldCore) {
   std::vector<int> inSizes;
-  exchangeSizes(out, inSizes, comm);
+  exchangeSizes(out, inSizes, comm, yieldCore);
   in.assign(out.size(), {});
   std::vector<MPI_Request> requests;
   for (std::size_t p = 0; p < out.size(); ++p) {
@@ -516,7 +519,7 @@ void exchange(const std::vector<std::vector<double>>& out, std::vector<std::vect
     MPI_Isend(out[p].data(), static_cast<int>(out[p].size()), MPI_DOUBLE, static_cast<int>(p), tag, comm,
               &requests.back());
   }
-  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  replay::waitAllFor(requests, yieldCore);
 }
 
 // ============================================================ target side
@@ -672,6 +675,7 @@ void analyzeRmaPassive(ReplayContext& ctx) {
   if (nWin == 0) return;  // every rank has the same definitions: all return here
   const PassiveScan scan = Scanner(ctx).run();
   const MPI_Comm world = ctx.comms.world();
+  const bool yieldCore = ctx.comms.nodeOversubscribed();
   const auto P = static_cast<std::size_t>(ctx.worldSize);
 
   // 1. Windows with MPI_Win_lock_all, and whether anything passive happens at all.
@@ -680,7 +684,8 @@ void analyzeRmaPassive(ReplayContext& ctx) {
     flags[nWin] = 1;
     if (h.target == kNone) flags[h.win] = 1;
   }
-  MPI_Allreduce(MPI_IN_PLACE, flags.data(), static_cast<int>(flags.size()), MPI_UNSIGNED_CHAR, MPI_MAX, world);
+  replay::callAndWait(yieldCore, MPI_Iallreduce, MPI_IN_PLACE, flags.data(), static_cast<int>(flags.size()),
+                      MPI_UNSIGNED_CHAR, MPI_MAX, world);
   if (flags[nWin] == 0) return;
   // For those windows: the targets some origin locks exclusively.
   std::vector<std::size_t> offset(nWin, 0);
@@ -693,7 +698,8 @@ void analyzeRmaPassive(ReplayContext& ctx) {
   if (bits > 0) {
     for (const Hold& h : scan.holds)
       if (flags[h.win] != 0 && h.target != kNone && h.type == kExclusive) exclusive[offset[h.win] + h.target] = 1;
-    MPI_Allreduce(MPI_IN_PLACE, exclusive.data(), static_cast<int>(bits), MPI_UNSIGNED_CHAR, MPI_MAX, world);
+    replay::callAndWait(yieldCore, MPI_Iallreduce, MPI_IN_PLACE, exclusive.data(), static_cast<int>(bits),
+                        MPI_UNSIGNED_CHAR, MPI_MAX, world);
   }
 
   // 2. Requests, one stream per target world rank.
@@ -749,14 +755,14 @@ void analyzeRmaPassive(ReplayContext& ctx) {
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_dup(world, &comm);
   std::vector<std::vector<double>> received;
-  exchange(requests, received, kRequestTag, comm);
+  exchange(requests, received, kRequestTag, comm, yieldCore);
   std::vector<std::vector<double>>().swap(requests);
 
   // 3./4. Answer as a target, and hear the answers as an origin.
   std::vector<std::vector<double>> replies = answer(ctx, received);
   std::vector<std::vector<double>>().swap(received);
   std::vector<std::vector<double>> answers;
-  exchange(replies, answers, kReplyTag, comm);
+  exchange(replies, answers, kReplyTag, comm, yieldCore);
   MPI_Comm_free(&comm);
   std::vector<std::vector<double>>().swap(replies);
 

@@ -12,18 +12,19 @@
 #include "patterns/rma_passive_patterns.h"
 #include "patterns/time_metrics.h"
 #include "replay_context.h"
+#include "yielding_wait.h"
 
 namespace waitscope::replay {
 namespace {
 
 // Every rank learns the first (lowest-rank) error, and all throw it together,
 // so no rank walks on into an exchange the others have left.
-void agree(const std::string& error, MPI_Comm world) {
+void agree(const std::string& error, MPI_Comm world, bool yieldCore) {
   int me = 0;
   MPI_Comm_rank(world, &me);
   const int mine = error.empty() ? INT_MAX : me;
   int first = INT_MAX;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, world);
+  callAndWait(yieldCore, MPI_Iallreduce, &mine, &first, 1, MPI_INT, MPI_MIN, world);
   if (first == INT_MAX) return;
   int length = first == me ? static_cast<int>(error.size()) : 0;
   MPI_Bcast(&length, 1, MPI_INT, first, world);
@@ -95,17 +96,18 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
   progress("validate", 0);
   const CallIndex calls(local.locations[0]);
   const Communicators comms(local.defs, world);
+  const bool yieldCore = comms.nodeOversubscribed();
   ReplayContext ctx{local, local.locations[0], static_cast<trace::Rank>(me), size, comms, calls, result.severities};
 
   std::string error = validateReferences(ctx);
   if (error.empty()) error = patterns::validateRmaPassive(ctx);
-  agree(error, world);
+  agree(error, world, yieldCore);
   patterns::Collectives collectives(ctx);
-  agree(collectives.validate(), world);
-  agree(patterns::validateRmaActive(ctx), world);
+  agree(collectives.validate(), world, yieldCore);
+  agree(patterns::validateRmaActive(ctx), world, yieldCore);
   progress("validate", 50);
   patterns::PointToPoint p2p(ctx);
-  agree(p2p.exchange(), world);
+  agree(p2p.exchange(), world, yieldCore);
   progress("validate", 100);
 
   progress("replay", 0);

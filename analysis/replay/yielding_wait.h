@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <span>
 
 namespace waitscope::replay {
 
@@ -40,6 +41,32 @@ inline void waitFor(MPI_Request& request, bool yieldCore) {
   }
 }
 
+// Waits for every request (sends and receives of an exchange) the same way.
+inline void waitAllFor(std::span<MPI_Request> requests, bool yieldCore) {
+  const int count = static_cast<int>(requests.size());
+  if (!yieldCore) {
+    MPI_Waitall(count, requests.data(), MPI_STATUSES_IGNORE);
+    return;
+  }
+  int done = 0;
+  MPI_Testall(count, requests.data(), &done, MPI_STATUSES_IGNORE);
+  for (long ns = 20'000; !done; ns = std::min(2 * ns, 200'000L)) {
+    const timespec pause{0, ns};
+    nanosleep(&pause, nullptr);
+    MPI_Testall(count, requests.data(), &done, MPI_STATUSES_IGNORE);
+  }
+}
+
+// Starts a nonblocking MPI call (its request is the last argument, left out
+// here) and waits for it with waitFor():
+// callAndWait(yieldCore, MPI_Iallreduce, send, recv, 1, MPI_INT, MPI_MAX, comm).
+template <class Start, class... Args>
+void callAndWait(bool yieldCore, Start start, Args... args) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  start(args..., &request);
+  waitFor(request, yieldCore);
+}
+
 // A private duplicate of a communicator (so its collectives never meet any
 // other) whose requests are waited for with waitFor(). Collective to create.
 class YieldingComm {
@@ -54,9 +81,7 @@ class YieldingComm {
   // call(MPI_Igather, send, 1, MPI_INT, recv, 1, MPI_INT, 0).
   template <class Start, class... Args>
   void call(Start start, Args... args) const {
-    MPI_Request request = MPI_REQUEST_NULL;
-    start(args..., comm_, &request);
-    waitFor(request, yieldCore_);
+    callAndWait(yieldCore_, start, args..., comm_);
   }
 
  private:
