@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "causes.h"
+#include "replay/merge_runs.h"
 #include "replay/region_timeline.h"
 #include "replay/yielding_wait.h"
 
@@ -246,7 +247,8 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
     if (w.cause == kNone || w.cause == ctx.worldRank || w.cause >= static_cast<trace::Rank>(size)) continue;
     switches.push_back({w.start, w.end, w.cause});
   }
-  std::sort(switches.begin(), switches.end(), [](const Switch& a, const Switch& b) {
+  // Each pattern family added its instances in time order: merge those runs.
+  replay::sortByMergingRuns(switches, [](const Switch& a, const Switch& b) {
     return a.end != b.end ? a.end < b.end : a.start != b.start ? a.start < b.start : a.cause < b.cause;
   });
   TimePerPath onPath(tree.size());

@@ -3,6 +3,7 @@
 #include "mpi_category.h"
 #include "replay/path_sums.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -29,39 +30,43 @@ std::vector<double> addTimeAndCounts(replay::ReplayContext& ctx) {
   std::vector<Metric> category(defs.regions.size());
   for (std::size_t r = 0; r < defs.regions.size(); ++r) category[r] = timeCategory(defs.regions[r]);
 
-  // Exclusive time and visits per call path: one pass with a stack of open
-  // regions; a region's exclusive time is its duration minus its children's.
-  std::vector<double> exclusive(tree.size(), 0.0);
-  std::vector<double> visits(tree.size(), 0.0);
+  // Exclusive time and visits per call path: one pass over the region
+  // boundaries; a region's exclusive time is its duration minus its children's.
+  // The open regions sit in an array by depth (an enter and its leave carry
+  // the same path, so the same depth).
+  const std::size_t paths = tree.size();
+  std::vector<double> exclusive(paths, 0.0);
+  std::vector<double> visits(paths, 0.0);
+  std::vector<double> stretches(paths, 0.0);  // the returned per-stretch sums
+  const std::vector<std::uint32_t> depth = tree.depths();
   struct Open {
-    trace::CallPathId path;
     double enter;
     double children;
   };
-  std::vector<Open> stack;
-  std::vector<double> stretches(tree.size(), 0.0);  // the returned per-stretch sums
-  trace::CallPathId active = trace::kNone;          // innermost region since the last enter/leave
+  const std::uint32_t maxDepth = depth.empty() ? 0 : *std::max_element(depth.begin(), depth.end());
+  std::vector<Open> open(maxDepth + 1, Open{0.0, 0.0});
+  const trace::CallPath* const pathDefs = tree.paths().data();
+  trace::CallPathId active = trace::kNone;  // innermost region since the last enter/leave
   double since = 0.0;
-  bool started = false;
   const auto& events = ctx.events;
   auto& sev = ctx.severities;
+  static_assert(static_cast<int>(EventKind::Enter) == 0 && static_cast<int>(EventKind::Leave) == 1,
+                "region boundaries are the two smallest kinds");
   for (const trace::Event& e : events.events) {
-    if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) continue;
-    if (started && active != trace::kNone && e.time > since) stretches[active] += e.time - since;
-    started = true;
+    if (e.kind > EventKind::Leave || e.ref >= paths) continue;
+    if (active != trace::kNone && e.time > since) stretches[active] += e.time - since;
     since = e.time;
+    const trace::CallPathId p = e.ref;
+    const std::uint32_t d = depth[p];
     if (e.kind == EventKind::Enter) {
-      stack.push_back({e.ref, e.time, 0.0});
-      visits[e.ref] += 1.0;
-      active = e.ref;
+      open[d] = {e.time, 0.0};
+      visits[p] += 1.0;
+      active = p;
     } else {
-      active = e.ref < tree.size() ? tree[e.ref].parent : trace::kNone;
-      if (stack.empty()) continue;
-      const Open open = stack.back();
-      stack.pop_back();
-      const double duration = e.time - open.enter;
-      exclusive[open.path] += duration - open.children;
-      if (!stack.empty()) stack.back().children += duration;
+      const double duration = e.time - open[d].enter;
+      exclusive[p] += duration - open[d].children;
+      if (d > 0) open[d - 1].children += duration;
+      active = pathDefs[p].parent;
     }
   }
 

@@ -27,6 +27,16 @@ void CallTree::grow() {
   slots_ = std::move(slots);
 }
 
+std::vector<std::uint32_t> CallTree::depths() const {
+  std::vector<std::uint32_t> out(paths_.size(), 0);
+  for (CallPathId p = 0; p < paths_.size(); ++p) {
+    const CallPathId parent = paths_[p].parent;
+    // Interning makes a parent before its children; anything else is walked.
+    out[p] = parent == kNone ? 0 : parent < p ? out[parent] + 1 : depth(p);
+  }
+  return out;
+}
+
 std::uint32_t CallTree::depth(CallPathId id) const {
   std::uint32_t d = 0;
   for (CallPathId p = paths_[id].parent; p != kNone; p = paths_[p].parent) ++d;

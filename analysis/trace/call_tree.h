@@ -34,6 +34,10 @@ class CallTree {
   std::size_t size() const { return paths_.size(); }
   const std::vector<CallPath>& paths() const { return paths_; }
   std::uint32_t depth(CallPathId id) const;
+  // depth() of every path, in one pass. A region's enter and leave both carry
+  // its path, so a pass over the events can keep the open regions in an array
+  // indexed by depth instead of a stack that grows and shrinks.
+  std::vector<std::uint32_t> depths() const;
 
  private:
   // Open addressing with linear probing over a power-of-two table of path ids

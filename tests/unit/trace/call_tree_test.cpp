@@ -18,6 +18,9 @@ TEST(CallTree, InternsEachDistinctPathOnce) {
   EXPECT_EQ(tree[bar].region, 2u);
   EXPECT_EQ(tree.depth(bar), 2u);
   EXPECT_EQ(tree.depth(main), 0u);
+  const std::vector<std::uint32_t> depths = tree.depths();
+  ASSERT_EQ(depths.size(), tree.size());
+  for (CallPathId p = 0; p < tree.size(); ++p) EXPECT_EQ(depths[p], tree.depth(p)) << "path " << p;
 }
 
 TEST(CallTree, SameRegionUnderDifferentParentsIsDifferent) {
