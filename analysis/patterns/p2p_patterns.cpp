@@ -39,6 +39,10 @@ bool isBlockingSend(const std::string& name) {
   return name == "MPI_Send" || name == "MPI_Ssend" || name == "MPI_Rsend";
 }
 
+// Per world rank a slot, and one more for anything else (validation rejects
+// such receives before detect() runs; be safe anyway).
+std::size_t sourceSlot(std::uint32_t source, std::size_t ranks) { return source < ranks ? source : ranks; }
+
 }  // namespace
 
 PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
@@ -63,14 +67,15 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
     const std::uint32_t i = nonRegion[k];
     const trace::Event& e = ev.events[i];
-    const replay::Call* call = ctx.calls.callOfEntry(k);
+    const std::uint32_t callId = ctx.calls.callIdOfEntry(k);
+    const replay::Call* call = ctx.calls.callById(callId);
     const double callEnter = call ? call->enter : e.time;
     switch (e.kind) {
       case EventKind::MpiSend:
       case EventKind::MpiIsend: {
         const auto& m = ev.message(e);
         if (e.kind == EventKind::MpiIsend && cancelled.count(m.request)) break;
-        sends_.push_back({ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, callEnter});
+        sends_.push_back({ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, callId, callEnter});
         break;
       }
       case EventKind::MpiIrecvRequest:
@@ -79,7 +84,7 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
       case EventKind::MpiRecv:
       case EventKind::MpiIrecv: {
         const auto& m = ev.message(e);
-        Receive r{ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, i, callEnter};
+        Receive r{ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, i, callId, callEnter};
         if (e.kind == EventKind::MpiIrecv) {
           if (const auto it = irecvs.find(m.request); it != irecvs.end()) {
             r.postKey = it->second.event;
@@ -248,16 +253,19 @@ std::uint64_t PointToPoint::detect() {
     }
     after[i] = b;
   }
-  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> bySource;  // completion positions per source
-  for (std::uint32_t i = 0; i < count; ++i) bySource[receives_[i].source].push_back(i);
-  std::unordered_map<std::uint32_t, std::vector<double>> sourceSuffixMin;
-  for (const auto& [src, positions] : bySource) {
-    std::vector<double> mins(positions.size() + 1, kInf);
+  const auto ranks = static_cast<std::size_t>(ctx_.worldSize);
+  std::vector<std::vector<std::uint32_t>> bySource(ranks + 1);  // completion positions per source slot
+  for (std::uint32_t i = 0; i < count; ++i) bySource[sourceSlot(receives_[i].source, ranks)].push_back(i);
+  std::vector<std::vector<double>> sourceSuffixMin(ranks + 1);
+  for (std::size_t src = 0; src <= ranks; ++src) {
+    const auto& positions = bySource[src];
+    std::vector<double>& mins = sourceSuffixMin[src];
+    mins.assign(positions.size() + 1, kInf);
     for (std::size_t k = positions.size(); k-- > 0;)
       mins[k] = std::min(mins[k + 1], receives_[positions[k]].sendEnter);
-    sourceSuffixMin.emplace(src, std::move(mins));
   }
-  auto laterFromSource = [&](std::uint32_t src, std::size_t from) {
+  auto laterFromSource = [&](std::uint32_t source, std::size_t from) {
+    const std::size_t src = sourceSlot(source, ranks);
     const auto& positions = bySource[src];
     const auto k = static_cast<std::size_t>(std::lower_bound(positions.begin(), positions.end(), from) -
                                             positions.begin());
@@ -267,9 +275,9 @@ std::uint64_t PointToPoint::detect() {
   // Late Sender per waiting call: receives completed by one call (a Waitall)
   // wait together for the latest of their senders.
   for (std::size_t i = 0; i < count;) {
-    const replay::Call* call = ctx_.calls.callOf(receives_[i].event);
+    const replay::Call* call = ctx_.calls.callById(receives_[i].call);
     std::size_t end = i + 1;
-    while (end < count && ctx_.calls.callOf(receives_[end].event) == call) ++end;
+    while (end < count && receives_[end].call == receives_[i].call) ++end;
     std::size_t latest = i;
     for (std::size_t k = i; k < end; ++k) {
       const Receive& r = receives_[k];
@@ -305,9 +313,12 @@ std::uint64_t PointToPoint::detect() {
   // Late Receiver: a blocking send that returned only after the receive was
   // posted (the overlap heuristic the seeds use for RMA): it waited from its
   // enter to the posting.
+  const auto& regions = ctx_.defs().regions;
+  std::vector<char> blockingSend(regions.size());  // per region: no string compare per send
+  for (std::size_t r = 0; r < regions.size(); ++r) blockingSend[r] = isBlockingSend(regions[r].name);
   for (std::size_t i = 0; i < sends_.size(); ++i) {
-    const replay::Call* call = ctx_.calls.callOf(sends_[i].event);
-    if (!call || !isBlockingSend(ctx_.regionName(call->path))) continue;
+    const replay::Call* call = ctx_.calls.callById(sends_[i].call);
+    if (!call || !blockingSend[ctx_.trace.callTree[call->path].region]) continue;
     const double post = recvPostOfSend_[i];
     if (post > call->enter && post < call->leave)
       sev.addWait(Metric::MpiLateReceiver, call->path, call->enter, post, sends_[i].dest);

@@ -31,6 +31,7 @@ class PointToPoint {
     std::uint32_t comm;
     std::uint32_t tag;
     std::uint32_t event;       // index of the send record
+    std::uint32_t call;        // the sending call (CallIndex::callById), kNone outside one
     double enter;              // enter of the sending call
   };
   struct Receive {
@@ -39,6 +40,7 @@ class PointToPoint {
     std::uint32_t tag;
     std::uint32_t event;       // index of the completion record (MpiRecv / MpiIrecv)
     std::uint32_t postKey;     // event index of the posting (recv itself, or the irecv request)
+    std::uint32_t call;        // the completing call (CallIndex::callById), kNone outside one
     double postEnter;          // enter of the call that posted the receive
     double sendEnter = 0.0;    // from the matched send
   };

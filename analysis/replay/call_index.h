@@ -45,6 +45,10 @@ class CallIndex {
     const std::uint32_t call = callOfEntry_[entry];
     return call == trace::kNone ? nullptr : &calls_[call];
   }
+  // Its index in calls(), or kNone: what a pass keeps to come back to a call
+  // without searching for it again.
+  std::uint32_t callIdOfEntry(std::size_t entry) const { return callOfEntry_[entry]; }
+  const Call* callById(std::uint32_t id) const { return id == trace::kNone ? nullptr : &calls_[id]; }
   const std::vector<Call>& calls() const { return calls_; }
 
  private:
