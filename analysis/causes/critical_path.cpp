@@ -101,24 +101,13 @@ Endpoints findEndpoints(const replay::ReplayContext& ctx, const replay::Yielding
   const auto& ev = ctx.events.events;
   double first = ev.empty() ? kInf : ev.front().time;
   double last = ev.empty() ? -kInf : ev.back().time;
-  // This location's last MPI_Finalize: its enter and leave.
+  // This location's last MPI_Finalize: its enter and leave (the last event if
+  // the trace never leaves it).
   double finEnter = -kInf, finLeave = -kInf;
-  const trace::CallTree& tree = ctx.trace.callTree;
-  std::vector<char> isFinalize(ctx.defs().regions.size(), 0);  // per region: no string compare per event
-  for (std::size_t r = 0; r < isFinalize.size(); ++r) isFinalize[r] = ctx.defs().regions[r].name == "MPI_Finalize";
-  for (std::size_t i = 0; i < ev.size(); ++i) {
-    if (ev[i].kind != trace::EventKind::Enter || ev[i].ref >= tree.size()) continue;
-    if (tree[ev[i].ref].region >= isFinalize.size() || !isFinalize[tree[ev[i].ref].region]) continue;
-    finEnter = ev[i].time;
-    finLeave = last;
-    int depth = 0;
-    for (std::size_t j = i + 1; j < ev.size(); ++j) {
-      if (ev[j].kind == trace::EventKind::Enter) ++depth;
-      if (ev[j].kind == trace::EventKind::Leave && depth-- == 0) {
-        finLeave = ev[j].time;
-        break;
-      }
-    }
+  if (!ctx.calls.finalizeCalls().empty()) {
+    const replay::Call& fin = ctx.calls.finalizeCalls().back();
+    finEnter = fin.enter;
+    finLeave = replay::CallIndex::left(fin) ? fin.leave : last;
   }
   Endpoints out;
   world.call(MPI_Iallreduce, &first, &out.start, 1, MPI_DOUBLE, MPI_MIN);

@@ -209,14 +209,10 @@ class DelayAnalysis {
   void indexSyncs() {
     const auto& defs = ctx_.defs();
     const auto& ev = ctx_.events;
-    const auto& tree = ctx_.trace.callTree;
-    std::vector<char> globalRegion(defs.regions.size(), 0);  // per region, not per event: no string compares
-    for (std::size_t r = 0; r < globalRegion.size(); ++r) {
-      const std::string& name = defs.regions[r].name;
-      globalRegion[r] = name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Finalize";
-    }
-    std::vector<char> globalPath(tree.size(), 0);
-    for (std::size_t p = 0; p < tree.size(); ++p) globalPath[p] = globalRegion[tree[p].region];
+    // MPI_Init and MPI_Finalize, at their enters, in time order.
+    for (const auto* list : {&ctx_.calls.initCalls(), &ctx_.calls.finalizeCalls()})
+      for (const replay::Call& call : *list) globalSyncs_.push_back(call.enter);
+    std::sort(globalSyncs_.begin(), globalSyncs_.end());
     perPeer_.assign(static_cast<std::size_t>(ctx_.worldSize), {});
     traceStart_ = ev.events.empty() ? 0.0 : ev.events.front().time;
     std::vector<double> openEnters;  // of the regions open at the current event, innermost last
@@ -224,7 +220,6 @@ class DelayAnalysis {
       switch (e.kind) {
         case EventKind::Enter:
           openEnters.push_back(e.time);
-          if (globalPath[e.ref]) globalSyncs_.push_back(e.time);
           continue;
         case EventKind::Leave:
           if (!openEnters.empty()) openEnters.pop_back();

@@ -68,42 +68,13 @@ trace::CommId worldComm(const trace::Definitions& defs) {
 std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext& ctx) {
   const auto& defs = ctx.defs();
   std::vector<std::vector<Operation>> ops(defs.comms.size());
-  enum : std::uint8_t { kOther, kInit, kFinalize };
-  std::vector<std::uint8_t> envRegion(defs.regions.size(), kOther);
-  for (std::size_t r = 0; r < defs.regions.size(); ++r) {
-    const std::string& name = defs.regions[r].name;
-    if (name == "MPI_Init" || name == "MPI_Init_thread") envRegion[r] = kInit;
-    if (name == "MPI_Finalize") envRegion[r] = kFinalize;
-  }
-  const auto& tree = ctx.trace.callTree;
-  std::vector<std::uint8_t> envPath(tree.size(), kOther);  // per call path: one lookup per enter
-  for (std::size_t p = 0; p < tree.size(); ++p) envPath[p] = envRegion[tree[p].region];
+  // MPI_Init and MPI_Finalize synchronize MPI_COMM_WORLD (those the trace left).
   std::vector<Operation> init, finalize;
-  struct OpenEnv {
-    std::size_t depth;
-    std::uint32_t enterEvent;
-    bool isInit;
-  };
-  std::vector<OpenEnv> open;
-  std::size_t depth = 0;
+  for (const replay::Call& call : ctx.calls.initCalls())
+    if (replay::CallIndex::left(call)) init.push_back({Kind::Init, 0xfffffffeu, trace::kNone, call});
+  for (const replay::Call& call : ctx.calls.finalizeCalls())
+    if (replay::CallIndex::left(call)) finalize.push_back({Kind::Finalize, 0xffffffffu, trace::kNone, call});
   const auto& ev = ctx.events;
-  for (std::size_t i = 0; i < ev.events.size(); ++i) {
-    const trace::Event& e = ev.events[i];
-    if (e.kind == EventKind::Enter) {
-      if (const std::uint8_t kind = envPath[e.ref]; kind != kOther)
-        open.push_back({depth, static_cast<std::uint32_t>(i), kind == kInit});
-      ++depth;
-    } else if (e.kind == EventKind::Leave) {
-      --depth;
-      if (!open.empty() && open.back().depth == depth) {
-        const trace::Event& enter = ev.events[open.back().enterEvent];
-        const replay::Call call{enter.ref, enter.time, e.time, open.back().enterEvent, static_cast<std::uint32_t>(i)};
-        if (open.back().isInit) init.push_back({Kind::Init, 0xfffffffeu, trace::kNone, call});
-        else finalize.push_back({Kind::Finalize, 0xffffffffu, trace::kNone, call});
-        open.pop_back();
-      }
-    }
-  }
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
     const trace::Event& e = ev.events[nonRegion[k]];

@@ -94,7 +94,7 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
 
   LocalResult result;
   progress("validate", 0);
-  const CallIndex calls(local.locations[0]);
+  const CallIndex calls(local.locations[0], local.callTree, local.defs);
   const Communicators comms(local.defs, world);
   const bool yieldCore = comms.nodeOversubscribed();
   ReplayContext ctx{local, local.locations[0], static_cast<trace::Rank>(me), size, comms, calls, result.severities};

@@ -1,14 +1,40 @@
 #include "call_index.h"
 
+#include <string>
+
 namespace waitscope::replay {
 
 using trace::EventKind;
 
-CallIndex::CallIndex(const trace::LocationEvents& events) {
+namespace {
+
+enum : std::uint8_t { kOther, kInit, kFinalize };
+
+// Per call path whether it is an MPI environment call: one lookup per enter.
+std::vector<std::uint8_t> environmentPaths(const trace::CallTree& tree, const trace::Definitions& defs) {
+  std::vector<std::uint8_t> byRegion(defs.regions.size(), kOther);
+  for (std::size_t r = 0; r < defs.regions.size(); ++r) {
+    const std::string& name = defs.regions[r].name;
+    if (name == "MPI_Init" || name == "MPI_Init_thread") byRegion[r] = kInit;
+    if (name == "MPI_Finalize") byRegion[r] = kFinalize;
+  }
+  std::vector<std::uint8_t> byPath(tree.size(), kOther);
+  for (std::size_t p = 0; p < tree.size(); ++p)
+    if (tree[p].region < byRegion.size()) byPath[p] = byRegion[tree[p].region];
+  return byPath;
+}
+
+}  // namespace
+
+CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree& tree,
+                     const trace::Definitions& defs) {
   struct Open {
     std::uint32_t enterEvent;
-    std::uint32_t call;  // kNone until an event inside needs it
+    std::uint32_t call;          // kNone until an event inside needs it
+    std::uint32_t environment;   // its index in initCalls_ or finalizeCalls_
+    std::uint8_t kind;           // kOther, kInit, kFinalize
   };
+  const std::vector<std::uint8_t> environment = environmentPaths(tree, defs);
   std::vector<Open> stack;
   const auto& ev = events.events;
   const std::size_t blocks = (ev.size() + (std::size_t{1} << kBlockBits) - 1) >> kBlockBits;
@@ -17,7 +43,14 @@ CallIndex::CallIndex(const trace::LocationEvents& events) {
     if ((i & ((1u << kBlockBits) - 1)) == 0) blockStart_.push_back(static_cast<std::uint32_t>(events_.size()));
     const trace::Event& e = ev[i];
     if (e.kind == EventKind::Enter) {
-      stack.push_back({i, trace::kNone});
+      const std::uint8_t kind = e.ref < environment.size() ? environment[e.ref] : std::uint8_t{kOther};
+      std::uint32_t at = 0;
+      if (kind != kOther) [[unlikely]] {
+        std::vector<Call>& list = kind == kInit ? initCalls_ : finalizeCalls_;
+        at = static_cast<std::uint32_t>(list.size());
+        list.push_back({e.ref, e.time, e.time, i, i});
+      }
+      stack.push_back({i, trace::kNone, at, kind});
     } else if (e.kind == EventKind::Leave) {
       if (stack.empty()) continue;  // the reader rejects unbalanced traces; be safe anyway
       const Open open = stack.back();
@@ -25,6 +58,11 @@ CallIndex::CallIndex(const trace::LocationEvents& events) {
       if (open.call != trace::kNone) {
         calls_[open.call].leave = e.time;
         calls_[open.call].leaveEvent = i;
+      }
+      if (open.kind != kOther) [[unlikely]] {
+        Call& call = (open.kind == kInit ? initCalls_ : finalizeCalls_)[open.environment];
+        call.leave = e.time;
+        call.leaveEvent = i;
       }
     } else if (stack.empty()) {
       events_.push_back(i);

@@ -6,11 +6,15 @@
 // event, which cost 4 bytes for every enter and leave), with a coarse index per
 // block of events so that a lookup searches a few cached entries. The list is
 // also what the pattern passes walk: they look at those events only, a tenth
-// or less of a trace.
+// or less of a trace. The same pass lists the MPI environment calls
+// (MPI_Init, MPI_Init_thread, MPI_Finalize), which synchronize every location
+// and contain no communication event, so that no other pass has to look for them.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "trace/call_tree.h"
+#include "trace/definitions.h"
 #include "trace/events.h"
 
 namespace waitscope::replay {
@@ -25,7 +29,7 @@ struct Call {
 
 class CallIndex {
  public:
-  explicit CallIndex(const trace::LocationEvents& events);
+  CallIndex(const trace::LocationEvents& events, const trace::CallTree& tree, const trace::Definitions& defs);
 
   // The call around event `eventIndex`, or nullptr for enter/leave events and
   // events outside every region.
@@ -50,6 +54,11 @@ class CallIndex {
   std::uint32_t callIdOfEntry(std::size_t entry) const { return callOfEntry_[entry]; }
   const Call* callById(std::uint32_t id) const { return id == trace::kNone ? nullptr : &calls_[id]; }
   const std::vector<Call>& calls() const { return calls_; }
+  // MPI_Init / MPI_Init_thread calls and MPI_Finalize calls, each in event
+  // order; a call the trace never leaves has leaveEvent == enterEvent.
+  const std::vector<Call>& initCalls() const { return initCalls_; }
+  const std::vector<Call>& finalizeCalls() const { return finalizeCalls_; }
+  static bool left(const Call& call) { return call.leaveEvent != call.enterEvent; }
 
  private:
   static constexpr unsigned kBlockBits = 10;
@@ -57,6 +66,8 @@ class CallIndex {
   std::vector<std::uint32_t> callOfEntry_;  // parallel to events_; kNone outside every region
   std::vector<std::uint32_t> blockStart_;   // per 1024 events, its first entry in events_; one more at the end
   std::vector<Call> calls_;
+  std::vector<Call> initCalls_;
+  std::vector<Call> finalizeCalls_;
 };
 
 }  // namespace waitscope::replay

@@ -566,7 +566,7 @@ TEST(RmaActiveValidation, WindowOnAnUndefinedCommunicator) {
 // collective calls inside still match.
 std::string validateDirectly(const trace::Trace& full) {
   const trace::Trace local = localView(full, static_cast<Rank>(worldRank()));
-  const replay::CallIndex calls(local.locations[0]);
+  const replay::CallIndex calls(local.locations[0], local.callTree, local.defs);
   const replay::Communicators comms(local.defs, MPI_COMM_WORLD);
   replay::Severities severities;
   const replay::ReplayContext ctx{local,         local.locations[0], static_cast<Rank>(worldRank()), worldSize(),
