@@ -202,10 +202,10 @@ class DelayAnalysis {
     for (std::size_t k = 0; k < waits_.size(); ++k) byCause_[at[waits_[k].cause]++] = static_cast<std::uint32_t>(k);
   }
 
-  // The synchronization times per peer and per communicator, in one pass over
-  // the events: a synchronizing event counts at the enter of the innermost
-  // region around it (the MPI call), else at its own time; MPI_Init and
-  // MPI_Finalize synchronize with every location.
+  // The synchronization times per peer and per communicator, from the call
+  // index's communication events: a synchronizing event counts at the enter of
+  // the innermost region around it (the MPI call), else at its own time;
+  // MPI_Init and MPI_Finalize synchronize with every location.
   void indexSyncs() {
     const auto& defs = ctx_.defs();
     const auto& ev = ctx_.events;
@@ -215,15 +215,10 @@ class DelayAnalysis {
     std::sort(globalSyncs_.begin(), globalSyncs_.end());
     perPeer_.assign(static_cast<std::size_t>(ctx_.worldSize), {});
     traceStart_ = ev.events.empty() ? 0.0 : ev.events.front().time;
-    std::vector<double> openEnters;  // of the regions open at the current event, innermost last
-    for (const trace::Event& e : ev.events) {
+    const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
+    for (std::size_t k = 0; k < nonRegion.size(); ++k) {
+      const trace::Event& e = ev.events[nonRegion[k]];
       switch (e.kind) {
-        case EventKind::Enter:
-          openEnters.push_back(e.time);
-          continue;
-        case EventKind::Leave:
-          if (!openEnters.empty()) openEnters.pop_back();
-          continue;
         case EventKind::MpiSend:
         case EventKind::MpiIsend:
         case EventKind::MpiRecv:
@@ -237,7 +232,8 @@ class DelayAnalysis {
         default:
           continue;
       }
-      const double at = openEnters.empty() ? e.time : openEnters.back();
+      const replay::Call* call = ctx_.calls.callOfEntry(k);
+      const double at = call ? call->enter : e.time;
       switch (e.kind) {
         case EventKind::MpiSend:
         case EventKind::MpiIsend:
