@@ -30,11 +30,13 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
                      const trace::Definitions& defs) {
   struct Open {
     std::uint32_t enterEvent;
-    std::uint32_t call;          // kNone until an event inside needs it
-    std::uint32_t environment;   // its index in initCalls_ or finalizeCalls_
-    std::uint8_t kind;           // kOther, kInit, kFinalize
+    std::uint32_t call;  // kNone until an event inside needs it
   };
-  const std::vector<std::uint8_t> environment = environmentPaths(tree, defs);
+  const std::vector<std::uint8_t> environmentOf = environmentPaths(tree, defs);
+  // Locals, not the vector: the pushes below could alias its size for the compiler.
+  const std::uint8_t* const environment = environmentOf.data();
+  const std::size_t paths = environmentOf.size();
+  std::size_t openEnvironment = 0;  // environment calls entered and not yet left
   std::vector<Open> stack;
   const auto& ev = events.events;
   const std::size_t blocks = (ev.size() + (std::size_t{1} << kBlockBits) - 1) >> kBlockBits;
@@ -43,14 +45,11 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
     if ((i & ((1u << kBlockBits) - 1)) == 0) blockStart_.push_back(static_cast<std::uint32_t>(events_.size()));
     const trace::Event& e = ev[i];
     if (e.kind == EventKind::Enter) {
-      const std::uint8_t kind = e.ref < environment.size() ? environment[e.ref] : std::uint8_t{kOther};
-      std::uint32_t at = 0;
-      if (kind != kOther) [[unlikely]] {
-        std::vector<Call>& list = kind == kInit ? initCalls_ : finalizeCalls_;
-        at = static_cast<std::uint32_t>(list.size());
-        list.push_back({e.ref, e.time, e.time, i, i});
+      if (e.ref < paths && environment[e.ref] != kOther) [[unlikely]] {
+        (environment[e.ref] == kInit ? initCalls_ : finalizeCalls_).push_back({e.ref, e.time, e.time, i, i});
+        ++openEnvironment;
       }
-      stack.push_back({i, trace::kNone, at, kind});
+      stack.push_back({i, trace::kNone});
     } else if (e.kind == EventKind::Leave) {
       if (stack.empty()) continue;  // the reader rejects unbalanced traces; be safe anyway
       const Open open = stack.back();
@@ -59,10 +58,13 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
         calls_[open.call].leave = e.time;
         calls_[open.call].leaveEvent = i;
       }
-      if (open.kind != kOther) [[unlikely]] {
-        Call& call = (open.kind == kInit ? initCalls_ : finalizeCalls_)[open.environment];
+      // A leave carries the path it leaves; environment calls do not nest, so
+      // it closes the last one entered.
+      if (openEnvironment > 0 && e.ref < paths && environment[e.ref] != kOther) [[unlikely]] {
+        Call& call = (environment[e.ref] == kInit ? initCalls_ : finalizeCalls_).back();
         call.leave = e.time;
         call.leaveEvent = i;
+        --openEnvironment;
       }
     } else if (stack.empty()) {
       events_.push_back(i);
