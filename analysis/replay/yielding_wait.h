@@ -27,21 +27,9 @@ inline bool nodeOversubscribed(MPI_Comm world) {
   return cores > 0 && local > cores;
 }
 
-inline void waitFor(MPI_Request& request, bool yieldCore) {
-  if (!yieldCore) {
-    MPI_Wait(&request, MPI_STATUS_IGNORE);
-    return;
-  }
-  int done = 0;
-  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  for (long ns = 20'000; !done; ns = std::min(2 * ns, 200'000L)) {
-    const timespec pause{0, ns};
-    nanosleep(&pause, nullptr);
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  }
-}
-
-// Waits for every request (sends and receives of an exchange) the same way.
+// Waits for every request of an exchange (its sends and receives): tested with
+// short sleeps in between where yieldCore, else MPI_Waitall. waitFor() is the
+// one-request case.
 inline void waitAllFor(std::span<MPI_Request> requests, bool yieldCore) {
   const int count = static_cast<int>(requests.size());
   if (!yieldCore) {
@@ -56,6 +44,8 @@ inline void waitAllFor(std::span<MPI_Request> requests, bool yieldCore) {
     MPI_Testall(count, requests.data(), &done, MPI_STATUSES_IGNORE);
   }
 }
+
+inline void waitFor(MPI_Request& request, bool yieldCore) { waitAllFor({&request, 1}, yieldCore); }
 
 // Starts a nonblocking MPI call (its request is the last argument, left out
 // here) and waits for it with waitFor():
