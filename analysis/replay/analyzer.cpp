@@ -120,6 +120,7 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
   progress("replay", 75);
   patterns::analyzeRmaPassive(ctx);
   progress("replay", 100);
+  if (!options.causes) return result;
   progress("causes", 0);
   causes::analyzeDelays(ctx, result);
   progress("causes", 50);

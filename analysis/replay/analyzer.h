@@ -26,6 +26,10 @@ class AnalysisError : public std::runtime_error {
 struct AnalysisOptions {
   // Called on every rank at the start of each phase and as it progresses.
   std::function<void(std::string_view phase, int percent)> progress;
+  // The backward replay (delay costs, wait classes, critical path). Without it
+  // the result has the forward patterns only: the analyzer's own scope, which
+  // the speed benchmark times on its own.
+  bool causes = true;
 };
 
 // One visit of the critical path to this location (causes analysis).

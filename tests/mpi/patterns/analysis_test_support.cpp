@@ -34,17 +34,19 @@ trace::Trace localView(const trace::Trace& full, trace::Rank rank) {
 }
 
 namespace {
-report::Report analyzeLocal(const trace::Trace& local) {
-  const replay::LocalResult result = replay::analyzeLocation(local, MPI_COMM_WORLD);
+report::Report analyzeLocal(const trace::Trace& local, const replay::AnalysisOptions& options = {}) {
+  const replay::LocalResult result = replay::analyzeLocation(local, MPI_COMM_WORLD, options);
   return replay::gatherReport(local, result, MPI_COMM_WORLD);
 }
 }  // namespace
 
-report::Report analyzeTrace(const trace::Trace& full) {
-  return analyzeLocal(localView(full, static_cast<trace::Rank>(worldRank())));
+report::Report analyzeTrace(const trace::Trace& full, const replay::AnalysisOptions& options) {
+  return analyzeLocal(localView(full, static_cast<trace::Rank>(worldRank())), options);
 }
 
-report::Report analyzeBuilt(trace::TraceBuilder& builder) { return analyzeTrace(builder.trace()); }
+report::Report analyzeBuilt(trace::TraceBuilder& builder, const replay::AnalysisOptions& options) {
+  return analyzeTrace(builder.trace(), options);
+}
 
 report::Report analyzeFile(const std::string& anchor) {
   trace::ReadOptions options;

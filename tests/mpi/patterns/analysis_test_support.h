@@ -21,8 +21,8 @@ trace::Trace localView(const trace::Trace& full, trace::Rank rank);
 
 // Analyzes on MPI_COMM_WORLD; the report on rank 0, an empty one elsewhere.
 // Throws replay::AnalysisError on every rank if the trace is rejected.
-report::Report analyzeBuilt(trace::TraceBuilder& builder);
-report::Report analyzeTrace(const trace::Trace& full);
+report::Report analyzeBuilt(trace::TraceBuilder& builder, const replay::AnalysisOptions& options = {});
+report::Report analyzeTrace(const trace::Trace& full, const replay::AnalysisOptions& options = {});
 // Reads an OTF2 archive in parallel (one location per rank) and analyzes it.
 report::Report analyzeFile(const std::string& anchor);
 

@@ -43,9 +43,9 @@ struct Scenario {
     b.freeWindow(win, all(8.0), all(8.1));
     endFrame(b);
   }
-  report::Report analyze() {
+  report::Report analyze(const replay::AnalysisOptions& options = {}) {
     close();
-    return analyzeBuilt(b);
+    return analyzeBuilt(b, options);
   }
 };
 
