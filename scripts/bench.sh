@@ -8,7 +8,7 @@ echo "== read limit: readTrace() against a bare OTF2 reader loop (10M events, 8 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 echo
 for ranks in 4 8 16; do
-  echo "== analysis: the whole parallel analysis against the parallel bare read ($ranks ranks)"
+  echo "== analysis: the forward and the whole parallel analysis against the bare read ($ranks ranks)"
   mpiexec --oversubscribe -n "$ranks" "$build/bench/waitscope-bench-analysis"
 done
 
