@@ -169,7 +169,8 @@ int run(const Args& args) {
   const std::string reportPath = (dir / "bench.waitscope").string();
   // One analysis as waitscope-analyze runs it, with or without the backward
   // replay (causes); keeps the faster run's steps and the peak memory growth.
-  auto analyze = [&](bool causes, Steps& best) {
+  auto analyze = [&](bool causes) {
+    Steps& best = causes ? bestWhole : bestForward;
     malloc_trim(0);
     resetPeakRss();
     const std::uint64_t before = procStatusBytes("VmRSS");
@@ -210,8 +211,7 @@ int run(const Args& args) {
     }
     // In turn which one goes first: the second analysis in a turn can find the
     // node in another state (freed memory, other ranks' page cache).
-    analyze(k % 2 == 1, k % 2 == 1 ? bestWhole : bestForward);
-    analyze(k % 2 == 0, k % 2 == 0 ? bestWhole : bestForward);
+    for (const bool causes : {k % 2 == 1, k % 2 == 0}) analyze(causes);
 
     // The read-limit benchmark's loop: the other ranks wait without polling, so
     // rank 0 has a core to itself.
