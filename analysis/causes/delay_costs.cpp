@@ -217,7 +217,7 @@ class DelayAnalysis {
     traceStart_ = ev.events.empty() ? 0.0 : ev.events.front().time;
     const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
     for (std::size_t k = 0; k < nonRegion.size(); ++k) {
-      const trace::Event& e = ev.events[nonRegion[k]];
+      const trace::Event& e = ctx_.calls.nonRegion()[k];
       switch (e.kind) {
         case EventKind::MpiSend:
         case EventKind::MpiIsend:

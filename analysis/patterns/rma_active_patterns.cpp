@@ -243,9 +243,11 @@ class Validator {
 
   void walk() {
     const auto& ev = ctx_.events;
-    for (const std::uint32_t i : ctx_.calls.nonRegionEvents()) {
+    const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
+    for (std::size_t k = 0; k < nonRegion.size(); ++k) {
       if (!local_.empty()) break;
-      const trace::Event& e = ev.events[i];
+      const std::uint32_t i = nonRegion[k];
+      const trace::Event& e = ctx_.calls.nonRegion()[k];
       if (e.kind == EventKind::RmaCollectiveEnd) {
         const auto& rec = ev.collective(e);
         const WindowCall kind = windowCall(rec.op);
@@ -254,13 +256,14 @@ class Validator {
         groupEvent(i, ev.rmaRecord(e));
       } else if (isTransfer(e.kind)) {
         const auto& rec = ev.rmaRecord(e);
-        const Call call = callAround(ctx_, i);
-        const std::string name = callName(ctx_, call, std::string(trace::name(e.kind)));
         const CommRanks* comm = window(rec.win);
+        if (comm->problem.empty() && rec.remote < comm->members.size()) continue;
+        const Call call = callAround(ctx_, i);
+        const std::string where = describe(ctx_, callName(ctx_, call, trace::name(e.kind)), rec.win, call.enter);
         if (!comm->problem.empty()) {
-          fail(describe(ctx_, name, rec.win, call.enter) + ": the window " + comm->problem);
-        } else if (rec.remote >= comm->members.size()) {
-          fail(describe(ctx_, name, rec.win, call.enter) + ": target rank " +
+          fail(where + ": the window " + comm->problem);
+        } else {
+          fail(where + ": target rank " +
                (rec.remote == kNone ? std::string("undefined") : std::to_string(rec.remote)) +
                " is outside the window's communicator of " + std::to_string(comm->members.size()) + " ranks");
         }
@@ -288,33 +291,34 @@ class Validator {
     const char* fallback = kind == WindowCall::Create ? "MPI_Win_create"
                            : kind == WindowCall::Free ? "MPI_Win_free"
                                                       : "MPI_Win_fence";
-    const std::string name = callName(ctx_, call, fallback);
-    const std::string where = describe(ctx_, name, win, call.enter);
+    // The message is built only when something is wrong: this runs for every fence.
+    const auto name = [&] { return callName(ctx_, call, fallback); };
+    const auto where = [&] { return describe(ctx_, name(), win, call.enter); };
     const CommRanks* comm = window(win);
-    if (!comm->problem.empty()) return fail(where + ": the window " + comm->problem);
-    if (call.path == kNone) return fail(where + ": the record is outside any MPI call");
+    if (!comm->problem.empty()) return fail(where() + ": the window " + comm->problem);
+    if (call.path == kNone) return fail(where() + ": the record is outside any MPI call");
     WindowState& s = state_[win];
     WindowCounts& c = counts_[win];
     const Where here{call.enter, win, true};
     switch (kind) {
       case WindowCall::Create:
-        if (s.live) return fail(where + ": the window already exists (created again before MPI_Win_free)");
+        if (s.live) return fail(where() + ": the window already exists (created again before MPI_Win_free)");
         s.live = true;
         ++c.creates;
         c.lastCreate = here;
         break;
       case WindowCall::Free:
-        if (!s.live) return fail(where + ": the window does not exist (no MPI_Win_create before)");
-        if (s.access) return unclosed(win, s, name, call.enter);
-        if (s.exposure) return unclosed(win, s, name, call.enter);
+        if (!s.live) return fail(where() + ": the window does not exist (no MPI_Win_create before)");
+        if (s.access) return unclosed(win, s, name(), call.enter);
+        if (s.exposure) return unclosed(win, s, name(), call.enter);
         s.live = false;
         ++c.frees;
         c.lastFree = here;
         break;
       case WindowCall::Fence:
-        if (!s.live) return fail(where + ": the window does not exist (no MPI_Win_create before)");
-        if (s.access) return fail(where + ": inside an access epoch opened by MPI_Win_start");
-        if (s.exposure) return fail(where + ": inside an exposure epoch opened by MPI_Win_post");
+        if (!s.live) return fail(where() + ": the window does not exist (no MPI_Win_create before)");
+        if (s.access) return fail(where() + ": inside an access epoch opened by MPI_Win_start");
+        if (s.exposure) return fail(where() + ": inside an exposure epoch opened by MPI_Win_post");
         ++c.fences;
         c.lastFence = here;
         break;
@@ -325,29 +329,28 @@ class Validator {
 
   void groupEvent(std::size_t i, const trace::RmaRecord& rec) {
     const Call call = callAround(ctx_, i);
-    const std::string name = callName(ctx_, call, "RMA_GROUP_SYNC");
-    const std::string where = describe(ctx_, name, rec.win, call.enter);
-    const GroupCall kind = call.path == kNone ? GroupCall::Other : groupCall(name);
+    const auto where = [&] { return describe(ctx_, callName(ctx_, call, "RMA_GROUP_SYNC"), rec.win, call.enter); };
+    const GroupCall kind = call.path == kNone ? GroupCall::Other : groupCall(ctx_.regionName(call.path));
     if (kind == GroupCall::Other)
-      return fail(where + ": an RMA group synchronization record outside MPI_Win_post, _start, _complete, _wait "
+      return fail(where() + ": an RMA group synchronization record outside MPI_Win_post, _start, _complete, _wait "
                           "or _test");
     if (kind == GroupCall::Test && rec.syncLevel == trace::kSyncNone) return;  // unsuccessful test
     const CommRanks* comm = window(rec.win);
-    if (!comm->problem.empty()) return fail(where + ": the window " + comm->problem);
+    if (!comm->problem.empty()) return fail(where() + ": the window " + comm->problem);
     WindowState& s = state_[rec.win];
-    if (!s.live) return fail(where + ": the window does not exist (no MPI_Win_create before)");
+    if (!s.live) return fail(where() + ": the window does not exist (no MPI_Win_create before)");
     const Where here{call.enter, rec.win, true};
     if (kind == GroupCall::Post || kind == GroupCall::Start) {
       std::string problem;
       const std::vector<int> group = groupInComm(defs_, rec.group, *comm, problem);
-      if (!problem.empty()) return fail(where + ": the group " + problem);
+      if (!problem.empty()) return fail(where() + ": the group " + problem);
       if (kind == GroupCall::Post) {
-        if (s.exposure) return fail(where + ": an exposure epoch is already open (MPI_Win_post without MPI_Win_wait)");
+        if (s.exposure) return fail(where() + ": an exposure epoch is already open (MPI_Win_post without MPI_Win_wait)");
         s.exposure = true;
         s.exposureAt = here;
       } else {
         if (s.access)
-          return fail(where + ": an access epoch is already open (MPI_Win_start without MPI_Win_complete)");
+          return fail(where() + ": an access epoch is already open (MPI_Win_start without MPI_Win_complete)");
         s.access = true;
         s.accessAt = here;
       }
@@ -364,10 +367,10 @@ class Validator {
         }
       }
     } else if (kind == GroupCall::Complete) {
-      if (!s.access) return fail(where + ": no access epoch is open (no MPI_Win_start before)");
+      if (!s.access) return fail(where() + ": no access epoch is open (no MPI_Win_start before)");
       s.access = false;
     } else {
-      if (!s.exposure) return fail(where + ": no exposure epoch is open (no MPI_Win_post before)");
+      if (!s.exposure) return fail(where() + ": no exposure epoch is open (no MPI_Win_post before)");
       s.exposure = false;
     }
   }
@@ -594,8 +597,10 @@ class ActiveReplay {
     reduceFenceOverlaps();
     openMutex();
     const auto& ev = ctx_.events;
-    for (const std::uint32_t i : ctx_.calls.nonRegionEvents()) {
-      const trace::Event& e = ev.events[i];
+    const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
+    for (std::size_t k = 0; k < nonRegion.size(); ++k) {
+      const std::uint32_t i = nonRegion[k];
+      const trace::Event& e = ctx_.calls.nonRegion()[k];
       switch (e.kind) {
         case EventKind::RmaCollectiveEnd: {
           const auto& rec = ev.collective(e);
@@ -733,8 +738,10 @@ class ActiveReplay {
     constexpr std::size_t kBatch = 1 << 15;  // fences per reduction: bounds memory, keeps messages large
     std::vector<std::vector<DoubleInt>> mine(defs_.windows.size());  // (enter, -exit) per fence
     const auto& ev = ctx_.events;
-    for (const std::uint32_t i : ctx_.calls.nonRegionEvents()) {
-      const trace::Event& e = ev.events[i];
+    const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
+    for (std::size_t k = 0; k < nonRegion.size(); ++k) {
+      const std::uint32_t i = nonRegion[k];
+      const trace::Event& e = ctx_.calls.nonRegion()[k];
       if (e.kind != EventKind::RmaCollectiveEnd) continue;
       const auto& rec = ev.collective(e);
       if (windowCall(rec.op) != WindowCall::Fence || rec.object >= mine.size()) continue;

@@ -106,9 +106,10 @@ class Scanner {
   explicit Scanner(const ReplayContext& ctx) : ctx_(ctx), matching_(ctx.defs().windows.size()) {}
 
   PassiveScan run() {
-    const auto& events = ctx_.events.events;
-    for (const std::uint32_t i : ctx_.calls.nonRegionEvents()) {
-      const trace::Event& e = events[i];
+    const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
+    for (std::size_t k = 0; k < nonRegion.size(); ++k) {
+      const std::uint32_t i = nonRegion[k];
+      const trace::Event& e = ctx_.calls.nonRegion()[k];
       switch (e.kind) {
         case EventKind::RmaRequestLock: request(i, e, false); break;
         case EventKind::RmaAcquireLock: acquire(i, e); break;
@@ -130,7 +131,7 @@ class Scanner {
         out_.error = where() + lockName(h.target) + " on " + object(h.win, h.target) + " at " +
                      formatSeconds(h.lockEnter) + " s is never unlocked";
       // For the analysis (which does not stop): the hold lasts to the end of the location.
-      h.holdEnd = std::max(h.holdStart, events.empty() ? h.holdStart : events.back().time);
+      h.holdEnd = std::max(h.holdStart, ctx_.events.events.empty() ? h.holdStart : ctx_.events.events.back().time);
       h.unlockEnter = h.holdEnd;
       h.closed = true;
     }

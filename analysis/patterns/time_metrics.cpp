@@ -80,7 +80,7 @@ std::vector<double> addTimeAndCounts(replay::ReplayContext& ctx) {
                                         Metric::BytesRma});
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
-    const trace::Event& e = events.events[nonRegion[k]];
+    const trace::Event& e = ctx.calls.nonRegion()[k];
     const replay::Call* call = ctx.calls.callOfEntry(k);
     if (!call) continue;
     switch (e.kind) {

@@ -39,8 +39,8 @@ std::string validateReferences(const ReplayContext& ctx) {
   const auto& ev = ctx.events;
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
-    const trace::Event& e = ev.events[nonRegion[k]];
-    std::string problem;
+    const trace::Event& e = ctx.calls.nonRegion()[k];
+    const char* problem = nullptr;  // no string per event: this runs for every communication event
     switch (trace::payloadFamily(e.kind)) {
       case trace::PayloadFamily::Message: {
         const auto& m = ev.message(e);
@@ -63,7 +63,7 @@ std::string validateReferences(const ReplayContext& ctx) {
       default:
         break;
     }
-    if (problem.empty()) continue;
+    if (!problem) continue;
     std::ostringstream out;
     out.precision(9);
     const Call* call = ctx.calls.callOfEntry(k);

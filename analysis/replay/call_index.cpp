@@ -41,6 +41,13 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
   const auto& ev = events.events;
   const std::size_t blocks = (ev.size() + (std::size_t{1} << kBlockBits) - 1) >> kBlockBits;
   blockStart_.reserve(blocks + 1);
+  // Reserved from the payload tables, so that the lists are not copied as they
+  // grow: every record is one event, and a collective adds its begin event.
+  const std::size_t expected = events.messages.size() + 2 * events.collectives.size() + events.rma.size();
+  events_.reserve(expected);
+  nonRegion_.reserve(expected);
+  callOfEntry_.reserve(expected);
+  calls_.reserve(events.messages.size() + events.collectives.size() + events.rma.size());
   for (std::uint32_t i = 0; i < ev.size(); ++i) {
     if ((i & ((1u << kBlockBits) - 1)) == 0) blockStart_.push_back(static_cast<std::uint32_t>(events_.size()));
     const trace::Event& e = ev[i];
@@ -68,6 +75,7 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
       }
     } else if (stack.empty()) {
       events_.push_back(i);
+      nonRegion_.push_back(e);
       callOfEntry_.push_back(trace::kNone);
     } else {
       Open& top = stack.back();
@@ -77,6 +85,7 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
         calls_.push_back({enter.ref, enter.time, enter.time, top.enterEvent, top.enterEvent});
       }
       events_.push_back(i);
+      nonRegion_.push_back(e);
       callOfEntry_.push_back(top.call);
     }
   }
