@@ -84,7 +84,7 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
       case EventKind::MpiRecv:
       case EventKind::MpiIrecv: {
         const auto& m = ev.message(e);
-        Receive r{ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, i, callId, callEnter};
+        Receive r{ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, i, callId, callEnter, e.time};
         if (e.kind == EventKind::MpiIrecv) {
           if (const auto it = irecvs.find(m.request); it != irecvs.end()) {
             r.postKey = it->second.event;
@@ -282,7 +282,7 @@ std::uint64_t PointToPoint::detect() {
     for (std::size_t k = i; k < end; ++k) {
       const Receive& r = receives_[k];
       if (r.sendEnter > receives_[latest].sendEnter) latest = k;
-      if (r.sendEnter > ctx_.events.events[r.event].time && r.sendEnter != kInf) {
+      if (r.sendEnter > r.completed && r.sendEnter != kInf) {
         ++violations;
         if (call) sev.add(Metric::ClockViolations, call->path, 1.0);
       }
