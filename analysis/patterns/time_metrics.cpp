@@ -30,45 +30,13 @@ std::vector<double> addTimeAndCounts(replay::ReplayContext& ctx) {
   std::vector<Metric> category(defs.regions.size());
   for (std::size_t r = 0; r < defs.regions.size(); ++r) category[r] = timeCategory(defs.regions[r]);
 
-  // Exclusive time and visits per call path: one pass over the region
-  // boundaries; a region's exclusive time is its duration minus its children's.
-  // The open regions sit in an array by depth (an enter and its leave carry
-  // the same path, so the same depth).
-  const std::size_t paths = tree.size();
-  std::vector<double> exclusive(paths, 0.0);
-  std::vector<double> visits(paths, 0.0);
-  std::vector<double> stretches(paths, 0.0);  // the returned per-stretch sums
-  const std::vector<std::uint32_t> depth = tree.depths();
-  struct Open {
-    double enter;
-    double children;
-  };
-  const std::uint32_t maxDepth = depth.empty() ? 0 : *std::max_element(depth.begin(), depth.end());
-  std::vector<Open> open(maxDepth + 1, Open{0.0, 0.0});
-  const trace::CallPath* const pathDefs = tree.paths().data();
-  trace::CallPathId active = trace::kNone;  // innermost region since the last enter/leave
-  double since = 0.0;
+  // Exclusive time, visits and stretches per call path: summed by the call
+  // index's pass over every event.
+  const replay::RegionTimes& times = ctx.calls.regionTimes();
+  const std::vector<double>& exclusive = times.exclusive;
+  const std::vector<double>& visits = times.visits;
   const auto& events = ctx.events;
   auto& sev = ctx.severities;
-  static_assert(static_cast<int>(EventKind::Enter) == 0 && static_cast<int>(EventKind::Leave) == 1,
-                "region boundaries are the two smallest kinds");
-  for (const trace::Event& e : events.events) {
-    if (e.kind > EventKind::Leave || e.ref >= paths) continue;
-    if (active != trace::kNone && e.time > since) stretches[active] += e.time - since;
-    since = e.time;
-    const trace::CallPathId p = e.ref;
-    const std::uint32_t d = depth[p];
-    if (e.kind == EventKind::Enter) {
-      open[d] = {e.time, 0.0};
-      visits[p] += 1.0;
-      active = p;
-    } else {
-      const double duration = e.time - open[d].enter;
-      exclusive[p] += duration - open[d].children;
-      if (d > 0) open[d - 1].children += duration;
-      active = pathDefs[p].parent;
-    }
-  }
 
   // Counts and bytes: only the communication events, each with its call at
   // hand, summed per call path (exact: whole numbers) and added once.
@@ -129,7 +97,7 @@ std::vector<double> addTimeAndCounts(replay::ReplayContext& ctx) {
     if (cat == Metric::MpiRmaSyncActive) sev.add(Metric::SyncsRmaActive, p, visits[p]);
     if (cat == Metric::MpiRmaSyncPassive) sev.add(Metric::SyncsRmaPassive, p, visits[p]);
   }
-  return stretches;
+  return times.stretches;
 }
 
 }  // namespace waitscope::patterns

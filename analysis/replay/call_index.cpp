@@ -24,6 +24,54 @@ std::vector<std::uint8_t> environmentPaths(const trace::CallTree& tree, const tr
   return byPath;
 }
 
+// Sums RegionTimes over the enter and leave events in order. The open regions
+// sit in an array by call-path depth (an enter and its leave carry the same
+// path, so the same depth), which needs no stack of its own.
+class RegionClock {
+ public:
+  RegionClock(const trace::CallTree& tree, RegionTimes& out)
+      : out_(out), depth_(tree.depths()), parent_(tree.paths().data()), paths_(tree.size()) {
+    out_.visits.assign(paths_, 0.0);
+    out_.exclusive.assign(paths_, 0.0);
+    out_.stretches.assign(paths_, 0.0);
+    const std::uint32_t maxDepth = depth_.empty() ? 0 : *std::max_element(depth_.begin(), depth_.end());
+    open_.assign(maxDepth + 1, Open{0.0, 0.0});
+  }
+  void enter(const trace::Event& e) {
+    if (e.ref >= paths_) return;
+    advance(e.time);
+    open_[depth_[e.ref]] = {e.time, 0.0};
+    out_.visits[e.ref] += 1.0;
+    active_ = e.ref;
+  }
+  void leave(const trace::Event& e) {
+    if (e.ref >= paths_) return;
+    advance(e.time);
+    const std::uint32_t d = depth_[e.ref];
+    const double duration = e.time - open_[d].enter;
+    out_.exclusive[e.ref] += duration - open_[d].children;
+    if (d > 0) open_[d - 1].children += duration;
+    active_ = parent_[e.ref].parent;
+  }
+
+ private:
+  struct Open {
+    double enter;
+    double children;
+  };
+  void advance(double t) {
+    if (active_ != trace::kNone && t > since_) out_.stretches[active_] += t - since_;
+    since_ = t;
+  }
+  RegionTimes& out_;
+  const std::vector<std::uint32_t> depth_;
+  const trace::CallPath* const parent_;
+  const std::size_t paths_;
+  std::vector<Open> open_;
+  trace::CallPathId active_ = trace::kNone;  // innermost region since the last enter/leave
+  double since_ = 0.0;
+};
+
 }  // namespace
 
 CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree& tree,
@@ -37,6 +85,7 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
   const std::uint8_t* const environment = environmentOf.data();
   const std::size_t paths = environmentOf.size();
   std::size_t openEnvironment = 0;  // environment calls entered and not yet left
+  RegionClock clock(tree, times_);
   std::vector<Open> stack;
   const auto& ev = events.events;
   const std::size_t blocks = (ev.size() + (std::size_t{1} << kBlockBits) - 1) >> kBlockBits;
@@ -52,12 +101,14 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
     if ((i & ((1u << kBlockBits) - 1)) == 0) blockStart_.push_back(static_cast<std::uint32_t>(events_.size()));
     const trace::Event& e = ev[i];
     if (e.kind == EventKind::Enter) {
+      clock.enter(e);
       if (e.ref < paths && environment[e.ref] != kOther) [[unlikely]] {
         (environment[e.ref] == kInit ? initCalls_ : finalizeCalls_).push_back({e.ref, e.time, e.time, i, i});
         ++openEnvironment;
       }
       stack.push_back({i, trace::kNone});
     } else if (e.kind == EventKind::Leave) {
+      clock.leave(e);
       if (stack.empty()) continue;  // the reader rejects unbalanced traces; be safe anyway
       const Open open = stack.back();
       stack.pop_back();

@@ -8,7 +8,9 @@
 // also what the pattern passes walk: they look at those events only, a tenth
 // or less of a trace. The same pass lists the MPI environment calls
 // (MPI_Init, MPI_Init_thread, MPI_Finalize), which synchronize every location
-// and contain no communication event, so that no other pass has to look for them.
+// and contain no communication event, so that no other pass has to look for them,
+// and sums the time per call path for the time metrics (RegionTimes), so that
+// no other pass reads every event.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -18,6 +20,16 @@
 #include "trace/events.h"
 
 namespace waitscope::replay {
+
+// Per call path, summed over the location's enter and leave events.
+struct RegionTimes {
+  std::vector<double> visits;
+  std::vector<double> exclusive;  // duration minus the children's
+  // The time the path is the innermost active region, summed stretch by stretch
+  // between consecutive enter/leave events: the exclusive time again, added in
+  // the order the critical path's imbalance needs it.
+  std::vector<double> stretches;
+};
 
 struct Call {
   trace::CallPathId path = trace::kNone;
@@ -63,6 +75,9 @@ class CallIndex {
   const std::vector<Call>& initCalls() const { return initCalls_; }
   const std::vector<Call>& finalizeCalls() const { return finalizeCalls_; }
   static bool left(const Call& call) { return call.leaveEvent != call.enterEvent; }
+  // The time metrics' sums, from the same pass: it is the only one that reads
+  // every enter and leave, so the time metrics need not read them again.
+  const RegionTimes& regionTimes() const { return times_; }
 
  private:
   static constexpr unsigned kBlockBits = 10;
@@ -73,6 +88,7 @@ class CallIndex {
   std::vector<Call> calls_;
   std::vector<Call> initCalls_;
   std::vector<Call> finalizeCalls_;
+  RegionTimes times_;
 };
 
 }  // namespace waitscope::replay
