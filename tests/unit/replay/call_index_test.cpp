@@ -1,5 +1,6 @@
-// CallIndex: the call around each communication event, and the MPI environment
-// calls (MPI_Init, MPI_Finalize) the same pass lists for the patterns and causes.
+// CallIndex: the call around each communication event (and a copy of the event),
+// the MPI environment calls (MPI_Init, MPI_Finalize) and the time per call path
+// the same pass collects for the patterns and causes.
 #include <gtest/gtest.h>
 
 #include "replay/call_index.h"
@@ -58,4 +59,59 @@ TEST(CallIndex, AnEnvironmentCallTheTraceNeverLeavesIsListedAsNotLeft) {
   EXPECT_FALSE(CallIndex::left(index.finalizeCalls()[0]));
   EXPECT_EQ(index.finalizeCalls()[0].enter, 5.0);
   EXPECT_TRUE(CallIndex::left(index.initCalls()[0]));
+}
+
+TEST(CallIndex, KeepsACopyOfEveryCommunicationEventBesideItsIndex) {
+  TraceBuilder b(2);
+  b.rank(0).enter(0.0, "main").send(1.0, 1.5, 1, 8, 7).send(2.0, 2.5, 1, 16, 7).leave(3.0, "main");
+  b.rank(1).enter(0.0, "main").recv(0.5, 1.6, 0, 8, 7).recv(1.7, 2.6, 0, 16, 7).leave(3.0, "main");
+  const auto& t = b.trace();
+  const auto& events = t.locations[1].events;
+  const CallIndex index(t.locations[1], t.callTree, t.defs);
+
+  ASSERT_EQ(index.nonRegion().size(), 2u);
+  ASSERT_EQ(index.nonRegionEvents().size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const auto& original = events[index.nonRegionEvents()[k]];
+    EXPECT_EQ(index.nonRegion()[k].kind, EventKind::MpiRecv);
+    EXPECT_EQ(index.nonRegion()[k].time, original.time);
+    EXPECT_EQ(index.nonRegion()[k].ref, original.ref);
+  }
+  EXPECT_EQ(t.locations[1].message(index.nonRegion()[1]).bytes, 16u);
+}
+
+// The time metrics' sums come from the same pass: main 0-10 s calls foo twice
+// (1-3 s and 4-5 s), and foo calls bar once (1.5-2 s).
+TEST(CallIndex, SumsVisitsExclusiveTimeAndStretchesPerCallPath) {
+  TraceBuilder b(1);
+  b.rank(0)
+      .enter(0.0, "main")
+      .enter(1.0, "foo")
+      .enter(1.5, "bar")
+      .leave(2.0, "bar")
+      .leave(3.0, "foo")
+      .enter(4.0, "foo")
+      .leave(5.0, "foo")
+      .leave(10.0, "main");
+  const auto& t = b.trace();
+  const CallIndex index(t.locations[0], t.callTree, t.defs);
+  const auto& times = index.regionTimes();
+
+  auto pathOf = [&](const std::string& region) {
+    for (std::uint32_t p = 0; p < t.callTree.size(); ++p)
+      if (t.defs.regions[t.callTree[p].region].name == region) return p;
+    ADD_FAILURE() << "no call path for " << region;
+    return 0u;
+  };
+  const std::uint32_t main = pathOf("main"), foo = pathOf("foo"), bar = pathOf("bar");
+  ASSERT_EQ(times.visits.size(), t.callTree.size());
+  EXPECT_EQ(times.visits[main], 1.0);
+  EXPECT_EQ(times.visits[foo], 2.0);
+  EXPECT_EQ(times.visits[bar], 1.0);
+  EXPECT_DOUBLE_EQ(times.exclusive[main], 7.0);  // 10 s minus foo's 3 s
+  EXPECT_DOUBLE_EQ(times.exclusive[foo], 2.5);   // 2 s + 1 s minus bar's 0.5 s
+  EXPECT_DOUBLE_EQ(times.exclusive[bar], 0.5);
+  EXPECT_DOUBLE_EQ(times.stretches[main], 7.0);
+  EXPECT_DOUBLE_EQ(times.stretches[foo], 2.5);
+  EXPECT_DOUBLE_EQ(times.stretches[bar], 0.5);
 }
