@@ -3,8 +3,6 @@
 #include "mpi_category.h"
 #include "replay/path_sums.h"
 
-#include <algorithm>
-#include <array>
 #include <string>
 #include <vector>
 

@@ -1,5 +1,6 @@
 #include "call_index.h"
 
+#include <algorithm>
 #include <string>
 
 namespace waitscope::replay {
