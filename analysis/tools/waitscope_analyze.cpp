@@ -14,6 +14,7 @@
 #include "trace/otf2_reader.h"
 #include "trace/otf2_reader_mpi.h"
 #include "trace/trace_error.h"
+#include "output_checks.h"
 
 namespace {
 
@@ -21,15 +22,18 @@ namespace fs = std::filesystem;
 using namespace waitscope;
 
 constexpr const char* kUsage =
-    "usage: mpiexec -n N waitscope-analyze TRACE.otf2 [-o REPORT] [--quiet]\n"
+    "usage: mpiexec -n N waitscope-analyze TRACE.otf2 [-o REPORT] [--force] [--quiet]\n"
     "  Finds the wait states in an OTF2 trace with one analysis rank per MPI rank of the trace\n"
     "  (N = the trace's number of MPI ranks) and writes a report (default: beside the trace,\n"
-    "  TRACE.waitscope). Progress lines on stderr: 'progress PHASE PERCENT'.\n";
+    "  TRACE.waitscope). Progress lines on stderr: 'progress PHASE PERCENT'.\n"
+    "  REPORT is refused if it is a file of the trace or an existing file that is not a Waitscope\n"
+    "  report; a report of the same trace is replaced, a report of another trace only with --force.\n";
 
 struct Options {
   std::string trace;
   std::string report;
   bool quiet = false;
+  bool force = false;  // replace a report of another trace
   bool help = false;
   std::string usageError;
 };
@@ -48,6 +52,8 @@ Options parse(int argc, char** argv) {
       else o.report = argv[++i];
     } else if (a == "--quiet") {
       o.quiet = true;
+    } else if (a == "--force") {
+      o.force = true;
     } else if (!a.empty() && a[0] == '-') {
       o.usageError = "unknown option " + a;
     } else if (o.trace.empty()) {
@@ -80,8 +86,9 @@ std::string precheck(const Options& o, int size) {
     if (n != static_cast<std::size_t>(size))
       return o.trace + ": the trace has " + std::to_string(n) + " MPI ranks but waitscope-analyze runs on " +
              std::to_string(size) + "; run it with mpiexec -n " + std::to_string(n);
-    const fs::path dir = fs::absolute(o.report).parent_path();
-    if (!fs::is_directory(dir)) return o.report + ": the directory " + dir.string() + " does not exist";
+    // The report's path, before hours of analysis: never a file of the trace or one that is not a report.
+    if (std::string problem = tools::analyzerOutputProblem(o.trace, o.report, o.force); !problem.empty())
+      return problem;
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -201,5 +208,5 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int code = run(argc, argv);
   MPI_Finalize();
-  return code;
+  return tools::finishStandardOutput("waitscope-analyze", code);
 }
