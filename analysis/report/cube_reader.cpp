@@ -11,14 +11,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <unordered_map>
 
 #include "cube_format.h"
 #include "report_io.h"
+#include "input_file.h"
 #include "report_queries.h"
 #include "tar_archive.h"
 #include "xml_document.h"
@@ -189,38 +189,130 @@ IndexFile parseIndex(const std::string& bytes, const std::string& name, std::uin
   return index;
 }
 
-// The values of a data file, decompressed when it is ZCUBEX.DATA: a count, then
-// (uncompressed offset, compressed offset, compressed size) per block, then the
-// zlib blocks one after the other.
-std::string dataPayload(const std::string& bytes, const std::string& name, bool swap, std::size_t expected) {
+// Takes a metric's values in data-file order, a piece at a time, and keeps the
+// rows that are not all zero, so that memory follows the values the file holds
+// rather than the rows x locations it claims.
+class RowCollector {
+ public:
+  RowCollector(std::size_t locations, ValueType type, bool swap, const std::string& name,
+               std::vector<std::vector<double>>& values)
+      : locations_(locations), type_(type), size_(valueSize(type)), swap_(swap), name_(name), values_(values) {}
+
+  // The call path of each row, in data-file order.
+  void setCalls(std::vector<std::uint32_t> calls) { calls_ = std::move(calls); }
+
+  void add(const char* bytes, std::size_t n) {
+    const std::size_t rowBytes = locations_ * size_;
+    while (n > 0) {
+      if (pending_.empty() && n >= rowBytes) {
+        row(bytes);
+        bytes += rowBytes;
+        n -= rowBytes;
+        continue;
+      }
+      const std::size_t take = std::min(n, rowBytes - pending_.size());
+      pending_.append(bytes, take);
+      bytes += take;
+      n -= take;
+      if (pending_.size() == rowBytes) {
+        row(pending_.data());
+        pending_.clear();
+      }
+    }
+  }
+
+ private:
+  void row(const char* bytes) {
+    const std::uint32_t call = calls_[next_++];
+    bool zero = true;
+    for (std::size_t l = 0; l < locations_ && zero; ++l) zero = loadValue(bytes + l * size_, type_, swap_) == 0.0;
+    if (zero) return;  // a row of zeros adds nothing: not kept
+    std::vector<double>& out = values_[call];
+    out.resize(locations_);
+    for (std::size_t l = 0; l < locations_; ++l) {
+      out[l] = loadValue(bytes + l * size_, type_, swap_);
+      if (!std::isfinite(out[l])) throw Damaged{name_ + ": a value is not finite"};
+    }
+  }
+
+  std::size_t locations_;
+  ValueType type_;
+  std::size_t size_;
+  bool swap_;
+  const std::string& name_;
+  std::vector<std::vector<double>>& values_;
+  std::vector<std::uint32_t> calls_;
+  std::size_t next_ = 0;
+  std::string pending_;  // a row split across two pieces
+};
+
+// Ends a zlib stream on every path out.
+struct Inflater {
+  z_stream stream{};
+  Inflater() {
+    if (inflateInit(&stream) != Z_OK) throw std::bad_alloc();
+  }
+  ~Inflater() { inflateEnd(&stream); }
+  Inflater(const Inflater&) = delete;
+  Inflater& operator=(const Inflater&) = delete;
+};
+
+// Passes the values of a data file to `collector`: the bytes after CUBEX.DATA,
+// or, for ZCUBEX.DATA (an int64 block count, per block the uncompressed offset,
+// the compressed offset and the compressed size, then the zlib blocks), the
+// blocks decompressed a piece at a time. The file must hold exactly `expected`
+// bytes of values; that is checked before anything is kept (plain data) or as
+// the blocks unpack, so a block can never claim more than the values need.
+void readValues(const std::string& bytes, const std::string& name, bool swap, std::size_t expected,
+                const std::string& shape, RowCollector& collector) {
   const std::size_t plain = std::strlen(cube::kDataMarker), zipped = std::strlen(cube::kZDataMarker);
-  if (bytes.compare(0, plain, cube::kDataMarker) == 0) return bytes.substr(plain);
+  const auto wrongSize = [&](std::size_t got) {
+    return Damaged{name + " holds " + std::to_string(got) + " bytes of values, expected " + std::to_string(expected) +
+                   " (" + shape + ")"};
+  };
+  if (bytes.compare(0, plain, cube::kDataMarker) == 0) {
+    if (bytes.size() - plain != expected) throw wrongSize(bytes.size() - plain);
+    collector.add(bytes.data() + plain, expected);
+    return;
+  }
   if (bytes.compare(0, zipped, cube::kZDataMarker) != 0) throw Damaged{name + " is not Cube data"};
   std::size_t at = zipped;
   if (bytes.size() - at < 8) throw Damaged{name + " is truncated"};
   const auto blocks = load<std::uint64_t>(bytes.data() + at, swap);
   at += 8;
   if (blocks > (bytes.size() - at) / 24) throw Damaged{name + ": block table beyond the file"};
-  std::vector<std::uint64_t> table(3 * blocks);
-  for (std::size_t i = 0; i < table.size(); ++i) table[i] = load<std::uint64_t>(bytes.data() + at + 8 * i, swap);
+  const std::size_t table = at;
   at += 24 * blocks;
-  std::string out;
+  std::size_t done = 0;
+  std::vector<char> buffer(std::min<std::size_t>(expected, 1 << 16) + 1);
   for (std::uint64_t b = 0; b < blocks; ++b) {
-    const std::uint64_t offset = table[3 * b], size = table[3 * b + 2];
+    const auto offset = load<std::uint64_t>(bytes.data() + table + 24 * b, swap);
+    const auto size = load<std::uint64_t>(bytes.data() + table + 24 * b + 16, swap);
     if (size == 0) continue;
-    if (offset != out.size()) throw Damaged{name + ": compressed blocks out of order"};
+    if (offset != done) throw Damaged{name + ": compressed blocks out of order"};
     if (size > bytes.size() - at) throw Damaged{name + ": compressed block beyond the file"};
-    // Decompress into what is left of the expected size, so a block can never
-    // claim more memory than the metric's values need.
-    std::string chunk(expected - out.size(), '\0');
-    uLongf length = static_cast<uLongf>(chunk.size());
-    const int rc = uncompress(reinterpret_cast<Bytef*>(chunk.data()), &length,
-                              reinterpret_cast<const Bytef*>(bytes.data() + at), static_cast<uLong>(size));
-    if (rc != Z_OK) throw Damaged{name + ": a compressed block does not decompress (zlib error " + std::to_string(rc) + ")"};
-    out.append(chunk.data(), length);
+    Inflater z;
+    z.stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + at));
+    z.stream.avail_in = static_cast<uInt>(std::min<std::uint64_t>(size, 0xffffffffU));
+    int rc = Z_OK;
+    while (rc != Z_STREAM_END) {
+      // One byte more than the values need, to notice a block that holds more.
+      z.stream.next_out = reinterpret_cast<Bytef*>(buffer.data());
+      z.stream.avail_out = static_cast<uInt>(std::min(buffer.size(), expected - done + 1));
+      rc = inflate(&z.stream, Z_NO_FLUSH);
+      if (rc != Z_OK && rc != Z_STREAM_END)
+        throw Damaged{name + ": a compressed block does not decompress (zlib error " + std::to_string(rc) + ")"};
+      const std::size_t produced = static_cast<std::size_t>(reinterpret_cast<char*>(z.stream.next_out) - buffer.data());
+      if (done + produced > expected)
+        throw Damaged{name + ": the compressed blocks hold more than the " + std::to_string(expected) +
+                      " bytes of values expected (" + shape + ")"};
+      if (produced == 0 && rc == Z_OK && z.stream.avail_in == 0) throw Damaged{name + ": a compressed block is truncated"};
+      collector.add(buffer.data(), produced);
+      done += produced;
+    }
     at += size;
   }
-  return out;
+  if (done != expected) throw wrongSize(done);
 }
 
 MetricUnit unitOf(const std::string& uom) {
@@ -330,10 +422,13 @@ Report convert(const std::vector<TarEntry>& entries, const std::string& name) {
       std::vector<std::uint32_t> threads;
       for (const std::uint32_t l : doc.elements[g].children)
         if (doc.elements[l].name == "location") threads.push_back(l);
+      // Each thread's name repeats its process's: a long one is cut, so that a
+      // small file cannot multiply one name by its thousands of threads.
+      const std::string threadPrefix = groupName.size() <= 256 ? groupName + ", " : groupName.substr(0, 256) + "..., ";
       for (const std::uint32_t l : threads) {
         const std::uint32_t id = idAttribute(doc, l, "Id");
         const std::string threadName = trimmed(doc.childText(l, "name"));
-        Location location{threads.size() == 1 ? groupName : groupName + ", " + threadName, rank, nodeIndex};
+        Location location{threads.size() == 1 ? groupName : threadPrefix + threadName, rank, nodeIndex};
         if (!byCubeId.emplace(id, std::move(location)).second) throw Damaged{"two locations with Id " + std::to_string(id)};
       }
     }
@@ -379,34 +474,28 @@ Report convert(const std::vector<TarEntry>& entries, const std::string& name) {
     }
     const IndexFile rows = parseIndex(*index->second, cube::indexName(id), callCount);
     const std::size_t size = valueSize(valueT);
-    // rows <= call paths, so this product cannot overflow before the data is checked.
+    if (locationCount != 0 && rows.rows.size() > std::numeric_limits<std::size_t>::max() / locationCount / size)
+      throw Damaged{cube::dataName(id) + ": too many values"};
     const std::size_t expected = rows.rows.size() * locationCount * size;
-    const std::string payload = dataPayload(*data->second, cube::dataName(id), rows.swap, expected);
-    if (payload.size() != expected)
-      throw Damaged{cube::dataName(id) + " holds " + std::to_string(payload.size()) + " bytes of values, expected " +
-                    std::to_string(expected) + " (" + std::to_string(rows.rows.size()) + " rows x " +
-                    std::to_string(locationCount) + " locations)"};
     const bool inclusive = type.find("INCLUSIVE") != std::string::npos;
     std::vector<std::vector<double>> values(callCount);
-    for (std::size_t r = 0; r < rows.rows.size(); ++r) {
-      const std::uint32_t call = inclusive ? breadthFirst[rows.rows[r]] : rows.rows[r];
-      values[call].resize(locationCount);
-      for (std::size_t l = 0; l < locationCount; ++l) {
-        const double v = loadValue(payload.data() + (r * locationCount + l) * size, valueT, rows.swap);
-        if (!std::isfinite(v)) throw Damaged{cube::dataName(id) + ": a value is not finite"};
-        values[call][l] = v;
-      }
-    }
+    RowCollector collector(locationCount, valueT, rows.swap, cube::dataName(id), values);
+    std::vector<std::uint32_t> calls = rows.rows;
+    if (inclusive)
+      for (std::uint32_t& c : calls) c = breadthFirst[c];
+    collector.setCalls(std::move(calls));
+    readValues(*data->second, cube::dataName(id), rows.swap, expected,
+               std::to_string(rows.rows.size()) + " rows x " + std::to_string(locationCount) + " locations", collector);
     if (inclusive) {
-      // Exclusive = inclusive minus the callees' inclusive values.
-      std::vector<std::vector<double>> exclusive = values;
+      // Exclusive = inclusive minus the callees' inclusive values. In pre-order a
+      // call path comes before its callees, so its values are still inclusive
+      // when they are taken from its parent.
       for (std::uint32_t c = 0; c < callCount; ++c) {
         const std::uint32_t p = report.callPaths[c].parent;
         if (p == kNoId || values[c].empty()) continue;
-        if (exclusive[p].empty()) exclusive[p].assign(locationCount, 0.0);
-        for (std::size_t l = 0; l < locationCount; ++l) exclusive[p][l] -= values[c][l];
+        if (values[p].empty()) values[p].assign(locationCount, 0.0);
+        for (std::size_t l = 0; l < locationCount; ++l) values[p][l] -= values[c][l];
       }
-      values = std::move(exclusive);
     }
     for (std::uint32_t c = 0; c < callCount; ++c)
       if (std::any_of(values[c].begin(), values[c].end(), [](double v) { return v != 0.0; }))
@@ -441,17 +530,6 @@ Report readCubeArchive(const std::string& bytes, const std::string& name) {
   }
 }
 
-Report readCube(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);
-  if (status.type() == fs::file_type::not_found) throw ReportError(path + ": cannot open: no such file");
-  if (status.type() == fs::file_type::directory) throw ReportError(path + ": cannot open: it is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ReportError(path + ": cannot open: permission denied or unreadable");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw ReportError(path + ": cannot read the file");
-  return readCubeArchive(bytes, path);
-}
+Report readCube(const std::string& path) { return readCubeArchive(readRegularFile(path), path); }
 
 }  // namespace waitscope::report

@@ -2,12 +2,14 @@
 // be anything (a trace, a half-copied report, a file edited by hand), and every
 // consumer indexes the arrays of Report without checking again. Each failure is
 // one ReportError line naming the file and saying what to do.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <set>
 
+#include "input_file.h"
 #include "report_io.h"
 #include "report_queries.h"
 #include "report_schema.h"
@@ -44,6 +46,21 @@ std::string oneLine(std::string s) {
 }
 
 std::string plainFileName(const std::string& path) { return path.rfind("file:", 0) == 0 ? "./" + path : path; }
+
+// writeReport builds a report as PATH.tmp-PID-N and renames it when it is
+// whole; a file still under such a name was left by a writer that was stopped
+// (killed, out of space) before the rename, whatever it holds.
+bool isWritersTemporaryFile(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  const std::size_t tmp = name.rfind(".tmp-");
+  if (tmp == std::string::npos) return false;
+  const std::string suffix = name.substr(tmp + 5);  // PID-N
+  const std::size_t dash = suffix.find('-');
+  const auto digits = [](const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  return dash != std::string::npos && digits(suffix.substr(0, dash)) && digits(suffix.substr(dash + 1));
+}
 
 // Typed access to one row; every accessor checks the stored type and range.
 class Row {
@@ -249,13 +266,15 @@ Report readDatabase(const std::string& path) {
 
 Report readReport(const std::string& path) {
   namespace fs = std::filesystem;
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);
-  if (status.type() == fs::file_type::not_found) throw ReportError(path + ": cannot open: no such file");
-  if (status.type() == fs::file_type::directory) throw ReportError(path + ": cannot open: it is a directory");
-  if (status.type() == fs::file_type::regular && fs::file_size(path, error) == 0)
-    throw ReportError(path + ": not a Waitscope report (the file is empty)");
+  // SQLite would wait forever on a FIFO and read a device without end.
+  if (const std::string problem = regularFileProblem(path); !problem.empty())
+    throw ReportError(path + ": cannot open: " + problem);
   const std::string again = "; run waitscope-analyze again";
+  if (isWritersTemporaryFile(path))
+    throw ReportError(path + ": report is incomplete (a temporary file its writer never renamed: it was stopped " +
+                      "while writing)" + again);
+  std::error_code error;
+  if (fs::file_size(path, error) == 0 && !error) throw ReportError(path + ": not a Waitscope report (the file is empty)");
   try {
     return readDatabase(path);
   } catch (const ReportError& e) {

@@ -1,8 +1,9 @@
 // Writes a report as one SQLite file (schema: docs/report-format.md). The file
 // is built under a temporary name in the same directory and renamed over the
 // target only after COMMIT, so a reader never sees a half-written report under
-// the real name; `complete` = "1" is the last row written, so even a copied
-// temporary file reads as incomplete.
+// the real name; `complete` = "1" is written after every other row is in the
+// file, so even a copied temporary file of a killed writer reads as incomplete.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -169,8 +170,12 @@ void writeDatabase(const std::string& file, const Report& report) {
   writeMeta(db, report);
   writeTrees(db, report);
   writeValues(db, report);
-  db.exec("INSERT INTO meta(key, value) VALUES ('complete', '1')");
   db.exec("COMMIT");
+  // The mark gets a transaction of its own: without a journal, a commit writes
+  // its pages one by one, and pages spilled before it may be stale until it
+  // ends, so a writer killed during one commit may have written the mark but
+  // not every row. Here every row is in the file before the mark is.
+  db.exec("INSERT INTO meta(key, value) VALUES ('complete', '1')");
   db.close();
 }
 
@@ -184,6 +189,15 @@ void writeReport(const Report& report, const std::string& path) {
   const std::string temp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
   std::error_code ignored;
   std::filesystem::remove(temp, ignored);  // left by a killed process that had our pid
+  // Created here rather than by SQLite, whose failed open reports the read-only retry's
+  // "No such file or directory" where the directory is read-only or not ours.
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    const int error = errno;
+    const std::filesystem::path dir = std::filesystem::absolute(path, ignored).parent_path();
+    throw ReportError(path + ": cannot write the report in " + dir.string() + ": " + std::strerror(error));
+  }
+  ::close(fd);
   try {
     writeDatabase(temp, report);
   } catch (const SqliteFailure& e) {

@@ -19,10 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Dense-id tables refuse ids beyond this: a corrupted definition must not make us
-// allocate gigabytes.
-constexpr std::uint64_t kMaxDefinitionId = 1u << 24;
-
 static_assert(static_cast<int>(CollectiveOp::DestroyHandleAndDeallocate) ==
               OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE);
 static_assert(static_cast<int>(RmaAtomicType::FetchAndAccumulate) == OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE);
@@ -33,19 +29,33 @@ static_assert(static_cast<int>(GroupType::CommSelf) == OTF2_GROUP_TYPE_COMM_SELF
 static_assert(static_cast<int>(Paradigm::Mpi) == OTF2_PARADIGM_MPI);
 static_assert(static_cast<int>(RegionRole::Artificial) == OTF2_REGION_ROLE_ARTIFICIAL);
 
-// Maps an archive's definition references to our dense indices.
+// Maps an archive's definition references to our dense indices. References
+// are usually 0, 1, 2, ...: those index an array. One far beyond the number
+// defined so far (a sparse or hostile numbering) goes into a hash map instead,
+// so memory follows the number of definitions, never the largest reference.
 class IdTable {
  public:
-  bool set(std::uint64_t ref, std::uint32_t value) {
-    if (ref >= kMaxDefinitionId) return false;
-    if (ref >= map_.size()) map_.resize(ref + 1, kNone);
-    map_[ref] = value;
-    return true;
+  void set(std::uint64_t ref, std::uint32_t value) {
+    if (ref < dense_.size() || ref <= 2 * defined_ + 1024) {
+      if (ref >= dense_.size()) dense_.resize(ref + 1, kNone);
+      dense_[ref] = value;
+    } else {
+      sparse_[ref] = value;
+    }
+    ++defined_;
   }
-  std::uint32_t get(std::uint64_t ref) const { return ref < map_.size() ? map_[ref] : kNone; }
+  std::uint32_t get(std::uint64_t ref) const {
+    if (ref < dense_.size() && (dense_[ref] != kNone || sparse_.empty())) [[likely]]
+      return dense_[ref];
+    if (sparse_.empty()) return kNone;
+    const auto it = sparse_.find(ref);
+    return it == sparse_.end() ? kNone : it->second;
+  }
 
  private:
-  std::vector<std::uint32_t> map_;
+  std::vector<std::uint32_t> dense_;
+  std::unordered_map<std::uint64_t, std::uint32_t> sparse_;
+  std::uint64_t defined_ = 0;
 };
 
 struct RawGroup {
@@ -54,8 +64,8 @@ struct RawGroup {
 
 struct DefinitionContext {
   Definitions* defs = nullptr;
-  std::vector<std::string> strings;
-  IdTable regions, sourceLocations, systemTree, locationGroups, groups, comms, windows;
+  std::vector<std::string> strings;  // by stringIds
+  IdTable stringIds, regions, sourceLocations, systemTree, locationGroups, groups, comms, windows;
   std::unordered_map<std::uint64_t, LocationId> locations;
   std::vector<RawGroup> rawGroups;              // parallel to defs->groups
   std::vector<std::uint32_t> systemTreeParents;  // raw refs, resolved at the end
@@ -67,14 +77,12 @@ struct DefinitionContext {
 
   const std::string& str(OTF2_StringRef ref) const {
     static const std::string empty;
-    return ref < strings.size() ? strings[ref] : empty;
+    const std::uint32_t index = stringIds.get(ref);
+    return index < strings.size() ? strings[index] : empty;
   }
   OTF2_CallbackCode fail(std::string message) {
     if (error.empty()) error = std::move(message);
     return OTF2_CALLBACK_INTERRUPT;
-  }
-  OTF2_CallbackCode badId(const char* what, std::uint64_t ref) {
-    return fail(std::string(what) + " definition id " + std::to_string(ref) + " is out of range (corrupted definitions?)");
   }
 };
 
@@ -91,9 +99,8 @@ OTF2_CallbackCode onClock(void* u, uint64_t resolution, uint64_t offset, uint64_
 
 OTF2_CallbackCode onString(void* u, OTF2_StringRef self, const char* s) {
   auto& c = defCtx(u);
-  if (self >= kMaxDefinitionId) return c.badId("string", self);
-  if (self >= c.strings.size()) c.strings.resize(self + 1);
-  c.strings[self] = s ? s : "";
+  c.stringIds.set(self, static_cast<std::uint32_t>(c.strings.size()));
+  c.strings.emplace_back(s ? s : "");
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -105,8 +112,7 @@ OTF2_CallbackCode onAttribute(void* u, OTF2_AttributeRef self, OTF2_StringRef, O
 OTF2_CallbackCode onSourceCodeLocation(void* u, OTF2_SourceCodeLocationRef self, OTF2_StringRef file,
                                        uint32_t line) {
   auto& c = defCtx(u);
-  if (!c.sourceLocations.set(self, static_cast<std::uint32_t>(c.defs->sourceLocations.size())))
-    return c.badId("source code location", self);
+  c.sourceLocations.set(self, static_cast<std::uint32_t>(c.defs->sourceLocations.size()));
   c.defs->sourceLocations.push_back({c.str(file), line});
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -115,7 +121,7 @@ OTF2_CallbackCode onRegion(void* u, OTF2_RegionRef self, OTF2_StringRef name, OT
                            OTF2_StringRef, OTF2_RegionRole role, OTF2_Paradigm paradigm, OTF2_RegionFlag,
                            OTF2_StringRef file, uint32_t begin, uint32_t end) {
   auto& c = defCtx(u);
-  if (!c.regions.set(self, static_cast<std::uint32_t>(c.defs->regions.size()))) return c.badId("region", self);
+  c.regions.set(self, static_cast<std::uint32_t>(c.defs->regions.size()));
   Region r;
   r.name = c.str(name);
   r.canonicalName = canonical == OTF2_UNDEFINED_STRING ? r.name : c.str(canonical);
@@ -131,8 +137,7 @@ OTF2_CallbackCode onRegion(void* u, OTF2_RegionRef self, OTF2_StringRef name, OT
 OTF2_CallbackCode onSystemTreeNode(void* u, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
                                    OTF2_StringRef className, OTF2_SystemTreeNodeRef parent) {
   auto& c = defCtx(u);
-  if (!c.systemTree.set(self, static_cast<std::uint32_t>(c.defs->systemTree.size())))
-    return c.badId("system tree node", self);
+  c.systemTree.set(self, static_cast<std::uint32_t>(c.defs->systemTree.size()));
   c.defs->systemTree.push_back({c.str(name), c.str(className), kNone});
   c.systemTreeParents.push_back(parent);
   return OTF2_CALLBACK_SUCCESS;
@@ -142,8 +147,7 @@ OTF2_CallbackCode onLocationGroup(void* u, OTF2_LocationGroupRef self, OTF2_Stri
                                   OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
                                   OTF2_LocationGroupRef) {
   auto& c = defCtx(u);
-  if (!c.locationGroups.set(self, static_cast<std::uint32_t>(c.defs->locationGroups.size())))
-    return c.badId("location group", self);
+  c.locationGroups.set(self, static_cast<std::uint32_t>(c.defs->locationGroups.size()));
   c.defs->locationGroups.push_back({c.str(name), type == OTF2_LOCATION_GROUP_TYPE_PROCESS, kNone});
   c.groupParents.push_back(parent);
   return OTF2_CALLBACK_SUCCESS;
@@ -162,7 +166,7 @@ OTF2_CallbackCode onLocation(void* u, OTF2_LocationRef self, OTF2_StringRef name
 OTF2_CallbackCode onGroup(void* u, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type,
                           OTF2_Paradigm paradigm, OTF2_GroupFlag, uint32_t count, const uint64_t* members) {
   auto& c = defCtx(u);
-  if (!c.groups.set(self, static_cast<std::uint32_t>(c.defs->groups.size()))) return c.badId("group", self);
+  c.groups.set(self, static_cast<std::uint32_t>(c.defs->groups.size()));
   c.defs->groups.push_back({c.str(name), static_cast<GroupType>(type), static_cast<Paradigm>(paradigm), {}});
   c.rawGroups.push_back({std::vector<std::uint64_t>(members, members + count)});
   return OTF2_CALLBACK_SUCCESS;
@@ -171,7 +175,7 @@ OTF2_CallbackCode onGroup(void* u, OTF2_GroupRef self, OTF2_StringRef name, OTF2
 OTF2_CallbackCode onComm(void* u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef parent,
                          OTF2_CommFlag) {
   auto& c = defCtx(u);
-  if (!c.comms.set(self, static_cast<std::uint32_t>(c.defs->comms.size()))) return c.badId("communicator", self);
+  c.comms.set(self, static_cast<std::uint32_t>(c.defs->comms.size()));
   c.defs->comms.push_back({c.str(name), kNone, kNone});
   c.commGroupRefs.push_back(group);
   c.commParentRefs.push_back(parent);
@@ -180,7 +184,7 @@ OTF2_CallbackCode onComm(void* u, OTF2_CommRef self, OTF2_StringRef name, OTF2_G
 
 OTF2_CallbackCode onRmaWin(void* u, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm, OTF2_RmaWinFlag) {
   auto& c = defCtx(u);
-  if (!c.windows.set(self, static_cast<std::uint32_t>(c.defs->windows.size()))) return c.badId("RMA window", self);
+  c.windows.set(self, static_cast<std::uint32_t>(c.defs->windows.size()));
   c.defs->windows.push_back({c.str(name), kNone});
   c.windowCommRefs.push_back(comm);
   return OTF2_CALLBACK_SUCCESS;
@@ -595,6 +599,16 @@ using ReaderPtr = std::unique_ptr<OTF2_Reader, ReaderCloser>;
 
 void defaultWarn(const std::string& line) { std::cerr << "waitscope: warning: " << line << '\n'; }
 
+std::string notAFile(const fs::file_status& status) {
+  switch (status.type()) {
+    case fs::file_type::fifo: return "it is a FIFO (named pipe), not a file";
+    case fs::file_type::character:
+    case fs::file_type::block: return "it is a device, not a file";
+    case fs::file_type::socket: return "it is a socket, not a file";
+    default: return "it is not a regular file";
+  }
+}
+
 std::uintmax_t fileSizeOr(const fs::path& p, std::uintmax_t fallback) {
   std::error_code ec;
   const auto size = fs::file_size(p, ec);
@@ -617,6 +631,8 @@ Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worl
     if (fs::exists(anchor / "traces.otf2")) hint = " (did you mean " + (anchor / "traces.otf2").string() + "?)";
     throw TraceError(anchorPath + ": is a directory, not an OTF2 anchor file" + hint);
   }
+  // OTF2 would wait forever on a FIFO and read a device without end.
+  if (!fs::is_regular_file(status)) throw TraceError(anchorPath + ": " + notAFile(status) + "; give an OTF2 anchor file");
   const fs::path globalDefs = fs::path(anchor).replace_extension(".def");
   const fs::path locationDir = fs::path(anchor).replace_extension("");
 
@@ -644,6 +660,8 @@ Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worl
 
   if (!fs::exists(globalDefs))
     throw TraceError(globalDefs.string() + ": missing global definitions file; copy the whole trace directory");
+  if (const auto type = fs::status(globalDefs, ec); !fs::is_regular_file(type))
+    throw TraceError(globalDefs.string() + ": " + notAFile(type));
 
   DefinitionContext defs;
   defs.defs = &trace.defs;
@@ -684,9 +702,11 @@ Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worl
     const Location& loc = trace.defs.locations[trace.defs.worldLocations[r]];
     for (const char* ext : {".evt", ".def"}) {
       const fs::path file = locationDir / (std::to_string(loc.otf2Id) + ext);
-      if (!fs::exists(file))
+      const auto type = fs::status(file, ec);
+      if (!fs::exists(type))
         throw TraceError(file.string() + ": missing " + (ext[1] == 'e' ? "event" : "local definitions") +
                          " file of rank " + std::to_string(r) + "; copy the whole trace directory");
+      if (!fs::is_regular_file(type)) throw TraceError(file.string() + ": " + notAFile(type));
     }
     OTF2_Reader_SelectLocation(reader.get(), loc.otf2Id);
   }
