@@ -24,6 +24,10 @@ QString commandLineHelp() {
       "  --export-csv FILE        write a tree as CSV, exactly as shown\n"
       "  --csv-tree TREE          the tree --export-csv writes: metric, call (default) or system\n"
       "  --quit                   exit after the exports (renders offscreen when there is no display)\n"
+      "  --allow-remote-timeline  with --quit --view timeline: a report copied back from a remote analysis\n"
+      "                           may connect to the machine its trace is on, with your own connection\n"
+      "                           profile of the name REPORT.remote.json gives (same host only); without\n"
+      "                           it a command-line run never connects anywhere\n"
       "  -h, --help               show this help\n"
       "  --version                show the version\n"
       "\n"
@@ -99,6 +103,8 @@ bool parseCommandLine(const QStringList& arguments, CommandLine* out, QString* e
       }
     } else if (a == QLatin1String("--quit")) {
       cl.quit = true;
+    } else if (a == QLatin1String("--allow-remote-timeline")) {
+      cl.allowRemoteTimeline = true;
     } else if (a.startsWith(QLatin1Char('-')) && a.size() > 1) {
       *error = QStringLiteral("unknown option %1").arg(a);
       return false;

@@ -22,6 +22,9 @@ struct CommandLine {
   bool timelineView = false;             // --view timeline: exports show the timeline
   double windowFrom = 0.0, windowTo = 0.0;  // --time-window T0:T1 (to > from when given)
   bool quit = false;
+  // --allow-remote-timeline: with --quit --view timeline, a copied-back report's timeline may ask
+  // the machine its trace is on (over the user's own profile named beside it); never without it.
+  bool allowRemoteTimeline = false;
 
   bool exports() const { return !exportPng.isEmpty() || !exportSvg.isEmpty() || !exportCsv.isEmpty(); }
 };

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <string_view>
 
+#include <QEventLoop>
 
 #include "report_tool_call.h"
+#include "shell_command.h"
 #include "shell_job.h"
 #include "timeline/slice_format.h"
 
@@ -37,6 +39,9 @@ QString locationRanges(std::vector<std::uint32_t> locations) {
   return out;
 }
 
+// A file name from the origin file as one argument that is never an option.
+QString operand(const QString& path) { return path.startsWith(QLatin1Char('-')) ? QStringLiteral("./") + path : path; }
+
 timeline::Slice parse(const QByteArray& bytes) {
   return timeline::parseBinarySlice(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
 }
@@ -45,14 +50,16 @@ timeline::Slice parse(const QByteArray& bytes) {
 
 // ---------------------------------------------------------------- the source
 
-RemoteSliceSource::RemoteSliceSource(RemoteOrigin origin, double begin, double end, std::uint32_t locations,
-                                     std::vector<timeline::RegionGroup> callPathGroups)
-    : AsyncSliceSource(begin, end, locations, std::move(callPathGroups)), origin_(std::move(origin)) {}
+RemoteSliceSource::RemoteSliceSource(ConnectionProfile profile, RemoteOrigin origin, double begin, double end,
+                                     std::uint32_t locations, std::vector<timeline::RegionGroup> callPathGroups)
+    : AsyncSliceSource(begin, end, locations, std::move(callPathGroups)),
+      profile_(std::move(profile)),
+      origin_(std::move(origin)) {}
 
 RemoteSliceSource::~RemoteSliceSource() { launch::stopChildProcesses(this); }  // no callback into a dead source
 
 QStringList RemoteSliceSource::arguments(const RemoteOrigin& origin, const timeline::SliceRequest& request) {
-  QStringList args{QStringLiteral("timeline"), origin.trace,           origin.report,
+  QStringList args{QStringLiteral("timeline"), operand(origin.trace), operand(origin.report),
                    QStringLiteral("--from"),   number(request.from),   QStringLiteral("--to"),
                    number(request.to),         QStringLiteral("--width"), QString::number(request.width)};
   if (!request.locations.empty()) args << QStringLiteral("--locations") << locationRanges(request.locations);
@@ -61,8 +68,8 @@ QStringList RemoteSliceSource::arguments(const RemoteOrigin& origin, const timel
 }
 
 void RemoteSliceSource::startFetch(std::uint64_t ticket, const timeline::SliceRequest& request) {
-  const QString host = origin_.profile.displayHost();
-  launch::runReportTool(origin_.profile, arguments(origin_, request), sliceTimeoutMs_, this,
+  const QString host = profile_.displayHost();
+  launch::runReportTool(profile_, arguments(origin_, request), sliceTimeoutMs_, this,
                         [this, ticket, host](const QByteArray& out, const QString& error) {
                           QString problem;
                           if (error.isEmpty()) {
@@ -81,14 +88,20 @@ void RemoteSliceSource::startFetch(std::uint64_t ticket, const timeline::SliceRe
                         });
 }
 
-void RemoteSliceSource::open(const RemoteOrigin& origin, std::vector<timeline::RegionGroup> callPathGroups,
-                             QObject* context, Opened done, int openTimeoutMs) {
-  const QStringList args{QStringLiteral("timeline"), origin.trace, origin.report, QStringLiteral("--width"),
-                         QStringLiteral("1"), QStringLiteral("--binary")};
+void RemoteSliceSource::open(const ConnectionProfile& profile, const RemoteOrigin& origin,
+                             std::vector<timeline::RegionGroup> callPathGroups, QObject* context, Opened done,
+                             int openTimeoutMs) {
+  if (const QString problem = launch::profileProblem(profile); !problem.isEmpty()) {
+    done(nullptr, problem);
+    return;
+  }
+  const QStringList args{QStringLiteral("timeline"), operand(origin.trace), operand(origin.report),
+                         QStringLiteral("--width"),  QStringLiteral("1"),   QStringLiteral("--binary")};
   launch::runReportTool(
-      origin.profile, args, openTimeoutMs, context,
-      [origin, groups = std::move(callPathGroups), done = std::move(done)](const QByteArray& out, const QString& error) {
-        const QString host = origin.profile.displayHost();
+      profile, args, openTimeoutMs, context,
+      [profile, origin, groups = std::move(callPathGroups), done = std::move(done)](const QByteArray& out,
+                                                                                    const QString& error) {
+        const QString host = profile.displayHost();
         const auto fail = [&](const QString& why) {
           done(nullptr, QStringLiteral("The timeline of %1 on %2 could not be opened: %3 Check that the trace and the "
                                        "report are still there and that the connection works (File > Connection "
@@ -100,13 +113,32 @@ void RemoteSliceSource::open(const RemoteOrigin& origin, std::vector<timeline::R
           const timeline::Slice whole = parse(out);
           if (!(whole.to > whole.from) || whole.locations.empty())
             return fail(QStringLiteral("the trace has no events"));
-          done(std::make_shared<RemoteSliceSource>(origin, whole.from, whole.to,
+          done(std::make_shared<RemoteSliceSource>(profile, origin, whole.from, whole.to,
                                                    static_cast<std::uint32_t>(whole.locations.size()), groups),
                {});
         } catch (const std::exception& e) {
           fail(QStringLiteral("the answer was damaged (%1)").arg(QString::fromStdString(e.what())));
         }
       });
+}
+
+std::shared_ptr<RemoteSliceSource> RemoteSliceSource::openNow(const ConnectionProfile& profile,
+                                                              const RemoteOrigin& origin,
+                                                              std::vector<timeline::RegionGroup> callPathGroups,
+                                                              QString* error, int openTimeoutMs) {
+  QEventLoop loop;
+  std::shared_ptr<RemoteSliceSource> opened;
+  bool done = false;
+  open(profile, origin, std::move(callPathGroups), &loop,
+       [&](std::shared_ptr<RemoteSliceSource> source, const QString& why) {
+         opened = std::move(source);
+         if (error) *error = why;
+         done = true;
+         loop.quit();
+       },
+       openTimeoutMs);
+  if (!done) loop.exec();  // the job's timeout ends it
+  return opened;
 }
 
 }  // namespace waitscope::app

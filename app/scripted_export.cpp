@@ -3,12 +3,19 @@
 #include <cstdio>
 
 #include <QApplication>
+#include <QImage>
+#include <QPainter>
 #include <QTreeView>
 
 #include "command_line.h"
 #include "main_window.h"
 #include "model/selection.h"
+#include "profile_store.h"
+#include "remote_origin.h"
+#include "remote_timeline.h"
 #include "report_loader.h"
+#include "timeline/region_group.h"
+#include "timeline_loader.h"
 #include "timeline_view.h"
 #include "widgets/report_browser.h"
 #include "widgets/tree_pane.h"
@@ -31,12 +38,58 @@ bool applySelection(MainWindow& window, const CommandLine& options, QString* err
   return true;
 }
 
+namespace {
+
+// The timeline of a report whose trace is on another machine, in `view`: only
+// with --allow-remote-timeline, and only over the user's own profile of the
+// name the report's origin gives, connecting to the host it records (no one
+// can be asked here). Empty on success, else one line.
+QString showRemoteTimeline(views::TimelineView* view, const views::ReportDataPtr& report,
+                           const launch::RemoteOrigin& origin, bool allowed) {
+  const QString where = launch::recordedDestination(origin).left(80);
+  if (!allowed)
+    return QStringLiteral("%1: the trace is on %2; a command-line export connects there only with "
+                          "--allow-remote-timeline")
+        .arg(report->path(), where);
+  QString why;
+  const std::optional<launch::ConnectionProfile> profile =
+      TimelineLoader::profileWithoutAsking(origin, launch::ProfileStore().load(), &why);
+  if (!profile) return QStringLiteral("%1: %2").arg(report->path(), why);
+  std::shared_ptr<RemoteSliceSource> source =
+      RemoteSliceSource::openNow(*profile, origin, timeline::callPathGroups(report->report()), &why);
+  if (!source) return why;
+  view->setData(std::move(source), std::shared_ptr<const report::Report>(report, &report->report()));
+  return {};
+}
+
+// Paints `view` until its asynchronous source has answered for what it shows;
+// in between it sleeps until the next event (the answer, or the source's slice
+// timeout, always brings one). False when it failed.
+bool waitForSlices(views::TimelineView* view) {
+  QImage scratch(view->size(), QImage::Format_ARGB32_Premultiplied);
+  for (;;) {
+    {
+      QPainter painter(&scratch);
+      view->paintTo(painter, view->size());
+    }
+    const timeline::SliceStatus status = view->sliceStatus();
+    if (status == timeline::SliceStatus::Exact) return true;
+    if (status == timeline::SliceStatus::Failed) return false;
+    QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+  }
+}
+
+}  // namespace
+
 int runScriptedExport(MainWindow& window, const CommandLine& options) {
   auto fail = [](const QString& message) {
     std::fprintf(stderr, "waitscope: %s\n", qPrintable(message));
     return 1;
   };
   window.setInteractive(false);
+  // The window's own timeline never connects to another machine here: nothing could be asked,
+  // and nothing waits for it. --view timeline opens a remote one below, when allowed.
+  if (auto* loader = window.findChild<TimelineLoader*>()) loader->setRemoteConnectionsAllowed(false);
   window.resize(options.size.isValid() ? options.size : QSize(1280, 800));
   window.show();
   if (!options.report.isEmpty()) {
@@ -56,10 +109,19 @@ int runScriptedExport(MainWindow& window, const CommandLine& options) {
 
   if (options.timelineView) {
     // The timeline alone: opened on this thread (building its index the first time).
-    if (!window.loadTimelineNow()) return fail(window.timelineNotice());
     views::TimelineView* timeline = window.timelineView();
+    const views::ReportDataPtr report = window.selection()->report();
+    const std::optional<launch::RemoteOrigin> origin =
+        report ? launch::readRemoteOrigin(report->path()) : std::nullopt;
+    if (origin) {
+      if (!(error = showRemoteTimeline(timeline, report, *origin, options.allowRemoteTimeline)).isEmpty())
+        return fail(error);
+    } else if (!window.loadTimelineNow()) {
+      return fail(window.timelineNotice());
+    }
     timeline->resize(options.size.isValid() ? options.size : QSize(1280, 800));
     if (options.windowTo > options.windowFrom) timeline->setTimeWindow(options.windowFrom, options.windowTo);
+    if (origin && !waitForSlices(timeline)) return fail(timeline->statusText());
     if (!options.exportPng.isEmpty() && !(error = timeline->exportPng(options.exportPng)).isEmpty()) return fail(error);
     if (!options.exportSvg.isEmpty() && !(error = timeline->exportSvg(options.exportSvg)).isEmpty()) return fail(error);
     if (!options.exportCsv.isEmpty() && !(error = timeline->exportInstancesCsv(options.exportCsv)).isEmpty())

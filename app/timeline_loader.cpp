@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <QtConcurrent>
 
+#include "remote_connect_dialog.h"
 #include "remote_timeline.h"
 #include "timeline/region_group.h"
 #include "timeline/timeline_index_file.h"
@@ -13,6 +14,7 @@ TimelineLoader::TimelineLoader(QObject* parent) : QObject(parent) {}
 
 TimelineLoader::~TimelineLoader() {
   if (watcher_) watcher_->waitForFinished();
+  delete question_.data();  // unanswered: nothing connects
 }
 
 QString TimelineLoader::tracePathOf(const views::ReportData& report) {
@@ -31,7 +33,7 @@ TimelineLoad TimelineLoader::loadNow(const views::ReportDataPtr& report) {
   if (std::optional<launch::RemoteOrigin> origin = launch::readRemoteOrigin(report->path())) {
     result.callPathGroups = timeline::callPathGroups(report->report());
     result.error = QStringLiteral("%1: the trace is on %2; its timeline is shown in the app only (it asks %2 for slices)")
-                       .arg(origin->trace, origin->profile.displayHost());
+                       .arg(origin->trace, launch::recordedDestination(*origin));
     result.remote = std::move(origin);
     return result;
   }
@@ -56,6 +58,24 @@ TimelineLoad TimelineLoader::loadNow(const views::ReportDataPtr& report) {
   return result;
 }
 
+std::optional<launch::ConnectionProfile> TimelineLoader::profileWithoutAsking(
+    const launch::RemoteOrigin& origin, const QList<launch::ConnectionProfile>& profiles, QString* why) {
+  const launch::ResolvedOrigin resolved = launch::resolveRemoteOrigin(origin, profiles);
+  if (resolved.match == launch::ResolvedOrigin::Match::Known) return resolved.profile;
+  if (why) {
+    const QString name = origin.profileName.simplified().left(80);
+    *why = resolved.match == launch::ResolvedOrigin::Match::HostDiffers
+               ? QStringLiteral("the trace is on %1, but your connection profile \"%2\" now connects to %3; open the "
+                                "report in the app to choose the profile to connect with")
+                     .arg(launch::recordedDestination(origin).left(80), name,
+                          launch::recordedDestination(launch::originOf(resolved.profile, {}, {})))
+               : QStringLiteral("the trace is on %1, recorded by the connection profile \"%2\", which is not one of "
+                                "yours; open the report in the app to choose the profile to connect with")
+                     .arg(launch::recordedDestination(origin).left(80), name);
+  }
+  return std::nullopt;
+}
+
 void TimelineLoader::load(views::ReportDataPtr report) {
   if (watcher_) {
     disconnect(watcher_, nullptr, this, nullptr);
@@ -64,28 +84,69 @@ void TimelineLoader::load(views::ReportDataPtr report) {
   watcher_ = new QFutureWatcher<TimelineLoad>(this);
   QFutureWatcher<TimelineLoad>* watcher = watcher_;
   const std::uint64_t generation = ++generation_;
-  connect(watcher, &QFutureWatcher<TimelineLoad>::finished, this, [this, watcher, generation] {
+  if (question_) question_->reject();  // a question about the previous report is moot (and stale now)
+  const QString localReport = report ? report->path() : QString();
+  connect(watcher, &QFutureWatcher<TimelineLoad>::finished, this, [this, watcher, generation, localReport] {
     watcher->deleteLater();
     if (watcher == watcher_) watcher_ = nullptr;
     const TimelineLoad result = watcher->result();
-    if (result.remote) {
-      // Asynchronous over SSH; an answer for an older report is dropped.
-      RemoteSliceSource::open(*result.remote, result.callPathGroups, this,
-                              [this, generation](std::shared_ptr<RemoteSliceSource> source, const QString& error) {
-                                if (generation != generation_) return;
-                                if (source)
-                                  emit loaded(std::move(source));
-                                else
-                                  emit failed(error);
-                              });
-      return;
-    }
+    if (result.remote) return openRemote(localReport, *result.remote, result.callPathGroups, generation);
     if (result.source)
       emit loaded(result.source);
     else
       emit failed(result.error);
   });
   watcher->setFuture(QtConcurrent::run([report] { return loadNow(report); }));
+}
+
+void TimelineLoader::openRemote(const QString& localReport, const launch::RemoteOrigin& origin,
+                                std::vector<timeline::RegionGroup> callPathGroups, std::uint64_t generation) {
+  if (!remoteAllowed_) {
+    emit failed(QStringLiteral("%1: the trace is on %2; not connecting there (a command-line export connects only "
+                               "with --view timeline --allow-remote-timeline)")
+                    .arg(localReport, launch::recordedDestination(origin).left(80)));
+    return;
+  }
+  const QList<launch::ConnectionProfile> profiles = store_.load();
+  if (std::optional<launch::ConnectionProfile> profile = profileWithoutAsking(origin, profiles, nullptr))
+    return connectWith(*profile, origin, std::move(callPathGroups), generation);
+
+  // Not sure where the file points: the user decides, with one of their own profiles.
+  auto* dialog = new launch::RemoteConnectDialog(origin, launch::resolveRemoteOrigin(origin, profiles), profiles,
+                                                 qobject_cast<QWidget*>(parent()));
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  question_ = dialog;
+  connect(dialog, &QDialog::finished, this,
+          [this, dialog, localReport, origin, groups = std::move(callPathGroups), generation](int answer) {
+            if (question_ == dialog) question_ = nullptr;
+            if (generation != generation_) return;
+            if (answer != QDialog::Accepted) {
+              emit failed(QStringLiteral("%1: the trace is on %2; not connected (open the report again to choose a "
+                                         "connection profile)")
+                              .arg(localReport, launch::recordedDestination(origin).left(80)));
+              return;
+            }
+            const launch::ConnectionProfile chosen = dialog->chosenProfile();
+            // The answer is kept beside the report: the next opening uses the same profile without asking.
+            const launch::RemoteOrigin remembered = launch::originOf(chosen, origin.trace, origin.report);
+            if (!localReport.isEmpty()) launch::writeRemoteOrigin(localReport, remembered);
+            connectWith(chosen, remembered, groups, generation);
+          });
+  dialog->open();
+  emit questionAsked(dialog);
+}
+
+void TimelineLoader::connectWith(const launch::ConnectionProfile& profile, const launch::RemoteOrigin& origin,
+                                 std::vector<timeline::RegionGroup> callPathGroups, std::uint64_t generation) {
+  // Asynchronous over SSH; an answer for an older report is dropped.
+  RemoteSliceSource::open(profile, origin, std::move(callPathGroups), this,
+                          [this, generation](std::shared_ptr<RemoteSliceSource> source, const QString& error) {
+                            if (generation != generation_) return;
+                            if (source)
+                              emit loaded(std::move(source));
+                            else
+                              emit failed(error);
+                          });
 }
 
 }  // namespace waitscope::app

@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QStandardPaths>
 
@@ -43,7 +44,7 @@ AnalysisRunner::~AnalysisRunner() {
   // place that blocks, when the window closes during a run).
   const bool batch = request_.profile.launcher == LauncherKind::Batch;
   if (state_ == State::Running && !cancelSent_ && (batch ? !jobId_.isEmpty() : pgid_ != 0)) {
-    const ShellCommand command = shellCommand(request_.profile, batch ? cancelBatchScript(request_.profile, jobId_)
+    const ShellCommand command = shellCommand(request_.profile, batch ? cancelBatchScript(request_.profile, jobId_, job_)
                                                                      : cancelProcessGroupScript(pgid_));
     QProcess cancel;
     cancel.setStandardInputFile(QProcess::nullDevice());
@@ -93,6 +94,8 @@ void AnalysisRunner::start(const Request& request) {
   job_.ranks = request.ranks;
   job_.report = request.remoteReport.isEmpty() ? defaultRemoteReport(request.profile, request.trace) : request.remoteReport;
   job_.batchLog = job_.report + QStringLiteral(".log");
+  // A name of its own per job: the polls and Cancel remove it when the job ends.
+  job_.jobScript = QStringLiteral("waitscope-job-%1.sh").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
   localReport_ = request.localReport.isEmpty() || !request.profile.isRemote()
                      ? defaultLocalReport(request.profile, job_.report)
                      : request.localReport;
@@ -278,7 +281,8 @@ void AnalysisRunner::startCopy() {
     connect(fetcher_, &ReportFetcher::succeeded, this, [this](const QString& path) {
       emit logLine(QStringLiteral("Report copied to %1 (checksum verified)").arg(path));
       // The trace stays where it is: the timeline asks that machine for slices.
-      const QString problem = writeRemoteOrigin(path, {request_.profile, request_.trace, job_.report});
+      // Beside the report: the name of the profile and its host, never what it runs.
+      const QString problem = writeRemoteOrigin(path, originOf(request_.profile, request_.trace, job_.report));
       if (!problem.isEmpty()) emit logLine(problem);
       setState(State::Succeeded);
       emit reportReady(path);
@@ -324,7 +328,7 @@ void AnalysisRunner::sendCancel() {
   if (batch ? jobId_.isEmpty() : pgid_ == 0) return;  // sent when the job id / process group arrives
   if (cancelSent_) return;
   cancelSent_ = true;
-  const QString script = batch ? cancelBatchScript(request_.profile, jobId_) : cancelProcessGroupScript(pgid_);
+  const QString script = batch ? cancelBatchScript(request_.profile, jobId_, job_) : cancelProcessGroupScript(pgid_);
   runShellJob(request_.profile, script, 30000, this, [this, batch](const ShellResult& r) {
     if (!r.ok()) emit logLine(QStringLiteral("Stopping the job failed: %1").arg(r.err.trimmed()));
     if (batch) {

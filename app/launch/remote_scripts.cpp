@@ -3,6 +3,7 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include "batch_template.h"
 #include "shell_quote.h"
 
 namespace waitscope::launch {
@@ -37,12 +38,6 @@ QString launcherOptions(const ConnectionProfile& p) {
   return words.isEmpty() ? QString() : shellJoin(words) + QLatin1Char(' ');
 }
 
-// Batch values that end up in #SBATCH lines: words of a safe alphabet only.
-QString batchWord(const QString& value) {
-  static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_.:,+=@/-]*$"));
-  return safe.match(value).hasMatch() ? value : QString();
-}
-
 // A path as one word that no program can take for an option.
 QString pathWord(const QString& path) {
   return shellQuotePath(path.startsWith(QLatin1Char('-')) ? QStringLiteral("./") + path : path);
@@ -61,28 +56,23 @@ QString preambleScript(const ConnectionProfile& p) {
 }
 
 QString batchScript(const ConnectionProfile& p, const AnalysisJob& job) {
+  using Kind = BatchTemplateValue::Kind;
   const QString text = p.batchTemplate.trimmed().isEmpty() ? defaultBatchTemplate() : p.batchTemplate;
-  const QList<QPair<QString, QString>> values{
-      {"{ranks}", QString::number(job.ranks)},
-      {"{nodes}", p.nodes > 0 ? QString::number(p.nodes) : QString()},
-      {"{trace}", pathWord(job.trace)},
-      {"{report}", pathWord(job.report)},
-      {"{analyzer}", shellQuotePath(p.analyzerPath)},
-      {"{account}", batchWord(p.account)},
-      {"{partition}", batchWord(p.partition)},
-      {"{time}", batchWord(p.timeLimit)},
-  };
-  QStringList out;
-  for (QString line : text.split(QLatin1Char('\n'))) {
-    bool drop = false;
-    for (const auto& [key, value] : values) {
-      if (!line.contains(key)) continue;
-      if (value.isEmpty()) drop = true;
-      line.replace(key, value);
-    }
-    if (!drop) out << line;
-  }
-  return out.join(QLatin1Char('\n'));
+  return fillBatchTemplate(text, {
+                                     {QStringLiteral("ranks"), QString::number(job.ranks), Kind::Word},
+                                     {QStringLiteral("nodes"), p.nodes > 0 ? QString::number(p.nodes) : QString(), Kind::Word},
+                                     {QStringLiteral("trace"), job.trace, Kind::Path},
+                                     {QStringLiteral("report"), job.report, Kind::Path},
+                                     {QStringLiteral("analyzer"), p.analyzerPath, Kind::Program},
+                                     {QStringLiteral("account"), p.account, Kind::Word},
+                                     {QStringLiteral("partition"), p.partition, Kind::Word},
+                                     {QStringLiteral("time"), p.timeLimit, Kind::Word},
+                                 });
+}
+
+QString batchJobScriptName(const AnalysisJob& job) {
+  static const QRegularExpression name(QStringLiteral("^waitscope-job-[A-Za-z0-9_]+\\.sh$"));
+  return name.match(job.jobScript).hasMatch() ? job.jobScript : QStringLiteral("waitscope-job.sh");
 }
 
 QString runScript(const ConnectionProfile& p, const AnalysisJob& job) {
@@ -92,10 +82,11 @@ QString runScript(const ConnectionProfile& p, const AnalysisJob& job) {
   s += requireScript(p.analyzerPath, QStringLiteral("missing-analyzer"));
   if (p.launcher == LauncherKind::Batch) {
     // The job script is written with printf and one quoted word: no here-document
-    // whose end marker a crafted file name could contain.
-    const QString script = QStringLiteral("waitscope-job-$$.sh");
+    // whose end marker a crafted file name could contain. It is removed when the
+    // job has ended (batchPollScript), is cancelled, or could not be submitted.
+    const QString script = batchJobScriptName(job);
     s += QStringLiteral("printf '%s\\n' %1 > %2 || exit 121\n").arg(shellQuote(batchScript(p, job)), script);
-    s += QStringLiteral("id=$(sbatch --parsable --output %1 %2) || exit 122\n").arg(pathWord(job.batchLog), script);
+    s += QStringLiteral("id=$(sbatch --parsable --output %1 %2) || { rm -f %2; exit 122; }\n").arg(pathWord(job.batchLog), script);
     s += QStringLiteral("echo %1\"${id%%;*}\" >&2\n").arg(marker(QStringLiteral("job ")));
     return s;
   }
@@ -115,8 +106,8 @@ QString batchPollScript(const ConnectionProfile& p, const QString& jobId, const 
   const QString id = shellQuote(jobId);
   s += QStringLiteral("s=$(squeue -h -j %1 -o %T 2>/dev/null | head -n 1)\n").arg(id);
   s += QStringLiteral("echo %1\"$s\"\n").arg(marker(QStringLiteral("state ")));
-  s += QStringLiteral("if [ -z \"$s\" ]; then echo %1\"$(sacct -n -X -P -j %2 -o State,ExitCode 2>/dev/null | head -n 1)\"; fi\n")
-           .arg(marker(QStringLiteral("sacct ")), id);
+  s += QStringLiteral("if [ -z \"$s\" ]; then rm -f %3; echo %1\"$(sacct -n -X -P -j %2 -o State,ExitCode 2>/dev/null | head -n 1)\"; fi\n")
+           .arg(marker(QStringLiteral("sacct ")), id, batchJobScriptName(job));
   s += QStringLiteral("echo %1\n").arg(marker(QStringLiteral("log")));
   s += QStringLiteral("tail -c +%1 %2 2>/dev/null\nexit 0\n").arg(logOffset + 1).arg(pathWord(job.batchLog));
   return s;
@@ -133,8 +124,8 @@ QString cancelProcessGroupScript(qint64 pgid) {
       .arg(g);
 }
 
-QString cancelBatchScript(const ConnectionProfile& p, const QString& jobId) {
-  return preambleScript(p) + QStringLiteral("scancel %1\n").arg(shellQuote(jobId));
+QString cancelBatchScript(const ConnectionProfile& p, const QString& jobId, const AnalysisJob& job) {
+  return preambleScript(p) + QStringLiteral("scancel %1\nrm -f %2\n").arg(shellQuote(jobId), batchJobScriptName(job));
 }
 
 QString checkScript(const ConnectionProfile& p) {

@@ -1,7 +1,8 @@
 #pragma once
 // The POSIX shell scripts the launcher runs on a profile's machine. Every path,
-// file name and number in them is quoted (shell_quote.h); only the profile's own
-// set-up lines, batch template and mpiexec options are the user's shell text.
+// file name and number in them is quoted once, for the shell that reads it
+// (shell_quote.h, batch_template.h); only the profile's own set-up lines and
+// batch template are the user's shell text.
 //
 // Scripts report to the app with marker lines on stderr (run) or stdout (queries):
 //   waitscope-launch: pgid N            the direct job's process group (cancel kills it)
@@ -23,6 +24,7 @@ struct AnalysisJob {
   QString report;  // remote path of the report to write
   int ranks = 1;
   QString batchLog;  // batch only: the job's output file (remote path)
+  QString jobScript;  // batch only: waitscope-job-ID.sh, written in the working directory
 };
 
 // cd into the working directory (when set) and the set-up lines.
@@ -32,18 +34,24 @@ QString preambleScript(const ConnectionProfile& profile);
 // the job script and submits it with sbatch (prints the job id marker).
 QString runScript(const ConnectionProfile& profile, const AnalysisJob& job);
 
-// The batch job script: the template with its placeholders filled in. Lines
-// whose placeholder has an empty value ({account} with no account) are left out.
+// The batch job script: the template with its placeholders filled in, in one
+// pass (batch_template.h). Lines whose placeholder has an empty value ({account}
+// with no account) are left out.
 QString batchScript(const ConnectionProfile& profile, const AnalysisJob& job);
 
+// The job script's file name: job.jobScript when it is a waitscope-job-ID.sh, else waitscope-job.sh.
+QString batchJobScriptName(const AnalysisJob& job);
+
 // One poll of a batch job: "waitscope-launch: state S" (empty when the job left
-// the queue), when it left "waitscope-launch: sacct STATE|EXIT", then
-// "waitscope-launch: log" and the job's output from byte `logOffset` on.
+// the queue), when it left "waitscope-launch: sacct STATE|EXIT" (and the job
+// script is removed), then "waitscope-launch: log" and the job's output from
+// byte `logOffset` on.
 QString batchPollScript(const ConnectionProfile& profile, const QString& jobId, const AnalysisJob& job,
                         qint64 logOffset);
 
 QString cancelProcessGroupScript(qint64 pgid);
-QString cancelBatchScript(const ConnectionProfile& profile, const QString& jobId);
+// scancel, and the job script is removed.
+QString cancelBatchScript(const ConnectionProfile& profile, const QString& jobId, const AnalysisJob& job);
 
 // Test connection: prints "waitscope-check NAME ok|missing DETAIL" lines.
 QString checkScript(const ConnectionProfile& profile);

@@ -4,7 +4,9 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -16,6 +18,7 @@
 #include "launch_test_support.h"
 #include "profile_editor.h"
 #include "profile_list_model.h"
+#include "remote_connect_dialog.h"
 #include "remote_file_dialog.h"
 #include "shell_command.h"
 
@@ -121,6 +124,40 @@ class LaunchDialogsTest : public QObject {
     emit list->itemActivated(anchors[0]);
     QCOMPARE(dialog.result(), int(QDialog::Accepted));
     QCOMPARE(dialog.selectedPath(), trace);
+  }
+
+  // The question before a copied-back report's timeline connects: the file's words as plain
+  // text, the user's own profiles to pick from, "Don't Connect" as the default.
+  void remoteConnectDialogOffersTheUsersProfiles() {
+    ConnectionProfile mine = localProfile();
+    mine.name = QStringLiteral("Cluster");
+    mine.kind = ConnectionKind::Ssh;
+    mine.host = QStringLiteral("login.example.org");
+    ConnectionProfile other = mine;
+    other.name = QStringLiteral("Other");
+    other.host = QStringLiteral("other.example.org");
+    RemoteOrigin origin;
+    origin.profileName = QStringLiteral("<b>Cluster</b>\nsecond line");
+    origin.host = QStringLiteral("other.example.org");
+    origin.trace = QStringLiteral("t.otf2");
+    origin.report = QStringLiteral("r.waitscope");
+    const QList<ConnectionProfile> profiles{mine, other};
+    RemoteConnectDialog unknown(origin, resolveRemoteOrigin(origin, profiles), profiles);
+    QVERIFY2(unknown.message().contains(QStringLiteral("<b>Cluster</b> second line")), qPrintable(unknown.message()));
+    QCOMPARE(unknown.findChild<QLabel*>(QStringLiteral("message"))->textFormat(), Qt::PlainText);
+    QCOMPARE(unknown.chosenProfile().name, QStringLiteral("Other"));  // the one going where the file says
+    QVERIFY(unknown.findChild<QPushButton*>(QStringLiteral("dontConnect"))->isDefault());
+    QVERIFY(unknown.selectProfile(QStringLiteral("Cluster")));
+    QCOMPARE(unknown.chosenProfile(), mine);  // exactly the user's profile, nothing of the file
+    QVERIFY(!unknown.selectProfile(QStringLiteral("nobody")));
+
+    origin.profileName = QStringLiteral("Cluster");
+    RemoteConnectDialog moved(origin, resolveRemoteOrigin(origin, profiles), profiles);
+    QVERIFY2(moved.message().contains(QStringLiteral("now connects to login.example.org")), qPrintable(moved.message()));
+    QCOMPARE(moved.chosenProfile().name, QStringLiteral("Cluster"));
+
+    RemoteConnectDialog none(origin, {}, {});
+    QVERIFY(!none.findChild<QPushButton*>(QStringLiteral("connect"))->isEnabled());
   }
 
   void analyzeDialogRunsUpToReportReady() {

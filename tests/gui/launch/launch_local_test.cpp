@@ -11,6 +11,7 @@
 #include "analysis_runner.h"
 #include "launch_test_support.h"
 #include "remote_browsing.h"
+#include "shell_quote.h"
 
 using namespace waitscope::launch;
 using namespace launchtest;
@@ -128,6 +129,44 @@ class LaunchLocalTest : public QObject {
     QCOMPARE(runner.failure().kind, FailureKind::JobKilled);
     QVERIFY2(runner.failure().message.contains(QStringLiteral("killed (signal 9)")), qPrintable(runner.failure().message));
     for (qint64 pid : readPids(pids)) QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 15000);
+  }
+
+  // Every launcher and every placeholder with names made to break out of the
+  // quoting: each program gets exactly the names, nothing they hold runs, and
+  // the batch job script is gone when the job has ended.
+  void craftedNamesThroughEveryLauncher() {
+    QTemporaryDir dir;
+    const QString work = dir.filePath(QStringLiteral("work"));
+    QVERIFY(QDir().mkpath(work));
+    const QString log = dir.filePath(QStringLiteral("arguments"));
+    const QString recorders = writeArgumentRecorders(dir.path(), log);
+    const QString slurmBin = writeFakeSlurm(dir.filePath(QStringLiteral("slurm")));
+    const QString analyzer =
+        recorders + QStringLiteral("/analyze {trace}{report} 'it''s' \"q\" $(touch PWNEDa) `touch PWNEDb`; x & y | z *");
+    QVERIFY(writeScript(analyzer, QStringLiteral("#!/bin/sh\nexit 0\n")));
+    for (const LauncherKind launcher : {LauncherKind::Mpiexec, LauncherKind::Srun, LauncherKind::Batch}) {
+      const ConnectionProfile p = craftedLaunchProfile(localProfile(work), launcher, recorders, slurmBin, analyzer);
+      for (const QString& name : craftedNames()) {
+        checkCraftedLaunch(p, work, name, log, {dir.path()});
+        if (QTest::currentTestFailed()) return;
+      }
+    }
+  }
+
+  // A job script that cannot be submitted is removed at once.
+  void unsubmittedJobScriptIsRemoved() {
+    QTemporaryDir dir;
+    const QString bin = dir.filePath(QStringLiteral("bin"));
+    QVERIFY(QDir().mkpath(bin));
+    QVERIFY(writeScript(bin + QStringLiteral("/sbatch"), QStringLiteral("#!/bin/sh\necho 'sbatch: error: no partition' >&2\nexit 1\n")));
+    ConnectionProfile p = localProfile(dir.path());
+    p.launcher = LauncherKind::Batch;
+    p.setupLines << QStringLiteral("PATH=%1:$PATH").arg(shellQuote(bin));
+    AnalysisRunner runner;
+    runner.start({p, QStringLiteral("t/traces.otf2"), 2, {}, {}});
+    QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 30000);
+    QCOMPARE(runner.state(), AnalysisRunner::State::Failed);
+    QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("waitscope-job-*.sh")}, QDir::Files), QStringList());
   }
 
   void traceRankCountAndListing() {

@@ -181,6 +181,28 @@ class LaunchSshTest : public QObject {
       QVERIFY2(QDir(dir).entryList({QStringLiteral("pwned*")}, QDir::Files).isEmpty(), qPrintable(dir));
   }
 
+  // The same over SSH: every launcher and every placeholder with names made to
+  // break out of the quoting; each program gets exactly the names, nothing they
+  // hold runs on either side, and the batch job script is gone at the end.
+  void craftedNamesThroughEveryLauncherOverSsh() {
+    const QString base = server_.directory() + QStringLiteral("/crafted-launchers");
+    const QString work = base + QStringLiteral("/work");
+    QVERIFY(QDir().mkpath(work));
+    const QString log = base + QStringLiteral("/arguments");
+    const QString recorders = writeArgumentRecorders(base, log);
+    const QString slurmBin = writeFakeSlurm(base + QStringLiteral("/slurm"));
+    const QString analyzer =
+        recorders + QStringLiteral("/analyze {trace}{report} 'it''s' \"q\" $(touch PWNEDa) `touch PWNEDb`; x & y | z *");
+    QVERIFY(writeScript(analyzer, QStringLiteral("#!/bin/sh\nexit 0\n")));
+    for (const LauncherKind launcher : {LauncherKind::Mpiexec, LauncherKind::Srun, LauncherKind::Batch}) {
+      const ConnectionProfile p = craftedLaunchProfile(server_.profile(work), launcher, recorders, slurmBin, analyzer);
+      for (const QString& name : craftedNames()) {
+        checkCraftedLaunch(p, work, name, log, {server_.directory()});
+        if (QTest::currentTestFailed()) return;
+      }
+    }
+  }
+
   void cancelStopsTheRemoteJob() {
     const QString pids = server_.directory() + QStringLiteral("/cancel-pids");
     ConnectionProfile p = server_.profile();
@@ -366,6 +388,7 @@ class LaunchSshTest : public QObject {
     QVERIFY(!text.contains("--account"));
     QVERIFY(QFile::exists(slurm + QStringLiteral("/state/squeue.log")));
     QCOMPARE(sha256(ready[0][0].toString()), sha256(work + QStringLiteral("/run one.waitscope")));
+    QCOMPARE(QDir(work).entryList({QStringLiteral("waitscope-job-*.sh")}, QDir::Files), QStringList());
   }
 
   void batchCancelRunsScancel() {
@@ -390,6 +413,7 @@ class LaunchSshTest : public QObject {
     QVERIFY(log.open(QIODevice::ReadOnly));
     QCOMPARE(log.readAll().trimmed(), runner.batchJobId().toLatin1());
     for (qint64 pid : readPids(pids)) QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 15000);
+    QCOMPARE(QDir(slurm).entryList({QStringLiteral("waitscope-job-*.sh")}, QDir::Files), QStringList());
   }
 
   void batchJobKilledIsExplained() {
@@ -407,6 +431,7 @@ class LaunchSshTest : public QObject {
     QVERIFY2(runner.failure().kind == FailureKind::AnalysisFailed || runner.failure().kind == FailureKind::JobKilled,
              qPrintable(runner.failure().message));
     QVERIFY(runner.failure().message.contains(QStringLiteral("batch job")));
+    QCOMPARE(QDir(slurm).entryList({QStringLiteral("waitscope-job-*.sh")}, QDir::Files), QStringList());
   }
 
  private:

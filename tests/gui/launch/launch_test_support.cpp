@@ -11,6 +11,12 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "analysis_runner.h"
+#include "remote_origin.h"
+#include "shell_quote.h"
 
 namespace launchtest {
 
@@ -117,6 +123,164 @@ kill -s TERM -- -"$1" 2>/dev/null
 exit 0
 )").arg(state));
   return bin;
+}
+
+QStringList craftedNames() {
+  return {
+      QStringLiteral("a{report}b;id>PWNED1;c"),
+      QStringLiteral("{trace}{report}{analyzer}{ranks}{nodes}{account}{partition}{time};touch PWNED2"),
+      QStringLiteral("it's \"q\" '$(touch PWNED3)' \"$(touch PWNED4)\""),
+      QStringLiteral("`touch PWNED5` $(touch PWNED6)"),
+      QStringLiteral("x; touch PWNED7 & touch PWNED8 | touch PWNED9"),
+      QStringLiteral("line\ntouch PWNED10\n"),
+      QStringLiteral("* star ?"),
+      QStringLiteral("-n"),
+      QStringLiteral("-o x ; touch PWNED11"),
+      QStringLiteral("two  spaces\ttab"),
+  };
+}
+
+QString writeArgumentRecorders(const QString& directory, const QString& log) {
+  const QString bin = directory + QStringLiteral("/bin");
+  QDir().mkpath(bin);
+  // One record: NUL after every word, then an end marker (no argument is empty or holds NUL).
+  const QString recorder = QStringLiteral(R"(#!/bin/bash
+name=$(basename "$0")
+printf '%s\0' "$name" "$@" '--end-of-record--' >> '%1'
+if [ "$name" != printargs ]; then
+  prev=
+  for a in "$@"; do
+    if [ "$prev" = -o ]; then printf 'report\n' > "$a" || exit 1; fi
+    prev=$a
+  done
+fi
+exit 0
+)")
+                               .arg(log);
+  for (const char* name : {"mpiexec", "srun", "printargs"})
+    writeScript(bin + QLatin1Char('/') + QLatin1String(name), recorder);
+  return bin;
+}
+
+QList<QStringList> readArgumentRecords(const QString& log) {
+  QList<QStringList> records;
+  QFile f(log);
+  if (!f.open(QIODevice::ReadOnly)) return records;
+  QStringList record;
+  for (const QByteArray& word : f.readAll().split('\0')) {
+    if (word == "--end-of-record--") {
+      records << record;
+      record.clear();
+    } else if (!word.isEmpty() || !record.isEmpty()) {
+      record << QString::fromUtf8(word);
+    }
+  }
+  return records;
+}
+
+QStringList pwnedFiles(const QStringList& directories) {
+  QStringList found;
+  for (const QString& dir : directories) {
+    QDirIterator it(dir, {QStringLiteral("PWNED*")}, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext()) found << it.next();
+  }
+  // Where a shell starts before it changes directory: the login directory, the test's own.
+  for (const QString& dir : {QDir::homePath(), QDir::currentPath()})
+    for (const QString& name : QDir(dir).entryList({QStringLiteral("PWNED*")}, QDir::Files | QDir::Hidden | QDir::System))
+      found << QDir(dir).filePath(name);
+  return found;
+}
+
+QString asArgument(const QString& path) { return path.startsWith(QLatin1Char('-')) ? QStringLiteral("./") + path : path; }
+
+QString craftedBatchTemplate() {
+  return QStringLiteral(
+      "#!/bin/bash\n"
+      "#SBATCH --ntasks={ranks}\n"
+      "#SBATCH --nodes={nodes}\n"
+      "#SBATCH --time={time}\n"
+      "#SBATCH --account={account}\n"
+      "#SBATCH --partition={partition}\n"
+      "#SBATCH --job-name={trace}\n"
+      "#SBATCH --comment={report}\n"
+      "printargs {ranks} {nodes} {time} {account} {partition} {trace} {report} {analyzer}\n"
+      "printargs \"{trace}\" \"in {report} quotes\" x{analyzer}y\n"
+      "sh -c 'printargs {trace} {report}'\n"
+      "printargs \"$(printf '%s' {trace})\"\n"
+      "while IFS= read -r line; do printargs \"$line\"; done <<END\n"
+      "{ranks}:{time}\n"
+      "{report}\n"
+      "END\n"
+      "srun -n {ranks} {analyzer} {trace} -o {report}\n");
+}
+
+waitscope::launch::ConnectionProfile craftedLaunchProfile(ConnectionProfile base, waitscope::launch::LauncherKind launcher,
+                                                          const QString& recorders, const QString& slurmBin,
+                                                          const QString& analyzer) {
+  base.launcher = launcher;
+  base.mpiexecOptions.clear();
+  base.analyzerPath = analyzer;
+  base.setupLines = {QStringLiteral("PATH=%1:%2:$PATH").arg(waitscope::launch::shellQuote(recorders),
+                                                            waitscope::launch::shellQuote(slurmBin))};
+  base.batchTemplate = craftedBatchTemplate();
+  base.account = QStringLiteral("acct");
+  base.partition = QStringLiteral("part");
+  base.timeLimit = QStringLiteral("00:05:00");
+  base.nodes = 1;
+  return base;
+}
+
+void checkCraftedLaunch(const ConnectionProfile& profile, const QString& work, const QString& name, const QString& log,
+                        const QStringList& watched) {
+  using waitscope::launch::AnalysisRunner;
+  using waitscope::launch::LauncherKind;
+  QFile::remove(log);
+  QVERIFY(QDir(work).mkpath(name));
+  QFile traceFile(QDir(work).filePath(name + QStringLiteral("/traces.otf2")));
+  QVERIFY(traceFile.open(QIODevice::WriteOnly));
+  traceFile.close();
+  const QString trace = name + QStringLiteral("/traces.otf2");
+  const QString report = name + QStringLiteral(".waitscope");
+  const QString what = QStringLiteral("%1 via %2, trace %3").arg(waitscope::launch::toString(profile.launcher),
+                                                                 profile.displayHost(), trace);
+
+  AnalysisRunner runner;
+  runner.setBatchPollInterval(200);
+  QSignalSpy ready(&runner, &AnalysisRunner::reportReady);
+  runner.start({profile, trace, 2, {}, {}});
+  QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 120000);
+  QVERIFY2(ready.size() == 1, qPrintable(what + QStringLiteral(": ") + runner.failure().message));
+  QCOMPARE(runner.remoteReport(), report);
+
+  const QString t = asArgument(trace), r = asArgument(report), a = profile.analyzerPath;
+  QList<QStringList> expected;
+  if (profile.launcher == LauncherKind::Batch) {
+    expected = {
+        {"printargs", "2", "1", "00:05:00", "acct", "part", t, r, a},
+        {"printargs", t, QStringLiteral("in %1 quotes").arg(r), QLatin1Char('x') + a + QLatin1Char('y')},
+        {"printargs", t, r},
+        {"printargs", t},
+        {"printargs", "2:00:05:00"},
+    };
+    for (const QString& line : r.split(QLatin1Char('\n'))) expected << QStringList{"printargs", line};
+    expected << QStringList{"srun", "-n", "2", a, t, "-o", r};
+  } else {
+    expected = {{profile.launcher == LauncherKind::Srun ? "srun" : "mpiexec", "-n", "2", a, t, "-o", r}};
+  }
+  const QList<QStringList> got = readArgumentRecords(log);
+  if (got != expected) {
+    for (const QStringList& record : got) qWarning().noquote() << "got:" << record;
+    for (const QStringList& record : expected) qWarning().noquote() << "expected:" << record;
+  }
+  QVERIFY2(got == expected, qPrintable(what));
+  QVERIFY2(QDir(work).entryList({QStringLiteral("waitscope-job-*.sh")}, QDir::Files).isEmpty(),
+           qPrintable(what + QStringLiteral(": the job script was left behind")));
+  const QStringList pwned = pwnedFiles(QStringList(watched) << work);
+  QVERIFY2(pwned.isEmpty(), qPrintable(what + QStringLiteral(" ran a command: ") + pwned.join(QLatin1Char(' '))));
+  if (profile.isRemote()) {  // the copy in the app's cache
+    QFile::remove(runner.localReport());
+    QFile::remove(waitscope::launch::remoteOriginPath(runner.localReport()));
+  }
 }
 
 QList<qint64> readPids(const QString& file) {

@@ -13,15 +13,18 @@
 #include <QtTest>
 
 #include "analyzer_progress.h"
+#include "batch_template.h"
 #include "connection_profile.h"
 #include "launch_failure.h"
 #include "profile_list_model.h"
 #include "profile_store.h"
+#include "remote_origin.h"
 #include "remote_browsing.h"
 #include "remote_scripts.h"
 #include "shell_command.h"
 #include "shell_quote.h"
 #include "ssh_config_aliases.h"
+#include "launch_test_support.h"
 
 using namespace waitscope::launch;
 
@@ -104,7 +107,7 @@ class LaunchUnitTest : public QObject {
     p.analyzerPath = QStringLiteral("/bin/true");
     for (const QString& name : kNastyNames) {
       if (name.isEmpty() || name == QLatin1String("-n")) continue;
-      AnalysisJob job{name, name + QStringLiteral(".waitscope"), 3, {}};
+      AnalysisJob job{name, name + QStringLiteral(".waitscope"), 3, {}, {}};
       const QString out = QString::fromUtf8(runShell(runScript(p, job), dir.path()));
       QCOMPARE(out, QStringLiteral("-n|3|/bin/true|%1|-o|%1.waitscope|").arg(name));
     }
@@ -119,17 +122,144 @@ class LaunchUnitTest : public QObject {
     p.timeLimit = QStringLiteral("00:10:00");
     p.nodes = 2;
     p.analyzerPath = QStringLiteral("/opt/ws/bin/waitscope-analyze");
-    const AnalysisJob job{QStringLiteral("my trace/traces.otf2"), QStringLiteral("out'put.waitscope"), 8, QStringLiteral("log")};
+    const AnalysisJob job{QStringLiteral("my trace/traces.otf2"), QStringLiteral("out'put.waitscope"), 8, QStringLiteral("log"), {}};
     const QString script = batchScript(p, job);
     QVERIFY(script.contains(QStringLiteral("#SBATCH --ntasks=8")));
     QVERIFY(script.contains(QStringLiteral("#SBATCH --nodes=2")));
     QVERIFY(script.contains(QStringLiteral("#SBATCH --partition=short")));
     QVERIFY(script.contains(QStringLiteral("#SBATCH --time=00:10:00")));
     QVERIFY(!script.contains(QStringLiteral("--account")));
-    QVERIFY(script.contains(QStringLiteral("srun -n 8 /opt/ws/bin/waitscope-analyze 'my trace/traces.otf2' -o 'out'\\''put.waitscope'")));
+    // Each name is quoted once, in its variable; the command line refers to the variables.
+    QVERIFY(script.contains(QStringLiteral("\nWAITSCOPE_TRACE='my trace/traces.otf2'\n")));
+    QVERIFY(script.contains(QStringLiteral("\nWAITSCOPE_REPORT='out'\\''put.waitscope'\n")));
+    QVERIFY(script.contains(QStringLiteral("\nWAITSCOPE_ANALYZER=/opt/ws/bin/waitscope-analyze\n")));
+    QVERIFY(script.contains(
+        QStringLiteral("\nsrun -n 8 \"${WAITSCOPE_ANALYZER}\" \"${WAITSCOPE_TRACE}\" -o \"${WAITSCOPE_REPORT}\"\n")));
+    // The variables come after the #SBATCH lines (Slurm stops reading them at the first command).
+    QVERIFY(script.indexOf(QStringLiteral("WAITSCOPE_TRACE=")) > script.lastIndexOf(QStringLiteral("#SBATCH")));
     // A value that could break out of an #SBATCH line is dropped, not pasted.
     p.partition = QStringLiteral("x\nrm -rf ~");
     QVERIFY(!batchScript(p, job).contains(QStringLiteral("rm -rf")));
+  }
+
+  // One pass: a placeholder inside a value is never filled in, the values of
+  // #SBATCH lines are plain words or the line goes, and the job script run by
+  // bash hands the programs exactly the names whatever they hold.
+  void batchTemplateIsFilledInOnePass() {
+    QTemporaryDir dir;
+    const QString log = dir.filePath(QStringLiteral("arguments"));
+    const QString bin = launchtest::writeArgumentRecorders(dir.path(), log);
+    ConnectionProfile p = launchtest::craftedLaunchProfile(ConnectionProfile(), LauncherKind::Batch, bin, bin,
+                                                           QStringLiteral("/opt/ws {trace}/waitscope-analyze"));
+    for (const QString& name : launchtest::craftedNames()) {
+      const AnalysisJob job{name + QStringLiteral("/traces.otf2"), name + QStringLiteral(".waitscope"), 2, {}, {}};
+      const QString script = batchScript(p, job);
+      // A name that is not a plain word never reaches an #SBATCH line (Slurm, not a shell, reads those).
+      const bool plain = QRegularExpression(QStringLiteral("^[A-Za-z0-9_./:=@%+,~-]+$")).match(name).hasMatch();
+      QCOMPARE(script.contains(QStringLiteral("#SBATCH --job-name=")), plain);
+      QCOMPARE(script.contains(QStringLiteral("#SBATCH --comment=")), plain);
+      QFile::remove(log);
+      QProcess bash;
+      bash.setWorkingDirectory(dir.path());
+      bash.setEnvironment(QProcess::systemEnvironment() << QStringLiteral("PATH=%1:/usr/bin:/bin").arg(bin));
+      bash.start(QStringLiteral("/bin/bash"), {QStringLiteral("-c"), script});
+      QVERIFY(bash.waitForFinished(10000));
+      const QString t = launchtest::asArgument(job.trace), r = launchtest::asArgument(job.report);
+      const QList<QStringList> records = launchtest::readArgumentRecords(log);
+      QVERIFY2(records.size() >= 5, qPrintable(name));
+      QCOMPARE(records[0], (QStringList{"printargs", "2", "1", "00:05:00", "acct", "part", t, r, p.analyzerPath}));
+      QCOMPARE(records[1], (QStringList{"printargs", t, "in " + r + " quotes", "x" + p.analyzerPath + "y"}));
+      QCOMPARE(records[2], (QStringList{"printargs", t, r}));
+      QCOMPARE(records[3], (QStringList{"printargs", t}));
+      QCOMPARE(records.last(), (QStringList{"srun", "-n", "2", p.analyzerPath, t, "-o", r}));
+    }
+    QCOMPARE(launchtest::pwnedFiles({dir.path()}), QStringList());
+
+    // Restricted values: only words of a safe alphabet, or the line goes.
+    p.account = QStringLiteral("{trace}");
+    p.partition = QStringLiteral("p;touch PWNED");
+    p.timeLimit = QStringLiteral("$(touch PWNED)");
+    p.batchTemplate = QStringLiteral("#!/bin/bash\n#SBATCH --account={account}\n#SBATCH --partition={partition}\n"
+                                     "#SBATCH --time={time}\nsrun {trace}\n");
+    const QString script = batchScript(p, AnalysisJob{QStringLiteral("t.otf2"), QStringLiteral("r"), 2, {}, {}});
+    QVERIFY2(!script.contains(QStringLiteral("--account")) && !script.contains(QStringLiteral("--partition")) &&
+                 !script.contains(QStringLiteral("--time")) && !script.contains(QStringLiteral("PWNED")),
+             qPrintable(script));
+    QVERIFY(script.contains(QStringLiteral("srun \"${WAITSCOPE_TRACE}\"")));
+  }
+
+  void batchTemplateContexts() {
+    using Kind = BatchTemplateValue::Kind;
+    const QList<BatchTemplateValue> values{{QStringLiteral("trace"), QStringLiteral("a b"), Kind::Path},
+                                           {QStringLiteral("ranks"), QStringLiteral("4"), Kind::Word}};
+    const auto fill = [&](const QString& text) { return fillBatchTemplate(text, values); };
+    QCOMPARE(fill(QStringLiteral("x {trace}")), QStringLiteral("WAITSCOPE_TRACE='a b'\nexport WAITSCOPE_TRACE\nx \"${WAITSCOPE_TRACE}\""));
+    QVERIFY(fill(QStringLiteral("x \"in {trace}\"")).endsWith(QStringLiteral("x \"in ${WAITSCOPE_TRACE}\"")));
+    QVERIFY(fill(QStringLiteral("sh -c 'x {trace}'")).endsWith(QStringLiteral("sh -c 'x \"${WAITSCOPE_TRACE}\"'")));
+    QVERIFY(fill(QStringLiteral("x $(y {trace})")).endsWith(QStringLiteral("x $(y \"${WAITSCOPE_TRACE}\")")));
+    QVERIFY(fill(QStringLiteral("x \"$(y {trace})\"")).endsWith(QStringLiteral("x \"$(y \"${WAITSCOPE_TRACE}\")\"")));
+    QVERIFY(fill(QStringLiteral("cat <<E\n{trace}\nE\nx {trace}"))
+                .endsWith(QStringLiteral("cat <<E\n${WAITSCOPE_TRACE}\nE\nx \"${WAITSCOPE_TRACE}\"")));
+    QVERIFY(fill(QStringLiteral("x \\{trace}")).endsWith(QStringLiteral("x \\\"${WAITSCOPE_TRACE}\"")));
+    // Comment lines take plain words only; numbers go anywhere.
+    QCOMPARE(fill(QStringLiteral("#SBATCH -J {trace}\n#SBATCH -n {ranks}\nrun")),
+             QStringLiteral("#SBATCH -n 4\nWAITSCOPE_TRACE='a b'\nexport WAITSCOPE_TRACE\nrun"));
+    // Unknown braces stay as they are.
+    QVERIFY(fill(QStringLiteral("echo {x} ${HOME}")).endsWith(QStringLiteral("echo {x} ${HOME}")));
+  }
+
+  // The file beside a copied-back report names a profile and its host, and holds nothing that runs.
+  void remoteOriginNamesAProfileOnly() {
+    QTemporaryDir dir;
+    const QString report = dir.filePath(QStringLiteral("r.waitscope"));
+    ConnectionProfile p;
+    p.name = QStringLiteral("Cluster");
+    p.kind = ConnectionKind::Ssh;
+    p.host = QStringLiteral("login.example.org");
+    p.user = QStringLiteral("me");
+    p.port = 2222;
+    p.identityFile = QStringLiteral("~/.ssh/id");
+    p.setupLines = {QStringLiteral("module load otf2")};
+    p.analyzerPath = QStringLiteral("/opt/ws/bin/waitscope-analyze");
+    QCOMPARE(writeRemoteOrigin(report, originOf(p, QStringLiteral("run/traces.otf2"), QStringLiteral("run.waitscope"))),
+             QString());
+    QFile file(remoteOriginPath(report));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(o.keys(), (QStringList{"format", "host", "port", "profile", "report", "trace", "version"}));
+    const std::optional<RemoteOrigin> read = readRemoteOrigin(report);
+    QVERIFY(read);
+    QCOMPARE(read->profileName, QStringLiteral("Cluster"));
+    QCOMPARE(read->host, QStringLiteral("login.example.org"));
+    QCOMPARE(read->port, 2222);
+
+    // Resolved against the user's profiles: by name, and only where the file says.
+    ConnectionProfile local;
+    local.name = QStringLiteral("This computer");
+    QCOMPARE(resolveRemoteOrigin(*read, {local, p}).match, ResolvedOrigin::Match::Known);
+    QCOMPARE(resolveRemoteOrigin(*read, {local}).match, ResolvedOrigin::Match::UnknownProfile);
+    ConnectionProfile moved = p;
+    moved.host = QStringLiteral("elsewhere.example.org");
+    QCOMPARE(resolveRemoteOrigin(*read, {moved}).match, ResolvedOrigin::Match::HostDiffers);
+    moved = p;
+    moved.port = 22;
+    QCOMPARE(resolveRemoteOrigin(*read, {moved}).match, ResolvedOrigin::Match::HostDiffers);
+    moved = p;
+    moved.setupLines = {QStringLiteral("module load other")};  // the user's own settings are the user's to change
+    QCOMPARE(resolveRemoteOrigin(*read, {moved}).match, ResolvedOrigin::Match::Known);
+    QCOMPARE(resolveRemoteOrigin(*read, {moved}).profile.setupLines, moved.setupLines);
+
+    // A file in the old format (a whole profile) gives its name, host and port and nothing else.
+    QFile old(remoteOriginPath(report));
+    QVERIFY(old.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    old.write(R"({"format":"waitscope-remote-origin","version":1,"trace":"t","report":"r",
+                  "profile":{"name":"evil","kind":"local","host":"ignored","setupLines":["touch PWNED"]}})");
+    old.close();
+    const std::optional<RemoteOrigin> v1 = readRemoteOrigin(report);
+    QVERIFY(v1);
+    QCOMPARE(v1->profileName, QStringLiteral("evil"));
+    QCOMPARE(v1->host, QString());  // a local profile records no host
+    QCOMPARE(recordedDestination(*v1), QStringLiteral("this computer"));
   }
 
   void progressLines() {
