@@ -18,8 +18,10 @@ enum class CsvRows { ByCallPath, ByLocation, Both };
 int runCsv(const std::vector<std::string>& args, std::ostream& out);
 
 // Header, then the metric-inclusive, call-path-exclusive values of `metric`:
-// every call path (depth first) or every location; Both lists only the
-// non-zero (call path, location) pairs.
+// every call path (depth first, with its id and its parent's) or every location;
+// Both lists only the non-zero (call path, location) pairs. A row's length does
+// not grow with the call path's depth: paths deeper than 16 levels are shortened
+// (docs/report-format.md).
 void printCsv(const report::Report& report, std::uint32_t metric, CsvRows rows, std::ostream& out);
 
 // "MPI Rank 3", or "rank 3" for a location without a name.

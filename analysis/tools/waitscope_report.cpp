@@ -7,6 +7,7 @@
 #include "report_compare.h"
 #include "report_csv.h"
 #include "report_cube.h"
+#include "output_checks.h"
 #include "report_diagnostics.h"
 #include "report_print.h"
 #include "report_sarif.h"
@@ -39,7 +40,8 @@ constexpr const char* kUsage =
     "  -h, --help                  show this help (after a command: that command's help)\n"
     "  --version                   show the version\n"
     "\n"
-    "Exit status: 0 success, 1 unreadable input (one line on stderr says why), 2 wrong usage.\n";
+    "Exit status: 0 success, 1 unreadable input or a failed write (one line on stderr says why),\n"
+    "2 wrong usage.\n";
 
 int usageError(const std::string& message) {
   std::cerr << "waitscope-report: " << message << "\n" << kUsage;
@@ -75,9 +77,7 @@ int runStats(const std::vector<std::string>& args) {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int runCommand(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return usageError("no command given");
   const std::string& command = args[0];
@@ -107,3 +107,8 @@ int main(int argc, char** argv) {
     return 1;
   }
 }
+
+}  // namespace
+
+// Every command writes to standard output: a write that failed (a full disk, /dev/full) exits with 1.
+int main(int argc, char** argv) { return waitscope::tools::finishStandardOutput("waitscope-report", runCommand(argc, argv)); }

@@ -3,6 +3,7 @@
 // code 1 with one line naming the file for every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -104,13 +105,13 @@ TEST_F(report_cli, CsvByCallPath) {
   const auto r = report("csv " + quoted() + " --metric mpi");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.out,
-            "callpath,mpi\n"
-            "main,0\n"
-            "main/foo,0\n"
-            "main/foo/MPI_Recv,1.625\n"
-            "main/MPI_Win_start,1.4375\n"
-            "\"main/compute,phase\",0.125\n"
-            "main/MPI_Recv,0.25\n");
+            "callpath,mpi,callpath_id,parent_id\n"
+            "main,0,0,\n"
+            "main/foo,0,1,0\n"
+            "main/foo/MPI_Recv,1.625,2,1\n"
+            "main/MPI_Win_start,1.4375,3,0\n"
+            "\"main/compute,phase\",0.125,4,0\n"
+            "main/MPI_Recv,0.25,5,0\n");
   EXPECT_EQ(report("csv " + quoted() + " --metric=mpi --by callpath").out, r.out);
 }
 
@@ -121,10 +122,10 @@ TEST_F(report_cli, CsvByLocationAndBoth) {
   r = report("csv --by both --metric mpi_latesender " + quoted());
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.out,
-            "callpath,location,mpi_latesender\n"
-            "main/foo/MPI_Recv,MPI Rank 1,0.625\n"
-            "main/foo/MPI_Recv,MPI Rank 2,0.25\n"
-            "main/MPI_Recv,MPI Rank 0,0.25\n");
+            "callpath,location,mpi_latesender,callpath_id\n"
+            "main/foo/MPI_Recv,MPI Rank 1,0.625,2\n"
+            "main/foo/MPI_Recv,MPI Rank 2,0.25,2\n"
+            "main/MPI_Recv,MPI Rank 0,0.25,5\n");
 }
 
 TEST_F(report_cli, CsvQuotesFields) {
@@ -133,7 +134,80 @@ TEST_F(report_cli, CsvQuotesFields) {
   writeReport(rep, path_);
   const auto r = report("csv " + quoted() + " --metric mpi_rma_sync_late_post");
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_NE(r.out.find("\n\"main/say \"\"hi\"\"\nnow\",0.125\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n\"main/say \"\"hi\"\"\nnow\",0.125,4,0\n"), std::string::npos) << r.out;
+}
+
+// A call path deeper than 16 levels is shortened to its first 4 and last 11 regions, so the
+// CSV of a deep call tree grows with the number of call paths, not with the square of the depth
+// (whole paths: 20000 levels of "f" would be 400 MB).
+TEST_F(report_cli, CsvOfADeepCallTreeGrowsLinearly) {
+  waitscope::report::Report rep = sampleReport();
+  constexpr std::uint32_t kDepth = 20000;
+  rep.regions.push_back({"f", "f.c", 1, 2, "user"});
+  const auto f = static_cast<std::uint32_t>(rep.regions.size() - 1);
+  std::uint32_t parent = 1;  // below main/foo
+  for (std::uint32_t i = 0; i < kDepth; ++i) {
+    rep.callPaths.push_back({parent, f, "f.c", 2});
+    parent = static_cast<std::uint32_t>(rep.callPaths.size() - 1);
+  }
+  rep.severities.push_back({0, parent, {1.0, 2.0, 4.0}});
+  writeReport(rep, path_);
+  for (const char* by : {"callpath", "both"}) {
+    const auto r = report("csv " + quoted() + " --metric time --by " + by);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::vector<std::string> rows = lines(r.out);
+    EXPECT_LT(r.out.size(), std::size_t{100} * kDepth) << by;
+    std::size_t longest = 0;
+    for (const std::string& row : rows) longest = std::max(longest, row.size());
+    EXPECT_LT(longest, 120U) << by;
+  }
+  const std::vector<std::string> rows = lines(report("csv " + quoted() + " --metric time").out);
+  ASSERT_EQ(rows.size(), 1 + 6 + kDepth);
+  // main/foo/f is 3 levels, written whole; the deepest keeps main/foo/f/f, then 11 of its f's.
+  EXPECT_EQ(rows[4], "main/foo/f,0,6,1");
+  std::string tail;
+  for (int i = 0; i < 11; ++i) tail += "/f";
+  EXPECT_EQ(rows[3 + kDepth], "main/foo/f/f/...(" + std::to_string(kDepth + 2 - 15) + " levels)..." + tail + ",7," +
+                                  std::to_string(5 + kDepth) + "," + std::to_string(4 + kDepth));
+  // 16 levels are written whole, 17 are shortened.
+  std::string whole = "main/foo";
+  for (int i = 0; i < 14; ++i) whole += "/f";
+  EXPECT_EQ(rows[17].rfind(whole + ",0,19,18", 0), 0U) << rows[17];
+  EXPECT_EQ(rows[18].rfind("main/foo/f/f/...(2 levels)..." + tail + ",0,20,19", 0), 0U) << rows[18];
+}
+
+// Whatever a command writes to standard output, a failed write (a full disk) exits with 1 and
+// one line saying so, instead of 0 with a file that is empty or cut short.
+TEST_F(report_cli, FailedWriteToStandardOutputExitsWithOne) {
+  for (const std::string& command :
+       {"print " + quoted(), "print --json " + quoted(), "csv " + quoted() + " --metric mpi",
+        "csv " + quoted() + " --metric mpi --by both", "diagnostics " + quoted(), "sarif " + quoted() + " -o -",
+        std::string("--help"), std::string("--version"), std::string("csv --help")}) {
+    const auto r = run("{ " + tool("waitscope-report") + " " + command + " > /dev/full; }");
+    EXPECT_EQ(r.exitCode, 1) << command << ": " << r.err;
+    EXPECT_EQ(r.err, "waitscope-report: error: cannot write to standard output: No space left on device\n") << command;
+  }
+  // A closed standard output is fine when nothing is written to it.
+  const std::string sarif = tool("waitscope-report") + " sarif " + quoted() + " -o '" + (dir_ / "out.sarif").string() + "'";
+  EXPECT_EQ(run("{ " + sarif + " >&-; }").exitCode, 0);
+  EXPECT_EQ(run("{ " + tool("waitscope-report") + " print " + quoted() + " >&-; }").exitCode, 1);
+}
+
+// A file system that fills up while a long CSV is written (a tmpfs of 64 KiB in a private mount
+// namespace where the machine allows one; /dev/full above covers the rest).
+TEST_F(report_cli, CsvIntoAFullFileSystemExitsWithOne) {
+  if (run("unshare -rm true").exitCode != 0)
+    GTEST_SKIP() << "no private mount namespace here (unshare -rm); /dev/full covers the failed write";
+  waitscope::report::Report rep = sampleReport();
+  for (std::uint32_t i = 0; i < 5000; ++i) rep.callPaths.push_back({0, 1, "main.c", i});
+  writeReport(rep, path_);
+  const fs::path mount = dir_ / "small";
+  fs::create_directories(mount);
+  const auto r = run("unshare -rm sh -c 'mount -t tmpfs -o size=64k tmpfs \"" + mount.string() + "\" && " +
+                     tool("waitscope-report") + " csv \"" + path_ + "\" --metric time > \"" + mount.string() +
+                     "/out.csv\"'");
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_EQ(r.err, "waitscope-report: error: cannot write to standard output: No space left on device\n");
 }
 
 TEST_F(report_cli, CsvUnknownMetricSaysWhereToFindNames) {
