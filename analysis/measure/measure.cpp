@@ -98,6 +98,38 @@ OTF2_TimeStamp postFlush(void*, OTF2_FileType type, OTF2_LocationRef) {
 }
 
 OTF2_FlushCallbacks gFlushCallbacks = {preFlush, postFlush};
+
+// OTF2 codes that stand for an errno value are named by its number ("28": ENOSPC).
+int errnoOf(OTF2_ErrorCode code) {
+  const char* name = OTF2_Error_GetName(code);
+  if (!name || !*name) return 0;
+  for (const char* c = name; *c; ++c)
+    if (*c < '0' || *c > '9') return 0;
+  return std::atoi(name);
+}
+
+// Keeps the first failure, preferring one that says what the system refused (ENOSPC) to
+// OTF2's follow-up errors; warnings are not failures.
+OTF2_ErrorCode noteWriteError(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code, const char*, va_list) {
+  if (code > OTF2_SUCCESS && (g.writeError == 0 || (errnoOf(static_cast<OTF2_ErrorCode>(g.writeError)) == 0 &&
+                                                     errnoOf(code) != 0)))
+    g.writeError = code;
+  return code;
+}
+
+// "No space left on device", for the failure marker and the one line about it.
+std::string writeErrorText(int code) {
+  const int error = errnoOf(static_cast<OTF2_ErrorCode>(code));
+  return error != 0 ? std::strerror(error) : OTF2_Error_GetDescription(static_cast<OTF2_ErrorCode>(code));
+}
+
+// Leaves DIR/traces.failed with its reason; only open/write/close (the abort path may be a signal handler).
+void writeFailedMarker(const char* reason) {
+  const int fd = open(g.failedMarker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);  // an inode: fits a full disk
+  if (fd < 0) return;
+  if (write(fd, reason, std::strlen(reason)) < 0 || write(fd, "\n", 1) < 0) { /* the empty marker still says it */ }
+  close(fd);
+}
 OTF2_MemoryCallbacks gMemoryCallbacks = {poolAllocate, poolFreeAll};
 
 // ---------------------------------------------------------------------------------------------
@@ -489,11 +521,7 @@ void startMeasurement(std::uint64_t initEnter) {
                    std::strerror(errno));
     } else {
       // No shell: fork()ing an MPI process costs tens of milliseconds and upsets some networks.
-      std::error_code ignored;  // best effort
-      std::filesystem::remove(dir + "/traces.otf2", ignored);
-      std::filesystem::remove(dir + "/traces.def", ignored);
-      std::filesystem::remove_all(dir + "/traces", ignored);
-      std::filesystem::remove_all(partial::logDir(dir), ignored);
+      partial::removeTraceFiles(dir);  // best effort
       mkdir(partial::logDir(dir).c_str(), 0777);
       std::snprintf(dirBuf, sizeof dirBuf, "%s", dir.c_str());
     }
@@ -501,6 +529,7 @@ void startMeasurement(std::uint64_t initEnter) {
   PMPI_Bcast(dirBuf, sizeof dirBuf, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (!dirBuf[0]) return;
   g.dir = dirBuf;
+  std::snprintf(g.failedMarker, sizeof g.failedMarker, "%s", partial::failedMarkerPath(g.dir).c_str());
 
   long mb = 64;
   if (const char* env = std::getenv("WAITSCOPE_BUFFER_MB")) mb = std::max(1L, std::strtol(env, nullptr, 10));
@@ -520,6 +549,7 @@ void startMeasurement(std::uint64_t initEnter) {
   // Definition chunks: the smallest size. OTF2 clears a writer's chunk as it flushes it at close,
   // and the default 4 MiB meant 1024 fresh pages faulted in per definition writer at
   // MPI_Finalize (~4 ms each) for definitions that are mostly a few kB.
+  OTF2_Error_RegisterCallback(noteWriteError, nullptr);
   g.archive = OTF2_Archive_Open(g.dir.c_str(), "traces", OTF2_FILEMODE_WRITE, kChunk, OTF2_CHUNK_SIZE_MIN,
                                 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!g.archive) {
@@ -571,6 +601,10 @@ void abortMeasurement(const char* why) {
     g.evt = nullptr;
   }
   char buf[512];
+  if (g.writeError != 0) {
+    const auto code = static_cast<OTF2_ErrorCode>(g.writeError);
+    writeFailedMarker(errnoOf(code) != 0 ? std::strerror(errnoOf(code)) : OTF2_Error_GetDescription(code));
+  }
   if (g.logFd >= 0) {
     const std::size_t n = partial::endRecord(buf, sizeof buf, events, t, why);
     if (n > 0 && write(g.logFd, buf, n) < 0) { /* nothing more to do */ }
@@ -610,7 +644,8 @@ void finishMeasurement() {
   gFinished = true;
   std::uint64_t events = 0;
   OTF2_EvtWriter_GetNumberOfEvents(g.evt, &events);
-  OTF2_Archive_CloseEvtWriter(g.archive, g.evt);
+  if (OTF2_Archive_CloseEvtWriter(g.archive, g.evt) != OTF2_SUCCESS && g.writeError == 0)
+    g.writeError = OTF2_ERROR_PROCESSED_WITH_FAULTS;
   g.evt = nullptr;
   OTF2_Archive_CloseEvtFiles(g.archive);
 
@@ -677,12 +712,33 @@ void finishMeasurement() {
   OTF2_Archive_CloseDefWriter(g.archive, dw);
   OTF2_Archive_CloseDefFiles(g.archive);
 
-  if (g.worldRank == 0) {
+  // Did every rank write all of its events and definitions? Where ranks differ, an errno-like
+  // code (it says what the system refused) wins over OTF2's generic ones.
+  constexpr int kSaysWhy = 1 << 20;
+  const int ranked = g.writeError + (errnoOf(static_cast<OTF2_ErrorCode>(g.writeError)) != 0 ? kSaysWhy : 0);
+  int failure = 0;
+  PMPI_Allreduce(&ranked, &failure, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  failure %= kSaysWhy;
+  if (g.worldRank == 0 && failure == 0)
     writeGlobalDefinitions(g.archive, gl, eventCounts, hostNames, minStart, maxEnd - minStart);
-  }
   OTF2_AttributeList_Delete(g.attrs);
-  OTF2_Archive_Close(g.archive);
+  if (OTF2_Archive_Close(g.archive) != OTF2_SUCCESS && g.worldRank == 0 && failure == 0)
+    failure = g.writeError != 0 ? g.writeError : OTF2_ERROR_PROCESSED_WITH_FAULTS;
+  if (g.worldRank == 0 && failure == 0 && g.writeError != 0) failure = g.writeError;  // the anchor or global definitions
   g.archive = nullptr;
+  OTF2_Error_RegisterCallback(nullptr, nullptr);
+  if (failure != 0 && g.worldRank == 0) {
+    // A trace with a hole where a write failed is not worth the space it takes: it goes, and
+    // the marker says why (waitscope-run reports it; a linked program's rank 0 does here).
+    partial::removeTraceFiles(g.dir);
+    const std::string reason = writeErrorText(failure);
+    writeFailedMarker(reason.c_str());
+    if (!std::getenv("WAITSCOPE_QUIET"))
+      std::fprintf(stderr,
+                   "waitscope: no trace written: writing it to %s failed (%s); what was written is removed: free "
+                   "space there or set WAITSCOPE_TRACE_DIR to another directory\n",
+                   g.dir.c_str(), reason.c_str());
+  }
   // The trace is complete: the definition logs are not needed. Every rank removes its log, then
   // tries the directory: the last one to get there removes it (no barrier needed).
   if (g.logFd >= 0) {
@@ -691,7 +747,7 @@ void finishMeasurement() {
     unlink(partial::logPath(g.dir, g.worldRank).c_str());
   }
   rmdir(partial::logDir(g.dir).c_str());
-  if (g.worldRank == 0 && !std::getenv("WAITSCOPE_QUIET"))
+  if (g.worldRank == 0 && failure == 0 && !std::getenv("WAITSCOPE_QUIET"))
     std::fprintf(stderr, "waitscope: trace written to %s/traces.otf2\n", g.dir.c_str());
 }
 

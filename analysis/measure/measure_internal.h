@@ -79,6 +79,10 @@ struct State {
   OTF2_AttributeList* attrs = nullptr;
   bool flushPending = false;
   int logFd = -1;  // the definition log (partial_trace.h)
+  // The first failure to write the trace (an OTF2 error code: a full disk, a quota), 0 if none.
+  // OTF2's own messages are kept off stderr: the run says it once, at the end.
+  int writeError = 0;
+  char failedMarker[4200] = {};  // partial::failedMarkerPath(dir), ready for the abort path
   OTF2_RegionRef openMpi = OTF2_UNDEFINED_REGION;  // the MPI call in progress, closed by an abort
   // A record written after the PMPI call took the time (MPI_RECV, MPI_COLLECTIVE_END): the
   // LEAVE that follows at once uses it too, one clock read less per call.

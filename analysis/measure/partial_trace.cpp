@@ -179,6 +179,27 @@ RankLog readLog(const fs::path& path) {
 
 }  // namespace
 
+std::string failedMarkerPath(const std::string& traceDir) { return traceDir + "/traces.failed"; }
+
+std::string failedReason(const std::string& traceDir) {
+  std::error_code ec;
+  const std::string marker = failedMarkerPath(traceDir);
+  if (!fs::is_regular_file(marker, ec)) return {};
+  std::ifstream in(marker);
+  std::string line;
+  std::getline(in, line);
+  return line.empty() ? std::string("the trace could not be written") : line;
+}
+
+void removeTraceFiles(const std::string& traceDir, bool keepMarker) {
+  std::error_code ignored;
+  fs::remove(traceDir + "/traces.otf2", ignored);
+  fs::remove(traceDir + "/traces.def", ignored);
+  fs::remove_all(traceDir + "/traces", ignored);
+  fs::remove_all(logDir(traceDir), ignored);
+  if (!keepMarker) fs::remove(failedMarkerPath(traceDir), ignored);
+}
+
 bool hasLogs(const std::string& traceDir) {
   std::error_code ec;
   return fs::exists(logPath(traceDir, 0), ec);

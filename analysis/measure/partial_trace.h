@@ -42,4 +42,13 @@ struct Completed {
 Completed completeTrace(const std::string& traceDir);
 bool hasLogs(const std::string& traceDir);
 
+// A run whose trace could not be written (a full disk, a quota): the recorder removes what it
+// wrote and leaves DIR/traces.failed, whose one line says why, for waitscope-run to report.
+std::string failedMarkerPath(const std::string& traceDir);
+// The marker's line ("No space left on device"), or "" when there is no marker.
+std::string failedReason(const std::string& traceDir);
+// Removes the trace in traceDir: anchor, global definitions, per-process files, definition logs
+// and, unless keepMarker, the failure marker (best effort: what cannot be removed stays).
+void removeTraceFiles(const std::string& traceDir, bool keepMarker = false);
+
 }  // namespace waitscope::measure::partial

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "online_config.h"
+#include "output_checks.h"
 #include "partial_trace.h"
 #include "timestamped_name.h"
 #include "tree_layout.h"
@@ -240,12 +241,12 @@ int runProfile(int np, std::string out, bool waitallTest, const std::string& pro
 fs::path prepareReport(const std::string& out, const char* what) {
   const fs::path report = fs::absolute(out);
   std::error_code ec;
-  if (fs::is_directory(report, ec)) fail(std::string("the ") + what + " report " + out + " is a directory; name a file with -o");
+  // Only an old report is replaced: never a directory, a trace or any other file of the user's.
+  if (const std::string problem = waitscope::tools::runReportProblem(out); !problem.empty()) fail(problem);
   const fs::path dir = report.parent_path();
   fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir) || access(dir.c_str(), W_OK) != 0)
-    fail(std::string("cannot write to the directory of the ") + what + " report " + dir.string() + ": " +
-         (ec ? ec.message() : std::strerror(EACCES)));
+  if (const std::string problem = ec ? ec.message() : waitscope::tools::directoryProblem(dir.string()); !problem.empty())
+    fail(std::string("cannot write to the directory of the ") + what + " report " + dir.string() + ": " + problem);
   fs::remove(report, ec);  // so that a report found afterwards is this run's
   return report;
 }
@@ -297,9 +298,7 @@ double number(const char* option, const char* text) {
   return v;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int runMain(int argc, char** argv) {
   int np = 1;
   std::string out;
   bool profile = false, waitallTest = false, online = false;
@@ -387,18 +386,24 @@ int main(int argc, char** argv) {
   if (out.empty()) out = defaultDir();
   std::error_code ec;
   fs::create_directories(out, ec);
-  if (ec || !fs::is_directory(out) || access(out.c_str(), W_OK) != 0)
-    fail("cannot write to the output directory " + out + ": " + (ec ? ec.message() : std::strerror(EACCES)));
+  if (const std::string problem = ec ? ec.message() : waitscope::tools::directoryProblem(out); !problem.empty())
+    fail("cannot write to the output directory " + out + ": " + problem);
   const std::string dir = fs::canonical(out).string();
-  fs::remove(dir + "/traces.otf2", ec);
-  fs::remove(dir + "/traces.def", ec);
-  fs::remove_all(dir + "/traces", ec);
-  fs::remove_all(waitscope::measure::partial::logDir(dir), ec);
+  waitscope::measure::partial::removeTraceFiles(dir);
 
   passSignalsOn();
   const int code = runUnderMpiexec(np, {"WAITSCOPE_TRACE_DIR=" + dir}, programPath, i, argc, argv);
   if (code == 127) return code;
 
+  // The recorder could not write the trace (a full disk, a quota): it removed what it wrote.
+  if (const std::string why = waitscope::measure::partial::failedReason(dir); !why.empty()) {
+    waitscope::measure::partial::removeTraceFiles(dir, true);  // the logs and events of a run that also aborted
+    std::fprintf(stderr,
+                 "waitscope-run: no trace written: writing it to %s failed (%s); what was written is removed: free "
+                 "space there or record into another directory with -o\n",
+                 dir.c_str(), why.c_str());
+    return code ? code : 1;
+  }
   const bool complete = fs::exists(dir + "/traces.otf2");
   bool events = false;
   if (fs::is_directory(dir + "/traces", ec))
@@ -422,3 +427,8 @@ int main(int argc, char** argv) {
   if (code != 0) fail(program + " failed (exit code " + std::to_string(code) + ") before writing a trace", code);
   fail("no trace written: " + program + " never called MPI_Init (is it an MPI program?)");
 }
+
+}  // namespace
+
+// What waitscope-run prints on standard output must get there: a failed write exits with 1.
+int main(int argc, char** argv) { return waitscope::tools::finishStandardOutput("waitscope-run", runMain(argc, argv)); }

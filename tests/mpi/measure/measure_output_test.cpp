@@ -1,0 +1,166 @@
+// Where recording and analysis write must not cost the user anything or pass a failed write off
+// as a written one: a trace that does not fit on the disk is never called written (one line,
+// non-zero exit, nothing left that reads as a trace); a read-only directory is called read-only;
+// waitscope-analyze never writes its report over a file of its trace or over any file that is
+// not a Waitscope report. Full and read-only file systems are small tmpfs mounts in a private
+// mount namespace (`unshare -rm`).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using namespace waitscope;
+using test::run;
+
+namespace {
+
+const std::string kRootEnv = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class RecordingOutput : public ::testing::Test {
+ protected:
+  static std::unique_ptr<test::TempDir> dir;
+  static void SetUpTestSuite() {
+    dir = std::make_unique<test::TempDir>("waitscope-output");
+    const auto r = run(record((*dir / "trace").string(), 2));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+  }
+  static void TearDownTestSuite() { dir.reset(); }
+
+  static std::string record(const std::string& out, int ranks, const std::string& env = "") {
+    return env + " timeout 180 " + test::tool("waitscope-run") + " -n " + std::to_string(ranks) + " -o " + out +
+           " -- " + WAITSCOPE_PROBE + " --calls 2000";
+  }
+  static test::CommandResult analyze(const std::string& arguments) {
+    return run(kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n 2 " +
+               test::tool("waitscope-analyze") + " --quiet " + arguments);
+  }
+  static std::string anchor() { return (*dir / "trace" / "traces.otf2").string(); }
+
+  // Runs `commands` (sh) with a tmpfs of `options` mounted at `mount`, in a private mount namespace.
+  static test::CommandResult withTmpfs(const fs::path& mount, const std::string& options, const std::string& commands) {
+    fs::create_directories(mount);
+    return run("unshare -rm sh -c 'mount -t tmpfs -o " + options + " tmpfs " + mount.string() + " && " + commands +
+               "'");
+  }
+  static bool tmpfsAllowed() { return run("unshare -rm true").exitCode == 0; }
+};
+std::unique_ptr<test::TempDir> RecordingOutput::dir;
+
+// The whole waitscope-analyze stderr: exactly one line of its own, naming `path` and saying `phrase`.
+void expectOneAnalyzerLine(const test::CommandResult& r, const std::string& path, const std::string& phrase) {
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  int own = 0;
+  for (const std::string& line : lines(r.err))
+    if (line.rfind("waitscope-analyze: ", 0) == 0) {
+      ++own;
+      EXPECT_NE(line.find(path), std::string::npos) << line;
+      EXPECT_NE(line.find(phrase), std::string::npos) << line;
+    }
+  EXPECT_EQ(own, 1) << r.err;
+}
+
+TEST_F(RecordingOutput, AnalyzerNeverWritesOverAFileOfItsTrace) {
+  const fs::path traceDir = *dir / "trace";
+  const std::string defs = slurp(traceDir / "traces.def"), events = slurp(traceDir / "traces" / "0.evt");
+  const std::string anchorBytes = slurp(anchor());
+  ASSERT_FALSE(defs.empty());
+  for (const auto& [output, phrase] : std::vector<std::pair<std::string, std::string>>{
+           {anchor(), "the trace's anchor file"},
+           {(traceDir / "traces.def").string(), "the trace's global definition file"},
+           {(traceDir / "traces" / "0.evt").string(), "the trace's directory of per-process files"},
+           {(traceDir / "traces").string(), "the trace's directory of per-process files"},
+           {(traceDir / "." / ".." / "trace" / "traces.def").string(), "the trace's global definition file"}}) {
+    expectOneAnalyzerLine(analyze(anchor() + " -o " + output + " --force"), output, phrase);
+  }
+  fs::create_symlink(traceDir / "traces.def", *dir / "link.waitscope");
+  expectOneAnalyzerLine(analyze(anchor() + " -o " + (*dir / "link.waitscope").string()),
+                        (*dir / "link.waitscope").string(), "the trace's global definition file");
+  EXPECT_EQ(slurp(traceDir / "traces.def"), defs);
+  EXPECT_EQ(slurp(traceDir / "traces" / "0.evt"), events);
+  EXPECT_EQ(slurp(anchor()), anchorBytes);
+}
+
+TEST_F(RecordingOutput, AnalyzerReplacesOnlyReports) {
+  const std::string notes = (*dir / "notes.txt").string();
+  std::ofstream(notes) << "my notes\n";
+  expectOneAnalyzerLine(analyze(anchor() + " -o " + notes + " --force"), notes, "not a Waitscope report");
+  EXPECT_EQ(slurp(notes), "my notes\n");
+  const std::string folder = (*dir / "folder").string();
+  fs::create_directories(folder);
+  expectOneAnalyzerLine(analyze(anchor() + " -o " + folder), folder, "is a directory");
+
+  // The same trace's report is replaced (analyzing again); another trace's only with --force.
+  const std::string report = (*dir / "run.waitscope").string();
+  auto r = analyze(anchor() + " -o " + report);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  r = analyze(anchor() + " -o " + report);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  fs::copy(*dir / "trace", *dir / "other", fs::copy_options::recursive);
+  const std::string other = (*dir / "other" / "traces.otf2").string();
+  // The default report beside a trace is that trace's, even when the trace was copied there.
+  fs::copy_file(report, *dir / "other" / "traces.waitscope");
+  r = analyze(other);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  expectOneAnalyzerLine(analyze(other + " -o " + report), report, "--force");
+  r = analyze(other + " -o " + report + " --force");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
+TEST_F(RecordingOutput, AFullDiskIsNeverCalledWritten) {
+  if (!tmpfsAllowed()) GTEST_SKIP() << "no private mount namespace here (unshare -rm)";
+  const fs::path mount = *dir / "full";
+  const std::string out = (mount / "t").string();
+  // 256 KiB with 240 taken: the trace (about 100 KiB) does not fit.
+  const auto r = withTmpfs(mount, "size=256k",
+                           "dd if=/dev/zero of=" + (mount / "fill").string() + " bs=4k count=60 2>/dev/null; " +
+                               record(out, 2) + "; code=$?; ls -A " + out + " > " + (*dir / "listing").string() +
+                               "; cat " + out + "/traces.failed > " + (*dir / "marker").string() + "; exit $code");
+  EXPECT_NE(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out.find("trace written"), std::string::npos) << r.out;
+  const std::vector<std::string> err = lines(r.err);
+  ASSERT_EQ(err.size(), 1U) << r.err;  // no OTF2 messages
+  EXPECT_NE(err[0].find("waitscope-run: no trace written: writing it to "), std::string::npos) << err[0];
+  EXPECT_NE(err[0].find(out), std::string::npos) << err[0];
+  EXPECT_NE(err[0].find("No space left on device"), std::string::npos) << err[0];
+  EXPECT_NE(err[0].find("free space there"), std::string::npos) << err[0];
+  // Nothing that reads as a trace is left; the marker says why.
+  EXPECT_EQ(slurp(*dir / "listing"), "traces.failed\n");
+  EXPECT_EQ(slurp(*dir / "marker"), "No space left on device\n");
+}
+
+TEST_F(RecordingOutput, ReadOnlyDirectoriesAreCalledReadOnly) {
+  if (!tmpfsAllowed()) GTEST_SKIP() << "no private mount namespace here (unshare -rm)";
+  const fs::path mount = *dir / "ro";
+  auto r = withTmpfs(mount, "ro", record((mount / "t").string(), 1));
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_EQ(r.err, "waitscope-run: cannot write to the output directory " + (mount / "t").string() +
+                       ": Read-only file system\n");
+  r = withTmpfs(mount, "ro", record(mount.string(), 1));
+  EXPECT_EQ(r.err, "waitscope-run: cannot write to the output directory " + mount.string() + ": Read-only file system\n");
+  const std::string report = (mount / "run.waitscope").string();
+  r = withTmpfs(mount, "ro",
+                kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n 2 " +
+                    test::tool("waitscope-analyze") + " --quiet " + anchor() + " -o " + report);
+  expectOneAnalyzerLine(r, report, "cannot write the report in " + mount.string() + ": Read-only file system");
+}
+
+}  // namespace
