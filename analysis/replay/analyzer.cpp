@@ -6,6 +6,7 @@
 #include "call_index.h"
 #include "causes/causes.h"
 #include "communicators.h"
+#include "out_of_memory.h"
 #include "patterns/collective_patterns.h"
 #include "patterns/p2p_patterns.h"
 #include "patterns/rma_active_patterns.h"
@@ -75,11 +76,12 @@ std::string validateReferences(const ReplayContext& ctx) {
   return {};
 }
 
-}  // namespace
-
-LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const AnalysisOptions& options) {
-  auto progress = [&](std::string_view phase, int percent) {
-    if (options.progress) options.progress(phase, percent);
+// analyzeLocation; `phase` follows the progress reports, for the out-of-memory line.
+LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const AnalysisOptions& options,
+                          std::string_view& phase) {
+  auto progress = [&](std::string_view name, int percent) {
+    phase = name;
+    if (options.progress) options.progress(name, percent);
   };
   int me = 0, size = 0;
   MPI_Comm_rank(world, &me);
@@ -127,6 +129,17 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
   causes::analyzeCriticalPath(ctx, result);
   progress("causes", 100);
   return result;
+}
+
+}  // namespace
+
+LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const AnalysisOptions& options) {
+  std::string_view phase = "validate";
+  try {
+    return analyzePhases(local, world, options, phase);
+  } catch (const std::bad_alloc&) {
+    abortOutOfMemory(world, std::string(phase), local.eventCount());
+  }
 }
 
 }  // namespace waitscope::replay

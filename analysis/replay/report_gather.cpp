@@ -9,6 +9,7 @@
 
 #include "analyzer.h"
 #include "merge_runs.h"
+#include "out_of_memory.h"
 #include "patterns/metric_table.h"
 
 namespace waitscope::replay {
@@ -114,9 +115,7 @@ std::string paradigmName(trace::Paradigm p) {
   }
 }
 
-}  // namespace
-
-report::Report gatherReport(const trace::Trace& local, const LocalResult& result, MPI_Comm world) {
+report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result, MPI_Comm world) {
   int me = 0, size = 0;
   MPI_Comm_rank(world, &me);
   MPI_Comm_size(world, &size);
@@ -250,6 +249,12 @@ report::Report gatherReport(const trace::Trace& local, const LocalResult& result
   out.meta.emplace_back("clock_violations", std::to_string(totalViolations));
   out.meta.emplace_back("locations", std::to_string(out.locations.size()));
   return out;
+}
+
+}  // namespace
+
+report::Report gatherReport(const trace::Trace& local, const LocalResult& result, MPI_Comm world) {
+  return runPhase(world, "write", local.eventCount(), [&] { return gatherOnRoot(local, result, world); });
 }
 
 }  // namespace waitscope::replay

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "replay/analyzer.h"
+#include "replay/out_of_memory.h"
 #include "report/report_io.h"
 #include "trace/otf2_reader.h"
 #include "trace/otf2_reader_mpi.h"
@@ -89,6 +90,8 @@ std::string precheck(const Options& o, int size) {
     // The report's path, before hours of analysis: never a file of the trace or one that is not a report.
     if (std::string problem = tools::analyzerOutputProblem(o.trace, o.report, o.force); !problem.empty())
       return problem;
+  } catch (const std::bad_alloc&) {
+    return "rank 0: " + replay::outOfMemoryMessage("read", replay::memoryState(), 0);
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -147,6 +150,8 @@ int run(int argc, char** argv) {
     trace::ReadOptions ro;
     if (me != 0) ro.warn = [](const std::string&) {};  // rank 0 speaks for all
     local = trace::readTraceForRank(o.trace, MPI_COMM_WORLD, ro);
+  } catch (const std::bad_alloc&) {
+    readError = replay::outOfMemoryMessage("read", replay::memoryState(), 0);
   } catch (const std::exception& e) {
     readError = e.what();
   }
@@ -166,7 +171,7 @@ int run(int argc, char** argv) {
     progress("write", 0);
     report::Report rep = replay::gatherReport(local, result, MPI_COMM_WORLD);
     std::string writeError;
-    if (me == 0) {
+    if (me == 0) try {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       rep.meta.emplace_back("waitscope_version", WAITSCOPE_VERSION);
       rep.meta.emplace_back("command_line", commandLine(argc, argv, size));
@@ -174,11 +179,11 @@ int run(int argc, char** argv) {
       rep.meta.emplace_back("created", now());
       rep.meta.emplace_back("analysis_seconds", std::to_string(seconds));
       rep.meta.emplace_back("kind", "trace analysis");
-      try {
-        report::writeReport(rep, o.report);
-      } catch (const std::exception& e) {
-        writeError = e.what();
-      }
+      report::writeReport(rep, o.report);
+    } catch (const std::bad_alloc&) {
+      writeError = "rank 0: " + replay::outOfMemoryMessage("write", replay::memoryState(), local.eventCount());
+    } catch (const std::exception& e) {
+      writeError = e.what();
     }
     writeError = broadcast(writeError, MPI_COMM_WORLD);
     if (!writeError.empty()) {

@@ -25,6 +25,11 @@ class Otf2ErrorCapture {
 std::string lastOtf2Error();
 void clearOtf2Error();
 
+// Whether OTF2 reported a failed allocation on this thread since the last
+// clearOtf2OutOfMemory(): its calls then fail with messages about the file.
+bool otf2RanOutOfMemory();
+void clearOtf2OutOfMemory();
+
 // "what OTF2 said" for a failed call: the captured message, else the code's description.
 std::string describeOtf2Error(OTF2_ErrorCode code);
 

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <new>
 #include <set>
 #include <unordered_map>
 
@@ -617,8 +618,10 @@ std::uintmax_t fileSizeOr(const fs::path& p, std::uintmax_t fallback) {
 
 }  // namespace
 
-Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worldRanks, const ReadOptions& options,
-                    const std::function<void(OTF2_Reader*)>& configureCollectives) {
+namespace {
+
+Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* worldRanks, const ReadOptions& options,
+                       const std::function<void(OTF2_Reader*)>& configureCollectives) {
   Otf2ErrorCapture capture;
   clearOtf2Error();
   const fs::path anchor(anchorPath);
@@ -785,6 +788,20 @@ Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worl
     warn("ignored " + std::to_string(foreignEvents) +
          " events of record kinds the analysis does not use (metrics, threads, I/O, ...)");
   return trace;
+}
+
+}  // namespace
+
+Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worldRanks, const ReadOptions& options,
+                    const std::function<void(OTF2_Reader*)>& configureCollectives) {
+  clearOtf2OutOfMemory();
+  try {
+    return readTraceChecked(anchorPath, worldRanks, options, configureCollectives);
+  } catch (const TraceError&) {
+    // OTF2 out of memory fails with a message about the file; say what it was.
+    if (otf2RanOutOfMemory()) throw std::bad_alloc();
+    throw;
+  }
 }
 
 Trace readTrace(const std::string& anchorPath, const ReadOptions& options) {
