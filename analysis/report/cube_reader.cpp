@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 #include "cube_format.h"
 #include "report_io.h"
@@ -194,9 +195,10 @@ IndexFile parseIndex(const std::string& bytes, const std::string& name, std::uin
 // rather than the rows x locations it claims.
 class RowCollector {
  public:
-  RowCollector(std::size_t locations, ValueType type, bool swap, const std::string& name,
+  RowCollector(std::size_t locations, ValueType type, bool swap, std::string name,
                std::vector<std::vector<double>>& values)
-      : locations_(locations), type_(type), size_(valueSize(type)), swap_(swap), name_(name), values_(values) {}
+      : locations_(locations), type_(type), size_(valueSize(type)), swap_(swap), name_(std::move(name)),
+        values_(values) {}
 
   // The call path of each row, in data-file order.
   void setCalls(std::vector<std::uint32_t> calls) { calls_ = std::move(calls); }
@@ -239,7 +241,7 @@ class RowCollector {
   ValueType type_;
   std::size_t size_;
   bool swap_;
-  const std::string& name_;
+  std::string name_;
   std::vector<std::vector<double>>& values_;
   std::vector<std::uint32_t> calls_;
   std::size_t next_ = 0;
