@@ -611,9 +611,16 @@ void abortMeasurement(const char* why) {
     close(g.logFd);
     g.logFd = -1;
   }
-  const int len = std::snprintf(buf, sizeof buf, "waitscope: rank %d ended by %s: the trace in %s is incomplete (%llu events "
-                                "up to now were written)\n", g.worldRank, why, g.dir.c_str(),
-                                static_cast<unsigned long long>(events));
+  const auto failed = static_cast<OTF2_ErrorCode>(g.writeError);
+  const int len =
+      g.writeError != 0
+          ? std::snprintf(buf, sizeof buf, "waitscope: rank %d ended by %s; writing the trace to %s had failed (%s)\n",
+                          g.worldRank, why, g.dir.c_str(),
+                          errnoOf(failed) != 0 ? std::strerror(errnoOf(failed)) : OTF2_Error_GetDescription(failed))
+          : std::snprintf(buf, sizeof buf,
+                          "waitscope: rank %d ended by %s: the trace in %s is incomplete (%llu events up to now were "
+                          "written)\n",
+                          g.worldRank, why, g.dir.c_str(), static_cast<unsigned long long>(events));
   if (len > 0 && write(STDERR_FILENO, buf, std::min(static_cast<std::size_t>(len), sizeof buf - 1)) < 0) { /* */ }
 }
 

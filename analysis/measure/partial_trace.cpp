@@ -2,8 +2,12 @@
 // (see partial_trace.h).
 #include "partial_trace.h"
 
+#include <sys/statvfs.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -188,7 +192,11 @@ std::string failedReason(const std::string& traceDir) {
   std::ifstream in(marker);
   std::string line;
   std::getline(in, line);
-  return line.empty() ? std::string("the trace could not be written") : line;
+  if (!line.empty()) return line;
+  // The marker could not take its line either: a full file system, most likely.
+  struct statvfs fs {};
+  if (statvfs(traceDir.c_str(), &fs) == 0 && fs.f_bavail == 0) return std::strerror(ENOSPC);
+  return "a write failed";
 }
 
 void removeTraceFiles(const std::string& traceDir, bool keepMarker) {

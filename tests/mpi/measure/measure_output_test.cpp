@@ -147,6 +147,28 @@ TEST_F(RecordingOutput, AFullDiskIsNeverCalledWritten) {
   EXPECT_EQ(slurp(*dir / "marker"), "No space left on device\n");
 }
 
+// The disk fills up during the run and then the run aborts: the trace is not completed as an
+// incomplete one (its event files have holes); the marker says why even when it could not take
+// its line.
+TEST_F(RecordingOutput, AFullDiskInAnAbortedRunIsNotCompleted) {
+  if (!tmpfsAllowed()) GTEST_SKIP() << "no private mount namespace here (unshare -rm)";
+  const fs::path mount = *dir / "full-abort";
+  const std::string out = (mount / "t").string();
+  const auto r = withTmpfs(mount, "size=64k",
+                           "WAITSCOPE_BUFFER_MB=1 timeout 180 " + test::tool("waitscope-run") + " -n 2 -o " + out +
+                               " -- " + WAITSCOPE_PROBE + " --calls 20000 --abort; code=$?; ls -A " + out + " > " +
+                               (*dir / "abort-listing").string() + "; exit $code");
+  EXPECT_NE(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out.find("trace written"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("[OTF2]"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("is incomplete"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("waitscope-run: no trace written: writing it to " + out +
+                       " failed (No space left on device); what was written is removed"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(slurp(*dir / "abort-listing"), "traces.failed\n");
+}
+
 TEST_F(RecordingOutput, ReadOnlyDirectoriesAreCalledReadOnly) {
   if (!tmpfsAllowed()) GTEST_SKIP() << "no private mount namespace here (unshare -rm)";
   const fs::path mount = *dir / "ro";
