@@ -80,7 +80,9 @@ constexpr const char* kHelp =
     "\n"
     "If the program ends abnormally (MPI_Abort, a crash, SIGTERM/SIGINT, mpiexec killing the\n"
     "job), the trace holds the events up to the end and is marked incomplete; waitscope-analyze\n"
-    "says so instead of analyzing it. SIGTERM sent to waitscope-run is passed on to mpiexec.\n";
+    "says so instead of analyzing it. SIGTERM sent to waitscope-run is passed on to mpiexec.\n"
+    "If the trace cannot be written (a full disk, a quota), what was written is removed, DIR keeps\n"
+    "traces.failed with the reason, and waitscope-run says so and exits non-zero.\n";
 
 [[noreturn]] void fail(const std::string& message, int code = 2) {
   std::fprintf(stderr, "waitscope-run: %s\n", message.c_str());
