@@ -1,0 +1,334 @@
+#include "recorded_waits.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <unordered_map>
+#include <utility>
+
+#include "trace/otf2_reader.h"
+#include "trace/trace.h"
+
+namespace waitscope::test {
+
+namespace {
+
+using trace::CollectiveOp;
+using trace::EventKind;
+
+// One MPI call as the trace recorded it, with the communication records inside it.
+struct Call {
+  std::string region;
+  std::string path;  // region names from the root, joined by '/'
+  std::uint32_t line = 0;
+  double enter = 0.0, leave = 0.0;
+  double duration() const { return leave - enter; }
+};
+
+// A point-to-point channel: messages match in order per (source, destination, communicator, tag).
+using Channel = std::tuple<int, int, std::uint32_t, std::uint32_t>;
+
+struct Send {
+  std::size_t call;
+};
+struct Receive {
+  double post;            // the MPI_Recv's enter, or the time the MPI_Irecv posted its request
+  std::size_t sequence;   // posting order on this rank, for equal times
+  std::size_t completion; // the call that completed it (MPI_Recv, MPI_Wait*, MPI_Test*)
+};
+
+struct CollectiveCall {
+  std::size_t call;
+  CollectiveOp op;
+  int root;  // world rank, -1 without one
+};
+
+struct Rank {
+  std::vector<Call> calls;
+  std::map<Channel, std::vector<Send>> sends;
+  std::map<Channel, std::vector<Receive>> receives;
+  std::map<std::uint32_t, std::vector<CollectiveCall>> collectives;     // by communicator
+  std::map<std::uint32_t, std::vector<CollectiveCall>> windowCalls;     // by window
+};
+
+std::string pathString(const trace::Trace& t, trace::CallPathId id) {
+  std::vector<std::string> names;
+  for (trace::CallPathId c = id; c != trace::kNone && names.size() <= t.callTree.size(); c = t.callTree[c].parent)
+    names.push_back(t.defs.regions[t.callTree[c].region].name);
+  std::string out;
+  for (auto it = names.rbegin(); it != names.rend(); ++it) out += (out.empty() ? "" : "/") + *it;
+  return out;
+}
+
+std::uint32_t callSiteLine(const trace::Trace& t, trace::CallPathId id) {
+  const trace::SourceLocationId site = t.callTree[id].callSite;
+  return site < t.defs.sourceLocations.size() ? t.defs.sourceLocations[site].line : 0;
+}
+
+// The calls and communication records of one location.
+Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
+  Rank out;
+  std::vector<std::size_t> open;
+  std::unordered_map<std::uint64_t, std::pair<double, std::size_t>> postedIrecvs;  // request -> post time, sequence
+  std::size_t sequence = 0;
+  for (const trace::Event& e : loc.events) {
+    if (e.kind == EventKind::Enter) {
+      Call c;
+      c.region = t.defs.regions[t.callTree[e.ref].region].name;
+      c.path = pathString(t, e.ref);
+      c.line = callSiteLine(t, e.ref);
+      c.enter = e.time;
+      open.push_back(out.calls.size());
+      out.calls.push_back(std::move(c));
+      continue;
+    }
+    if (e.kind == EventKind::Leave) {
+      if (!open.empty()) {
+        out.calls[open.back()].leave = e.time;
+        open.pop_back();
+      }
+      continue;
+    }
+    if (open.empty()) continue;
+    const std::size_t call = open.back();
+    switch (e.kind) {
+      case EventKind::MpiSend:
+      case EventKind::MpiIsend: {
+        const trace::MessageRecord& m = loc.message(e);
+        const int peer = static_cast<int>(t.defs.worldRank(m.comm, m.peer));
+        out.sends[{me, peer, m.comm, m.tag}].push_back({call});
+        break;
+      }
+      case EventKind::MpiIrecvRequest:
+        postedIrecvs[loc.message(e).request] = {e.time, sequence++};
+        break;
+      case EventKind::MpiRecv:
+      case EventKind::MpiIrecv: {
+        const trace::MessageRecord& m = loc.message(e);
+        const int peer = static_cast<int>(t.defs.worldRank(m.comm, m.peer));
+        Receive r{out.calls[call].enter, sequence, call};
+        if (e.kind == EventKind::MpiIrecv) {
+          auto posted = postedIrecvs.find(m.request);
+          if (posted != postedIrecvs.end()) {
+            r.post = posted->second.first;
+            r.sequence = posted->second.second;
+            postedIrecvs.erase(posted);
+          }
+        } else {
+          ++sequence;
+        }
+        out.receives[{peer, me, m.comm, m.tag}].push_back(r);
+        break;
+      }
+      case EventKind::MpiCollectiveEnd: {
+        const trace::CollectiveRecord& c = loc.collective(e);
+        const int root = c.root == trace::kNone ? -1 : static_cast<int>(t.defs.worldRank(c.object, c.root));
+        out.collectives[c.object].push_back({call, c.op, root});
+        break;
+      }
+      case EventKind::RmaCollectiveEnd: {
+        const trace::CollectiveRecord& c = loc.collective(e);
+        out.windowCalls[c.object].push_back({call, c.op, -1});
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (auto& [channel, receives] : out.receives)
+    std::sort(receives.begin(), receives.end(),
+              [](const Receive& a, const Receive& b) { return a.sequence < b.sequence; });
+  return out;
+}
+
+// `wait` limited to the call it happens in, never negative.
+double clipped(double wait, const Call& c) { return std::max(0.0, std::min(wait, c.duration())); }
+
+bool isNxN(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::Allgather:
+    case CollectiveOp::Allgatherv:
+    case CollectiveOp::Alltoall:
+    case CollectiveOp::Alltoallv:
+    case CollectiveOp::Alltoallw:
+    case CollectiveOp::Allreduce:
+    case CollectiveOp::ReduceScatter:
+    case CollectiveOp::ReduceScatterBlock:
+      return true;
+    default:
+      return false;
+  }
+}
+bool isOneToN(CollectiveOp op) {
+  return op == CollectiveOp::Bcast || op == CollectiveOp::Scatter || op == CollectiveOp::Scatterv;
+}
+bool isNToOne(CollectiveOp op) {
+  return op == CollectiveOp::Reduce || op == CollectiveOp::Gather || op == CollectiveOp::Gatherv;
+}
+
+const char* const kLateSender = "mpi_latesender";
+const char* const kLateReceiver = "mpi_latereceiver";
+const char* const kBarrier = "mpi_barrier_wait";
+const char* const kNxN = "mpi_wait_nxn";
+const char* const kLateBroadcast = "mpi_latebroadcast";
+const char* const kEarlyReduce = "mpi_earlyreduce";
+const char* const kWaitAtFence = "mpi_rma_wait_at_fence";
+const char* const kWaitAtCreate = "mpi_rma_wait_at_create";
+const char* const kWaitAtFree = "mpi_rma_wait_at_free";
+
+bool isReceivingCall(const std::string& region) {
+  return region == "MPI_Recv" || region.rfind("MPI_Wait", 0) == 0 || region.rfind("MPI_Test", 0) == 0;
+}
+bool isBlockingSend(const std::string& region) {
+  return region == "MPI_Send" || region == "MPI_Ssend" || region == "MPI_Rsend";
+}
+
+}  // namespace
+
+const std::vector<std::string>& RecordedWaits::metrics() {
+  static const std::vector<std::string> all = {kLateSender,    kLateReceiver, kBarrier,      kNxN,      kLateBroadcast,
+                                               kEarlyReduce,   kWaitAtFence,  kWaitAtCreate, kWaitAtFree};
+  return all;
+}
+
+void RecordedWaits::add(const std::string& metric, int rank, const std::string& path, std::uint32_t line,
+                        double seconds) {
+  const Key key{metric, rank, path, line};
+  seconds_[key] += seconds;
+  ++calls_[key];
+}
+
+RecordedWaits::RecordedWaits(const std::string& anchor) {
+  trace::ReadOptions options;
+  options.warn = [](const std::string&) {};
+  const trace::Trace t = trace::readTrace(anchor, options);
+  std::vector<Rank> ranks;
+  for (std::size_t r = 0; r < t.locations.size(); ++r) ranks.push_back(collect(t, t.locations[r], static_cast<int>(r)));
+  const int n = static_cast<int>(ranks.size());
+
+  // Point to point: the k-th receive posted on a channel gets the k-th message sent on it.
+  std::map<std::pair<int, std::size_t>, double> latestSenderOfCall;  // receiving call -> latest send enter
+  for (int me = 0; me < n; ++me) {
+    for (const auto& [channel, receives] : ranks[me].receives) {
+      const int source = std::get<0>(channel);
+      if (source < 0 || source >= n) continue;
+      const auto sent = ranks[source].sends.find(channel);
+      if (sent == ranks[source].sends.end()) continue;
+      const std::size_t matched = std::min(receives.size(), sent->second.size());
+      for (std::size_t k = 0; k < matched; ++k) {
+        const Receive& r = receives[k];
+        const Call& s = ranks[source].calls[sent->second[k].call];
+        double& latest = latestSenderOfCall.try_emplace({me, r.completion}, -std::numeric_limits<double>::infinity())
+                             .first->second;
+        latest = std::max(latest, s.enter);
+        if (isBlockingSend(s.region)) {
+          const double wait = r.post > s.enter && r.post < s.leave ? r.post - s.enter : 0.0;
+          add(kLateReceiver, source, s.path, s.line, wait);
+        }
+      }
+    }
+  }
+  for (const auto& [where, sendEnter] : latestSenderOfCall) {
+    const Call& c = ranks[where.first].calls[where.second];
+    if (!isReceivingCall(c.region)) continue;
+    const double wait = sendEnter > c.enter ? std::min(sendEnter, c.leave) - c.enter : 0.0;
+    add(kLateSender, where.first, c.path, c.line, wait);
+  }
+
+  // Collectives: the k-th operation of each member on one communicator is one instance.
+  auto instances = [&](auto member, auto evaluate) {
+    std::map<std::uint32_t, std::size_t> counts;
+    for (int r = 0; r < n; ++r)
+      for (const auto& [object, list] : member(ranks[r])) counts[object] = std::max(counts[object], list.size());
+    for (const auto& [object, count] : counts) {
+      for (std::size_t k = 0; k < count; ++k) {
+        std::vector<std::pair<int, const CollectiveCall*>> members;
+        for (int r = 0; r < n; ++r) {
+          const auto& byObject = member(ranks[r]);
+          const auto it = byObject.find(object);
+          if (it != byObject.end() && k < it->second.size()) members.emplace_back(r, &it->second[k]);
+        }
+        evaluate(members);
+      }
+    }
+  };
+  using Members = std::vector<std::pair<int, const CollectiveCall*>>;
+  auto callOf = [&](const std::pair<int, const CollectiveCall*>& m) -> const Call& {
+    return ranks[m.first].calls[m.second->call];
+  };
+  instances([](const Rank& r) -> const auto& { return r.collectives; },
+            [&](const Members& members) {
+              if (members.empty()) return;
+              const CollectiveOp op = members.front().second->op;
+              double latest = -std::numeric_limits<double>::infinity();
+              double rootEnter = latest, firstNonRoot = std::numeric_limits<double>::infinity();
+              const int root = members.front().second->root;
+              for (const auto& m : members) {
+                const double enter = callOf(m).enter;
+                latest = std::max(latest, enter);
+                if (m.first == root) rootEnter = enter;
+                else firstNonRoot = std::min(firstNonRoot, enter);
+              }
+              for (const auto& m : members) {
+                const Call& c = callOf(m);
+                if (op == CollectiveOp::Barrier) add(kBarrier, m.first, c.path, c.line, clipped(latest - c.enter, c));
+                else if (isNxN(op)) add(kNxN, m.first, c.path, c.line, clipped(latest - c.enter, c));
+                else if (isOneToN(op) && m.first != root && root >= 0)
+                  add(kLateBroadcast, m.first, c.path, c.line, clipped(rootEnter - c.enter, c));
+                else if (isNToOne(op) && m.first == root)
+                  add(kEarlyReduce, m.first, c.path, c.line, clipped(firstNonRoot - c.enter, c));
+              }
+            });
+  // Window collectives: fences (recorded as barriers on the window), creation and freeing.
+  instances([](const Rank& r) -> const auto& { return r.windowCalls; },
+            [&](const Members& members) {
+              if (members.empty()) return;
+              const CollectiveOp op = members.front().second->op;
+              const char* metric = nullptr;
+              if (op == CollectiveOp::Barrier) metric = kWaitAtFence;
+              else if (op == CollectiveOp::CreateHandle || op == CollectiveOp::CreateHandleAndAllocate)
+                metric = kWaitAtCreate;
+              else if (op == CollectiveOp::DestroyHandle || op == CollectiveOp::DestroyHandleAndDeallocate)
+                metric = kWaitAtFree;
+              if (!metric) return;
+              double latest = -std::numeric_limits<double>::infinity();
+              double earliestExit = std::numeric_limits<double>::infinity();
+              for (const auto& m : members) {
+                latest = std::max(latest, callOf(m).enter);
+                earliestExit = std::min(earliestExit, callOf(m).leave);
+              }
+              for (const auto& m : members) {
+                const Call& c = callOf(m);
+                add(metric, m.first, c.path, c.line, latest < earliestExit ? latest - c.enter : 0.0);
+              }
+            });
+}
+
+double RecordedWaits::value(const std::string& metric, int rank, const std::string& path, std::uint32_t line) const {
+  double sum = 0.0;
+  for (const auto& [key, seconds] : seconds_) {
+    const auto& [m, r, p, l] = key;
+    if (m == metric && r == rank && p == path && (line == 0 || l == line)) sum += seconds;
+  }
+  return sum;
+}
+
+std::vector<RecordedWaits::Cell> RecordedWaits::cells(const std::string& metric) const {
+  std::vector<Cell> out;
+  for (const auto& [key, seconds] : seconds_) {
+    const auto& [m, r, p, l] = key;
+    if (m == metric) out.push_back({r, p, l, seconds});
+  }
+  return out;
+}
+
+std::size_t RecordedWaits::calls(const std::string& metric, int rank, const std::string& path) const {
+  std::size_t sum = 0;
+  for (const auto& [key, count] : calls_) {
+    const auto& [m, r, p, l] = key;
+    if (m == metric && r == rank && p == path) sum += count;
+  }
+  return sum;
+}
+
+}  // namespace waitscope::test
