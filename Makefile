@@ -21,7 +21,9 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: record a bundled RMA example, analyze it, print the findings, open it in the app.
-demo: build
+# Builds only what the demo runs (the waitscope-demo target), not the tests.
+demo: configure
+	cmake --build $(BUILD) -j $(JOBS) --target waitscope-demo
 	bash scripts/demo.sh $(BUILD)
 
 test: build

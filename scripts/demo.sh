@@ -31,10 +31,11 @@ echo "Report: $out/fence.waitscope   (waitscope-report csv $out/fence.waitscope 
 
 "$tools/waitscope-report" sarif "$out/fence.waitscope" -o "$out/fence.sarif"
 "$tools/waitscope-report" cube "$out/fence.waitscope" -o "$out/fence.cubex"
-echo "A timeline slice of ranks 0-3 at 200 pixels (what the app asks a cluster for over SSH):"
+echo "A timeline slice of ranks 0-3 at 200 pixels (what the app asks a cluster for over SSH), its start:"
 "$tools/waitscope-report" timeline "$out/fence-trace/traces.otf2" "$out/fence.waitscope" --from 0 --to 2 --width 200 \
-  --locations 0-3 --json | head -c 400; echo " ..."
-echo "Also written: $out/fence.sarif (SARIF 2.1.0 for IDEs) and $out/fence.cubex (Cube 4)"
+  --locations 0-3 --json > "$out/fence.slice.json"
+head -c 400 "$out/fence.slice.json"; echo " ..."
+echo "Also written: $out/fence.sarif (SARIF 2.1.0 for IDEs), $out/fence.cubex (Cube 4) and $out/fence.slice.json"
 
 echo
 echo "== The same program profiled without a trace (seed 004), against the trace analysis"
@@ -45,7 +46,8 @@ echo
 echo "== Wait states while a program runs (seed 002): tests/apps/p2p_coll on 4 ranks, 1 tool place, no trace"
 "$tools/waitscope-run" --online --tool-ranks 1 -n $ranks -o "$out/p2p_coll.online.waitscope" -- \
   "$build/tests/apps/p2p_coll" 2 0.020
-"$tools/waitscope-report" print "$out/p2p_coll.online.waitscope" | grep -E "Late Sender|Late Receiver|Wait at|Late Broadcast|Early Reduce"
+"$tools/waitscope-report" print "$out/p2p_coll.online.waitscope" > "$out/p2p_coll.online.txt"
+grep -E "Late Sender|Late Receiver|Wait at|Late Broadcast|Early Reduce" "$out/p2p_coll.online.txt" || true
 cat "$out/p2p_coll.online.waitscope.live"
 
 echo
@@ -56,7 +58,12 @@ if [ ! -x "$app" ]; then
 elif [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   exec "$app" "$out/fence.waitscope" --select-metric mpi_rma_wait_at_fence
 else
-  "$app" "$out/fence.waitscope" --select-metric mpi_rma_wait_at_fence --export-png "$out/fence.png" --quit
+  # Qt's notes about the missing display go to a log, shown only if the export fails.
+  if ! "$app" "$out/fence.waitscope" --select-metric mpi_rma_wait_at_fence --export-png "$out/fence.png" --quit \
+      2> "$out/app.log"; then
+    cat "$out/app.log" >&2
+    exit 1
+  fi
   echo "No display: wrote a screenshot of the app to $out/fence.png"
   echo "(open it with a display: $app $out/fence.waitscope)"
 fi

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The README's first command as a new user runs it: scripts/demo.sh with its output going to a
+# file (exit 0, the findings and the app's screenshot), then through `| head -5` (the demo stops
+# at its next write instead of hanging, and leaves no process behind).
+# Usage: demo_test.sh BUILD_DIR SOURCE_DIR
+set -u
+build=$1
+source=$2
+dir=$(mktemp -d "${TMPDIR:-/tmp}/waitscope-demo-test.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+export WAITSCOPE_DEMO_DIR=$dir/demo
+unset DISPLAY WAYLAND_DISPLAY QT_QPA_PLATFORM
+
+fail() {
+  echo "demo_test: $1"
+  if [ -n "${2:-}" ]; then echo "--- $2:"; cat "$2"; fi
+  exit 1
+}
+
+bash "$source/scripts/demo.sh" "$build" > "$dir/demo.log" 2>&1
+rc=$?
+echo "demo with its output in a file: exit $rc, $(wc -l < "$dir/demo.log") lines"
+[ $rc -eq 0 ] || fail "the demo exited $rc with its output in a file" "$dir/demo.log"
+for what in "== Waitscope demo 1/4" "== Waitscope demo 4/4" "Wait at Fence" "fence.c:"; do
+  grep -q -- "$what" "$dir/demo.log" || fail "the demo's output has no '$what'" "$dir/demo.log"
+done
+if [ -x "$build/app/waitscope" ]; then
+  grep -q "No display: wrote a screenshot of the app" "$dir/demo.log" || fail "the demo did not show the app" "$dir/demo.log"
+  [ "$(head -c 8 "$WAITSCOPE_DEMO_DIR/fence.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+    fail "the demo wrote no PNG screenshot at $WAITSCOPE_DEMO_DIR/fence.png" "$dir/demo.log"
+fi
+
+rm -rf "$WAITSCOPE_DEMO_DIR"
+timeout 600 bash -c 'bash "$1/scripts/demo.sh" "$2" 2> "$3/head.err" | head -5 > "$3/head.txt"' _ "$source" "$build" "$dir"
+rc=$?
+echo "demo through | head -5: exit $rc, $(wc -l < "$dir/head.txt") lines"
+[ $rc -ne 124 ] || fail "the demo did not end when head closed its output" "$dir/head.err"
+[ "$(wc -l < "$dir/head.txt")" -eq 5 ] || fail "head did not get 5 lines" "$dir/head.err"
+grep -q "== Waitscope demo 1/4" "$dir/head.txt" || fail "the demo's first line is missing" "$dir/head.txt"
+sleep 2
+if pgrep -f "$WAITSCOPE_DEMO_DIR" > "$dir/left.txt"; then
+  ps -o pid,args -p "$(paste -sd, "$dir/left.txt")"
+  fail "processes of the demo are left after head closed its output"
+fi
+echo "demo_test: passed"
