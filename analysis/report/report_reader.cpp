@@ -45,7 +45,28 @@ std::string oneLine(std::string s) {
   return s;
 }
 
-std::string plainFileName(const std::string& path) { return path.rfind("file:", 0) == 0 ? "./" + path : path; }
+// The file as an SQLite URI with immutable=1: SQLite then opens nothing but the
+// file itself (no locks, no hot-journal or WAL files beside it, where a FIFO
+// named REPORT-journal would make it wait forever). Every byte but unreserved
+// ones is percent-encoded, so no name can add URI parameters.
+std::string immutableUri(const std::string& path) {
+  std::error_code error;
+  const std::string absolute = std::filesystem::absolute(path, error).string();
+  std::string uri = "file://";
+  static const char kHex[] = "0123456789ABCDEF";
+  for (const char c : error ? path : absolute) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || c == '/' || c == '.' ||
+        c == '-' || c == '_' || c == '~') {
+      uri += c;
+    } else {
+      uri += '%';
+      uri += kHex[u >> 4];
+      uri += kHex[u & 15];
+    }
+  }
+  return uri + "?immutable=1";
+}
 
 // writeReport builds a report as PATH.tmp-PID-N and renames it when it is
 // whole; a file still under such a name was left by a writer that was stopped
@@ -241,7 +262,7 @@ void readValues(const Database& db, Report& report) {
 }
 
 Report readDatabase(const std::string& path) {
-  Database db(plainFileName(path), SQLITE_OPEN_READONLY);
+  Database db(immutableUri(path), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
   // The file is untrusted: no functions or virtual tables reached through its schema.
   sqlite3_db_config(db.get(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, static_cast<int*>(nullptr));
   sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, static_cast<int*>(nullptr));

@@ -78,6 +78,33 @@ TEST_F(hostile_files, FifoIsRefusedWithoutWaiting) {
   }
 }
 
+// SQLite looks for a hot journal or a WAL file beside a database; a FIFO
+// there must not make the reader wait (the report is opened as immutable).
+TEST_F(hostile_files, FifoBesideTheReportIsNotOpened) {
+  for (const char* suffix : {"-journal", "-wal", "-shm"}) {
+    const std::string fifo = report_ + suffix;
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  }
+  for (const NamedReader& r : kReaders) {
+    if (r.read == kReaders[1].read) continue;  // readCube: not a .cubex
+    SCOPED_TRACE(r.name);
+    EXPECT_EQ(outcome(r.read, report_), "loaded");
+  }
+}
+
+// Names that mean something in an SQLite URI are plain names.
+TEST_F(hostile_files, NamesWithUriCharactersAreRead) {
+  for (const char* name : {"file:x.waitscope", "a?mode=rwc&immutable=0.waitscope", "100%#x.waitscope"}) {
+    const std::string path = (dir_ / name).string();
+    fs::copy_file(report_, path);
+    EXPECT_EQ(readReport(path).instances.size(), 3U) << name;
+  }
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir_.path());
+  EXPECT_EQ(readReport("file:x.waitscope").instances.size(), 3U);
+  fs::current_path(cwd);
+}
+
 TEST_F(hostile_files, DevicesAndLinksToThemAreRefused) {
   const std::string zeroCube = (dir_ / "zero.cubex").string(), zeroReport = (dir_ / "zero.waitscope").string();
   fs::create_symlink("/dev/zero", zeroCube);
