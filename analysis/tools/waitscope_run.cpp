@@ -243,7 +243,8 @@ int runProfile(int np, std::string out, bool waitallTest, const std::string& pro
 fs::path prepareReport(const std::string& out, const char* what) {
   const fs::path report = fs::absolute(out);
   std::error_code ec;
-  // Only an old report is replaced: never a directory, a trace or any other file of the user's.
+  if (fs::is_directory(report, ec)) fail(std::string("the ") + what + " report " + out + " is a directory; name a file with -o");
+  // Only an old report is replaced: never a trace or any other file of the user's.
   if (const std::string problem = waitscope::tools::runReportProblem(out); !problem.empty()) fail(problem);
   const fs::path dir = report.parent_path();
   fs::create_directories(dir, ec);
