@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <set>
 
+#include "file_uri.h"
 #include "input_file.h"
 #include "report_io.h"
 #include "report_queries.h"
@@ -47,25 +48,11 @@ std::string oneLine(std::string s) {
 
 // The file as an SQLite URI with immutable=1: SQLite then opens nothing but the
 // file itself (no locks, no hot-journal or WAL files beside it, where a FIFO
-// named REPORT-journal would make it wait forever). Every byte but unreserved
-// ones is percent-encoded, so no name can add URI parameters.
+// named REPORT-journal would make it wait forever).
 std::string immutableUri(const std::string& path) {
   std::error_code error;
-  const std::string absolute = std::filesystem::absolute(path, error).string();
-  std::string uri = "file://";
-  static const char kHex[] = "0123456789ABCDEF";
-  for (const char c : error ? path : absolute) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || c == '/' || c == '.' ||
-        c == '-' || c == '_' || c == '~') {
-      uri += c;
-    } else {
-      uri += '%';
-      uri += kHex[u >> 4];
-      uri += kHex[u & 15];
-    }
-  }
-  return uri + "?immutable=1";
+  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  return fileUri(error ? path : absolute.string()) + "?immutable=1";
 }
 
 // writeReport builds a report as PATH.tmp-PID-N and renames it when it is

@@ -139,23 +139,6 @@ const char* sarifLevel(double share) {
   return "note";
 }
 
-std::string fileUri(const std::string& path) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out = path.starts_with('/') ? "file://" : "";
-  for (const char ch : path) {
-    const auto c = static_cast<unsigned char>(ch);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-        c == '_' || c == '~' || c == '/') {
-      out += ch;
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 void writeSarif(const report::Report& report, const SarifOptions& options, std::ostream& out) {
   // Rules: every wait-state pattern of the report, in metric order.
   std::vector<std::uint32_t> ruleOf(report.metrics.size(), report::kNoId);

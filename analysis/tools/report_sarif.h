@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "report/file_uri.h"
 #include "report/report.h"
 #include "report/source_location.h"
 
@@ -31,9 +32,7 @@ void writeSarif(const report::Report& report, const SarifOptions& options, std::
 // "error" from 10% of the total time, "warning" from 1%, "note" below.
 const char* sarifLevel(double share);
 
-// A file path as a URI reference: absolute paths become file:///..., relative
-// ones stay relative; bytes outside RFC 3986's unreserved set and '/' are
-// percent-encoded.
-std::string fileUri(const std::string& path);
+// A file path as a URI reference (report/file_uri.h).
+using report::fileUri;
 
 }  // namespace waitscope::tools
