@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include "report/file_uri.h"
+#include "report/input_file.h"
 #include "report/sqlite_handle.h"
 
 namespace waitscope::tools {
@@ -38,17 +40,6 @@ bool within(const fs::path& p, const fs::path& dir) {
 bool sameFile(const fs::path& a, const fs::path& b) {
   std::error_code ec;
   return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec) && !ec;
-}
-
-// The first bytes of a regular file, read without blocking; "" if unreadable.
-std::string head(const std::string& path, std::size_t n) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return {};
-  std::string out(n, '\0');
-  const ssize_t got = ::read(fd, out.data(), n);
-  ::close(fd);
-  out.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
-  return out;
 }
 
 }  // namespace
@@ -80,7 +71,12 @@ ExistingOutput inspectOutput(const std::string& path) {
     return out;
   }
   static constexpr char kSqlite[] = "SQLite format 3";  // and a NUL: 16 bytes
-  const std::string start = head(path, 512);
+  std::string start;
+  try {
+    start = report::readRegularFile(path, 512);
+  } catch (const std::exception&) {
+    // unreadable: judged as a file that is not a report below
+  }
   if (start.size() < sizeof kSqlite || start.compare(0, sizeof kSqlite, kSqlite, sizeof kSqlite) != 0) {
     if (st.st_size == 0) out.what = "an empty file";
     else if (start.size() == 512 && start.compare(257, 5, "ustar") == 0) out.what = "a Cube file or other tar archive";
@@ -92,15 +88,7 @@ ExistingOutput inspectOutput(const std::string& path) {
     using report::detail::Database;
     using report::detail::Statement;
     // Read-only and immutable: examining the file never changes it, nor creates a journal beside it.
-    std::string uri = "file:";
-    for (const char c : resolved(path).string()) {
-      if (c == '%') uri += "%25";
-      else if (c == '?') uri += "%3f";
-      else if (c == '#') uri += "%23";
-      else uri += c;
-    }
-    uri += "?immutable=1";
-    Database db(uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    Database db(report::fileUri(resolved(path).string()) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
     Statement s(db, "SELECT key, value FROM meta WHERE key IN ('format_version', 'trace', 'kind')");
     bool version = false;
     std::string trace, kind;
