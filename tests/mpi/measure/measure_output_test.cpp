@@ -169,6 +169,22 @@ TEST_F(RecordingOutput, AFullDiskInAnAbortedRunIsNotCompleted) {
   EXPECT_EQ(slurp(*dir / "abort-listing"), "traces.failed\n");
 }
 
+// What waitscope-run and waitscope-analyze print must reach standard output, or they exit with 1.
+TEST_F(RecordingOutput, FailedWritesToStandardOutputExitWithOne) {
+  for (const std::string tool : {"waitscope-run", "waitscope-analyze"}) {
+    const auto r = run("{ " + kRootEnv + " " + test::tool(tool) + " --version > /dev/full; }");
+    EXPECT_EQ(r.exitCode, 1) << tool << ": " << r.err;
+    EXPECT_NE(r.err.find(tool + ": error: cannot write to standard output: No space left on device\n"),
+              std::string::npos)
+        << r.err;
+  }
+  const auto r = run("{ " + record((*dir / "stdout").string(), 1) + " > /dev/full; }");
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_NE(r.err.find("waitscope-run: error: cannot write to standard output: No space left on device\n"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST_F(RecordingOutput, ReadOnlyDirectoriesAreCalledReadOnly) {
   if (!tmpfsAllowed()) GTEST_SKIP() << "no private mount namespace here (unshare -rm)";
   const fs::path mount = *dir / "ro";
