@@ -26,7 +26,8 @@ std::size_t addressSpaceInUse() {
   const ssize_t n = ::read(fd, text, sizeof text - 1);
   ::close(fd);
   std::size_t pages = 0;
-  for (ssize_t i = 0; i < n && text[i] >= '0' && text[i] <= '9'; ++i) pages = pages * 10 + static_cast<std::size_t>(text[i] - '0');
+  for (ssize_t i = 0; i < n && text[i] >= '0' && text[i] <= '9'; ++i)
+    pages = pages * 10 + static_cast<std::size_t>(text[i] - '0');
   return pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
