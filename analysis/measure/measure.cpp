@@ -4,6 +4,7 @@
 #include "measure_internal.h"
 #include "online_config.h"
 #include "online_runtime.h"
+#include "otf2_write_error.h"
 #include "partial_trace.h"
 #include "profile_runtime.h"
 #include "timestamped_name.h"
@@ -98,30 +99,6 @@ OTF2_TimeStamp postFlush(void*, OTF2_FileType type, OTF2_LocationRef) {
 }
 
 OTF2_FlushCallbacks gFlushCallbacks = {preFlush, postFlush};
-
-// OTF2 codes that stand for an errno value are named by its number ("28": ENOSPC).
-int errnoOf(OTF2_ErrorCode code) {
-  const char* name = OTF2_Error_GetName(code);
-  if (!name || !*name) return 0;
-  for (const char* c = name; *c; ++c)
-    if (*c < '0' || *c > '9') return 0;
-  return std::atoi(name);
-}
-
-// Keeps the first failure, preferring one that says what the system refused (ENOSPC) to
-// OTF2's follow-up errors; warnings are not failures.
-OTF2_ErrorCode noteWriteError(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code, const char*, va_list) {
-  if (code > OTF2_SUCCESS && (g.writeError == 0 || (errnoOf(static_cast<OTF2_ErrorCode>(g.writeError)) == 0 &&
-                                                     errnoOf(code) != 0)))
-    g.writeError = code;
-  return code;
-}
-
-// "No space left on device", for the failure marker and the one line about it.
-std::string writeErrorText(int code) {
-  const int error = errnoOf(static_cast<OTF2_ErrorCode>(code));
-  return error != 0 ? std::strerror(error) : OTF2_Error_GetDescription(static_cast<OTF2_ErrorCode>(code));
-}
 
 // Leaves DIR/traces.failed with its reason; only open/write/close (the abort path may be a signal handler).
 void writeFailedMarker(const char* reason) {
@@ -549,7 +526,7 @@ void startMeasurement(std::uint64_t initEnter) {
   // Definition chunks: the smallest size. OTF2 clears a writer's chunk as it flushes it at close,
   // and the default 4 MiB meant 1024 fresh pages faulted in per definition writer at
   // MPI_Finalize (~4 ms each) for definitions that are mostly a few kB.
-  OTF2_Error_RegisterCallback(noteWriteError, nullptr);
+  OTF2_Error_RegisterCallback(noteWriteError, &g.writeError);
   g.archive = OTF2_Archive_Open(g.dir.c_str(), "traces", OTF2_FILEMODE_WRITE, kChunk, OTF2_CHUNK_SIZE_MIN,
                                 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!g.archive) {
@@ -601,22 +578,17 @@ void abortMeasurement(const char* why) {
     g.evt = nullptr;
   }
   char buf[512];
-  if (g.writeError != 0) {
-    const auto code = static_cast<OTF2_ErrorCode>(g.writeError);
-    writeFailedMarker(errnoOf(code) != 0 ? std::strerror(errnoOf(code)) : OTF2_Error_GetDescription(code));
-  }
+  if (g.writeError != 0) writeFailedMarker(describeWriteError(g.writeError));
   if (g.logFd >= 0) {
     const std::size_t n = partial::endRecord(buf, sizeof buf, events, t, why);
     if (n > 0 && write(g.logFd, buf, n) < 0) { /* nothing more to do */ }
     close(g.logFd);
     g.logFd = -1;
   }
-  const auto failed = static_cast<OTF2_ErrorCode>(g.writeError);
   const int len =
       g.writeError != 0
           ? std::snprintf(buf, sizeof buf, "waitscope: rank %d ended by %s; writing the trace to %s had failed (%s)\n",
-                          g.worldRank, why, g.dir.c_str(),
-                          errnoOf(failed) != 0 ? std::strerror(errnoOf(failed)) : OTF2_Error_GetDescription(failed))
+                          g.worldRank, why, g.dir.c_str(), describeWriteError(g.writeError))
           : std::snprintf(buf, sizeof buf,
                           "waitscope: rank %d ended by %s: the trace in %s is incomplete (%llu events up to now were "
                           "written)\n",
@@ -738,13 +710,13 @@ void finishMeasurement() {
     // A trace with a hole where a write failed is not worth the space it takes: it goes, and
     // the marker says why (waitscope-run reports it; a linked program's rank 0 does here).
     partial::removeTraceFiles(g.dir);
-    const std::string reason = writeErrorText(failure);
-    writeFailedMarker(reason.c_str());
+    const char* reason = describeWriteError(failure);
+    writeFailedMarker(reason);
     if (!std::getenv("WAITSCOPE_QUIET"))
       std::fprintf(stderr,
                    "waitscope: no trace written: writing it to %s failed (%s); what was written is removed: free "
                    "space there or set WAITSCOPE_TRACE_DIR to another directory\n",
-                   g.dir.c_str(), reason.c_str());
+                   g.dir.c_str(), reason);
   }
   // The trace is complete: the definition logs are not needed. Every rank removes its log, then
   // tries the directory: the last one to get there removes it (no barrier needed).

@@ -2,6 +2,8 @@
 // (see partial_trace.h).
 #include "partial_trace.h"
 
+#include "otf2_write_error.h"
+
 #include <sys/statvfs.h>
 
 #include <algorithm>
@@ -277,6 +279,13 @@ Completed completeTrace(const std::string& traceDir) {
     fs::rename(evtDir, aside, ec);
     if (ec) throw std::runtime_error(evtDir.string() + ": cannot move the event files aside: " + ec.message());
   }
+  // OTF2's messages are kept off stderr: a failure (a full disk) is said once. It is noted
+  // through the callback, as OTF2_Archive_Close can succeed for an anchor it could not write.
+  int failure = 0;
+  struct Restore {
+    OTF2_ErrorCallback callback;
+    ~Restore() { OTF2_Error_RegisterCallback(callback, nullptr); }
+  } restore{OTF2_Error_RegisterCallback(noteWriteError, &failure)};
   OTF2_Archive* archive = OTF2_Archive_Open(traceDir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
                                             OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
                                             OTF2_COMPRESSION_NONE);
@@ -302,8 +311,17 @@ Completed completeTrace(const std::string& traceDir) {
   }
   OTF2_Archive_CloseDefFiles(archive);
   writeGlobalDefinitions(archive, gl, events, hosts, minStart, maxEnd - minStart);
-  if (OTF2_Archive_Close(archive) != OTF2_SUCCESS)
-    throw std::runtime_error(traceDir + ": cannot write the OTF2 anchor file");
+  if (OTF2_Archive_Close(archive) != OTF2_SUCCESS && failure == 0) failure = OTF2_ERROR_PROCESSED_WITH_FAULTS;
+  if (failure != 0) {
+    // Back to how the run left it (logs and event files), so that it can be completed once
+    // there is space.
+    fs::remove(traceDir + "/traces.otf2", ec);
+    fs::remove(traceDir + "/traces.def", ec);
+    fs::remove_all(evtDir, ec);
+    if (fs::is_directory(aside, ec)) fs::rename(aside, evtDir, ec);
+    throw std::runtime_error(traceDir + ": cannot complete the trace (" + describeWriteError(failure) +
+                             "); free space there, then run waitscope-run --complete " + traceDir);
+  }
   fs::create_directories(evtDir, ec);
   if (fs::is_directory(aside, ec))
     for (const auto& e : fs::directory_iterator(aside, ec)) {

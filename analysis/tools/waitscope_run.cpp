@@ -156,7 +156,8 @@ bool completePartial(const std::string& dir, const std::string& what) {
     std::fprintf(stderr, "waitscope-run: %s: the trace %s/traces.otf2 is incomplete (%s); it holds the events up to the end\n",
                  what.c_str(), dir.c_str(), done.reason.c_str());
   } catch (const std::exception& e) {
-    fail(what + ": " + e.what());
+    const std::string message = e.what();
+    fail(message.rfind(dir + ":", 0) == 0 ? message : what + ": " + message);  // --complete: what is dir
   }
   return true;
 }

@@ -169,6 +169,28 @@ TEST_F(RecordingOutput, AFullDiskInAnAbortedRunIsNotCompleted) {
   EXPECT_EQ(slurp(*dir / "abort-listing"), "traces.failed\n");
 }
 
+// Completing an aborted run's trace on a full disk fails with one line and leaves the definition
+// logs and event files as they were, so that it can be completed once there is space.
+TEST_F(RecordingOutput, ACompletionThatDoesNotFitKeepsWhatTheRunLeft) {
+  if (!tmpfsAllowed()) GTEST_SKIP() << "no private mount namespace here (unshare -rm)";
+  const fs::path mount = *dir / "complete";
+  const std::string out = (mount / "t").string(), listing = (*dir / "complete-listing").string();
+  const std::string complete = test::tool("waitscope-run") + " --complete " + out;
+  const auto r = withTmpfs(
+      mount, "size=1m",
+      "WAITSCOPE_TRACE_DIR=" + out + " " + kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) +
+          " --oversubscribe -n 2 " + WAITSCOPE_PROBE + " --calls 200 --abort >/dev/null 2>&1; dd if=/dev/zero of=" +
+          (mount / "fill").string() + " bs=4k 2>/dev/null; " + complete + "; code=$?; cd " + out +
+          " && ls -A . traces traces.partial > " + listing + "; rm " + (mount / "fill").string() + "; " + complete +
+          " >/dev/null 2>&1 && ls -A . >> " + listing + "; exit $code");
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_EQ(r.err, "waitscope-run: " + out + ": cannot complete the trace (No space left on device); free space "
+                   "there, then run waitscope-run --complete " + out + "\n");
+  EXPECT_EQ(slurp(listing),
+            ".:\ntraces\ntraces.partial\n\ntraces:\n0.evt\n1.evt\n\ntraces.partial:\n0.log\n1.log\n"
+            "traces\ntraces.def\ntraces.otf2\n");
+}
+
 // What waitscope-run and waitscope-analyze print must reach standard output, or they exit with 1.
 TEST_F(RecordingOutput, FailedWritesToStandardOutputExitWithOne) {
   for (const std::string tool : {"waitscope-run", "waitscope-analyze"}) {
