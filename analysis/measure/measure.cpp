@@ -99,6 +99,7 @@ OTF2_TimeStamp postFlush(void*, OTF2_FileType type, OTF2_LocationRef) {
 }
 
 OTF2_FlushCallbacks gFlushCallbacks = {preFlush, postFlush};
+OTF2_MemoryCallbacks gMemoryCallbacks = {poolAllocate, poolFreeAll};
 
 // Leaves DIR/traces.failed with its reason; only open/write/close (the abort path may be a signal handler).
 void writeFailedMarker(const char* reason) {
@@ -107,7 +108,6 @@ void writeFailedMarker(const char* reason) {
   if (write(fd, reason, std::strlen(reason)) < 0 || write(fd, "\n", 1) < 0) { /* the empty marker still says it */ }
   close(fd);
 }
-OTF2_MemoryCallbacks gMemoryCallbacks = {poolAllocate, poolFreeAll};
 
 // ---------------------------------------------------------------------------------------------
 // Symbols and source lines (libdw), resolved once per address. Only the objects that hold an
@@ -718,7 +718,7 @@ void finishMeasurement() {
                    "space there or set WAITSCOPE_TRACE_DIR to another directory\n",
                    g.dir.c_str(), reason);
   }
-  // The trace is complete: the definition logs are not needed. Every rank removes its log, then
+  // The trace is complete (or removed): the definition logs are not needed. Every rank removes its log, then
   // tries the directory: the last one to get there removes it (no barrier needed).
   if (g.logFd >= 0) {
     close(g.logFd);
