@@ -37,6 +37,12 @@ bool within(const fs::path& p, const fs::path& dir) {
   return true;
 }
 
+// The line refusing to write a report over `existing`, a file that is not a report.
+std::string notAReport(const std::string& output, const ExistingOutput& existing) {
+  return output + ": the report is not written there: it exists and is " + existing.what +
+         " (only a Waitscope report is ever replaced); name another file with -o";
+}
+
 bool sameFile(const fs::path& a, const fs::path& b) {
   std::error_code ec;
   return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec) && !ec;
@@ -145,9 +151,7 @@ std::string analyzerOutputProblem(const std::string& trace, const std::string& o
   switch (existing.kind) {
     case ExistingOutput::Kind::Directory:
       return refuse + "it is a directory; name a report file with -o";
-    case ExistingOutput::Kind::Other:
-      return refuse + "it exists and is " + existing.what +
-             " (only a Waitscope report is ever replaced); name another file with -o";
+    case ExistingOutput::Kind::Other: return notAReport(output, existing);
     case ExistingOutput::Kind::Report: {
       const fs::path anchor = resolved(trace);
       const bool sameTrace = !existing.trace.empty() && resolved(existing.trace) == anchor;
@@ -173,15 +177,15 @@ std::string runReportProblem(const std::string& output) {
   const ExistingOutput existing = inspectOutput(output);
   if (existing.kind == ExistingOutput::Kind::Directory)
     return output + " is a directory; name a report file with -o";
-  if (existing.kind == ExistingOutput::Kind::Other)
-    return output + ": the report is not written there: it exists and is " + existing.what +
-           " (only a Waitscope report is ever replaced); name another file with -o";
+  if (existing.kind == ExistingOutput::Kind::Other) return notAReport(output, existing);
   return {};
 }
 
 std::string closeStandardOutput() {
   int error = 0;
   bool failed = false;
+  // Output is the last thing a tool does, so errno still holds why the failed write failed
+  // (stdio drops the data it could not write: the flush here may well succeed).
   std::cout.flush();
   if (!std::cout) {
     failed = true;
