@@ -267,7 +267,8 @@ void writeTimelineIndex(const TimelineIndex& index, const Fingerprint& sources, 
 
 LoadedIndex loadTimelineIndex(const std::string& path, const Fingerprint& expected) {
   LoadedIndex out;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO in the index's place must not block the open; only a regular file is read.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     out.problem = "no index file";
     return out;
@@ -280,7 +281,11 @@ LoadedIndex loadTimelineIndex(const std::string& path, const Fingerprint& expect
   };
   struct stat st {};
   auto mapping = std::make_shared<Mapping>();
-  if (::fstat(fd, &st) == 0 && static_cast<std::uint64_t>(st.st_size) >= kHeaderBytes) {
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return fail(IndexLoad::Corrupt, "not a regular file");
+  }
+  if (static_cast<std::uint64_t>(st.st_size) >= kHeaderBytes) {
     mapping->length = static_cast<std::size_t>(st.st_size);
     mapping->address = ::mmap(nullptr, mapping->length, PROT_READ, MAP_PRIVATE, fd, 0);
   }

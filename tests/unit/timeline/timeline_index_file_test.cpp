@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "report/report_io.h"
 #include "test_support.h"
 #include "timeline/timeline_index_file.h"
@@ -130,6 +133,18 @@ TEST_F(timeline_index_file, TruncatedWrongMagicAndOtherVersionAreNotLoaded) {
   EXPECT_EQ(r.status, IndexLoad::Corrupt);
   EXPECT_EQ(r.problem, "not a timeline index");
   EXPECT_TRUE(open().built);
+}
+
+TEST_F(timeline_index_file, AFifoInTheIndexPlaceIsReplacedNotRead) {
+  ASSERT_EQ(::mkfifo(indexPath_.c_str(), 0600), 0) << std::strerror(errno);
+  ::alarm(60);  // opening a FIFO for reading blocks until a writer comes: end a hang as a failure
+  const LoadedIndex r = loadTimelineIndex(indexPath_, fingerprintOf(indexSources(tracePath_, reportPath_)));
+  EXPECT_EQ(r.status, IndexLoad::Corrupt);
+  EXPECT_EQ(r.problem, "not a regular file");
+  EXPECT_TRUE(open().built);
+  ::alarm(0);
+  EXPECT_TRUE(fs::is_regular_file(indexPath_));
+  EXPECT_FALSE(open().built);  // the rebuilt index replaced the FIFO and is loaded from now on
 }
 
 TEST_F(timeline_index_file, UnwritableDirectoryKeepsTheIndexInMemory) {
