@@ -1,6 +1,6 @@
-// End to end, the online analysis (seed 002): `waitscope-run --online` on the example programs,
+// End to end, the online analysis (Hilbrich et al., "Memory Usage Optimizations for Online Event Analysis"): `waitscope-run --online` on the example programs,
 // beside the trace analysis of the same programs, the channel selections and the application
-// pause on seed 002's Fig. 2 programs, live snapshots, and option errors.
+// pause on the Fig. 2 programs of that paper (tests/apps/seed002.c), live snapshots, and option errors.
 //
 // Every check here holds under any schedule of the processes, so on a loaded machine too. Two
 // runs of a busy-waiting program on 2 oversubscribed cores differ by tens of percent when the
