@@ -1,4 +1,5 @@
-// End to end, the online analysis (Hilbrich et al., "Memory Usage Optimizations for Online Event Analysis"): `waitscope-run --online` on the example programs,
+// End to end, the online analysis (Hilbrich et al., "Memory Usage Optimizations for Online Event Analysis"):
+// `waitscope-run --online` on the example programs,
 // beside the trace analysis of the same programs, the channel selections and the application
 // pause on the Fig. 2 programs of that paper (tests/apps/seed002.c), live snapshots, and option errors.
 //

@@ -1,4 +1,5 @@
-// Channel selection (Hilbrich et al., "Memory Usage Optimizations for Online Event Analysis", section 4): the heuristic's penalties and list order, the
+// Channel selection (Hilbrich et al., "Memory Usage Optimizations for Online Event
+// Analysis", section 4): the heuristic's penalties and list order, the
 // static strategies' probing sequences, and the memory each selection leaves a place holding
 // under a scripted arrival order.
 #include "channel_selection.h"
