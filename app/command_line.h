@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "model/value_mode.h"
+#include "views/model/value_mode.h"
 
 namespace waitscope::app {
 

@@ -1,4 +1,4 @@
-#include "compare_dialog.h"
+#include "app/compare_dialog.h"
 
 #include <QDialogButtonBox>
 #include <QFileInfo>
@@ -29,14 +29,14 @@ QTableWidgetItem* number(double value) {
 
 }  // namespace
 
-CompareDialog::CompareDialog(const std::vector<tools::ComparisonRow>& rows, const QString& profilePath,
+CompareDialog::CompareDialog(const std::vector<report::ComparisonRow>& rows, const QString& profilePath,
                              const QString& tracePath, QWidget* parent)
     : QDialog(parent), table_(new QTableWidget(static_cast<int>(rows.size()), 7, this)) {
   setWindowTitle(tr("Profile estimates against the trace analysis"));
   table_->setHorizontalHeaderLabels({tr("Pattern"), tr("Call path"), tr("Call site"), tr("Profile (%)"),
                                      tr("Trace (%)"), tr("Difference (pp)"), tr("Profile, tested (%)")});
   for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
-    const tools::ComparisonRow& row = rows[static_cast<std::size_t>(r)];
+    const report::ComparisonRow& row = rows[static_cast<std::size_t>(r)];
     table_->setItem(r, 0, text(row.pattern));
     table_->setItem(r, 1, text(row.callPath));
     table_->setItem(r, 2, text(row.callSite));

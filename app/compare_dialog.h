@@ -5,7 +5,7 @@
 // in percentage points, sortable.
 #include <QDialog>
 
-#include "report_compare.h"
+#include "analysis/report/profile_comparison.h"
 
 class QTableWidget;
 
@@ -14,7 +14,7 @@ namespace waitscope::app {
 class CompareDialog : public QDialog {
   Q_OBJECT
  public:
-  CompareDialog(const std::vector<tools::ComparisonRow>& rows, const QString& profilePath, const QString& tracePath,
+  CompareDialog(const std::vector<report::ComparisonRow>& rows, const QString& profilePath, const QString& tracePath,
                 QWidget* parent = nullptr);
   QTableWidget* table() const { return table_; }
 

@@ -1,4 +1,4 @@
-#include "editor_launcher.h"
+#include "app/editor_launcher.h"
 
 #include <QFileInfo>
 #include <QProcess>
@@ -7,7 +7,7 @@
 
 #include <stdexcept>
 
-#include "report/editor_command.h"
+#include "app/editor_command.h"
 
 namespace waitscope::app {
 

@@ -8,10 +8,10 @@
 #include <QIcon>
 #include <QTextStream>
 
-#include "command_line.h"
-#include "main_window.h"
-#include "report_loader.h"
-#include "scripted_export.h"
+#include "app/command_line.h"
+#include "app/main_window.h"
+#include "app/report_loader.h"
+#include "app/scripted_export.h"
 
 namespace {
 

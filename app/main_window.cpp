@@ -1,4 +1,4 @@
-#include "main_window.h"
+#include "app/main_window.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -27,24 +27,24 @@
 #include <QStatusBar>
 #include <QTreeView>
 
-#include "analyze_dialog.h"
-#include "compare_dialog.h"
-#include "editor_launcher.h"
-#include "live/live_run_controller.h"
-#include "profile_editor.h"
-#include "model/selection.h"
-#include "model/value_tree_model.h"
-#include "report/source_location.h"
-#include "report_loader.h"
-#include "source/source_pane.h"
-#include "timeline_loader.h"
-#include "critical_path_pane.h"
-#include "timeline_pane.h"
-#include "timeline_view.h"
-#include "widgets/chart_pane.h"
-#include "widgets/report_browser.h"
-#include "widgets/tree_pane.h"
-#include "widgets/widget_export.h"
+#include "analysis/report/source_location.h"
+#include "app/compare_dialog.h"
+#include "app/editor_launcher.h"
+#include "app/launch/analyze_dialog.h"
+#include "app/launch/profile_editor.h"
+#include "app/live/live_run_controller.h"
+#include "app/report_loader.h"
+#include "app/timeline_loader.h"
+#include "views/model/selection.h"
+#include "views/model/value_tree_model.h"
+#include "views/source/source_pane.h"
+#include "views/timeline/critical_path_pane.h"
+#include "views/timeline/timeline_pane.h"
+#include "views/timeline/timeline_view.h"
+#include "views/widgets/chart_pane.h"
+#include "views/widgets/report_browser.h"
+#include "views/widgets/tree_pane.h"
+#include "views/widgets/widget_export.h"
 
 namespace waitscope::app {
 namespace {
@@ -530,9 +530,9 @@ QString MainWindow::compareWithTraceAnalysis(const QString& traceReport) {
   if (!shown) return tr("Open a wait-state profile (waitscope-run --profile) first.");
   const LoadResult trace = ReportLoader::loadNow(traceReport);
   if (!trace.report) return trace.error;
-  std::vector<tools::ComparisonRow> rows;
+  std::vector<report::ComparisonRow> rows;
   try {
-    rows = tools::compareReports(shown->report(), trace.report->report(), 0.5);
+    rows = report::compareReports(shown->report(), trace.report->report(), 0.5);
   } catch (const std::exception& e) {
     return tr("%1 against %2: %3").arg(shown->path(), traceReport, QString::fromStdString(e.what()));
   }

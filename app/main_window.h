@@ -4,7 +4,7 @@
 // remembered window state, loading off the GUI thread with Cancel, and export.
 #include <QMainWindow>
 
-#include "model/report_data.h"
+#include "views/model/report_data.h"
 
 class QAction;
 class QActionGroup;

@@ -1,14 +1,14 @@
-#include "remote_timeline.h"
+#include "app/remote_timeline.h"
 
 #include <algorithm>
 #include <string_view>
 
 #include <QEventLoop>
 
-#include "report_tool_call.h"
-#include "shell_command.h"
-#include "shell_job.h"
-#include "timeline/slice_format.h"
+#include "analysis/timeline/slice_format.h"
+#include "app/launch/report_tool_call.h"
+#include "app/launch/shell_command.h"
+#include "app/launch/shell_job.h"
 
 namespace waitscope::app {
 

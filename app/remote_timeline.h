@@ -20,9 +20,9 @@
 #include <QObject>
 #include <QString>
 
-#include "connection_profile.h"
-#include "remote_origin.h"
-#include "timeline/async_slice_source.h"
+#include "analysis/timeline/async_slice_source.h"
+#include "app/launch/connection_profile.h"
+#include "app/launch/remote_origin.h"
 
 namespace waitscope::app {
 

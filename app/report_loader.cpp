@@ -1,9 +1,9 @@
-#include "report_loader.h"
+#include "app/report_loader.h"
 
 #include <QFileInfo>
 #include <QtConcurrent>
 
-#include "report/open_report.h"
+#include "analysis/report/open_report.h"
 
 namespace waitscope::app {
 

@@ -4,7 +4,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 
-#include "model/report_data.h"
+#include "views/model/report_data.h"
 
 namespace waitscope::app {
 

@@ -1,4 +1,4 @@
-#include "scripted_export.h"
+#include "app/scripted_export.h"
 
 #include <cstdio>
 
@@ -7,18 +7,18 @@
 #include <QPainter>
 #include <QTreeView>
 
-#include "command_line.h"
-#include "main_window.h"
-#include "model/selection.h"
-#include "profile_store.h"
-#include "remote_origin.h"
-#include "remote_timeline.h"
-#include "report_loader.h"
-#include "timeline/region_group.h"
-#include "timeline_loader.h"
-#include "timeline_view.h"
-#include "widgets/report_browser.h"
-#include "widgets/tree_pane.h"
+#include "analysis/timeline/region_group.h"
+#include "app/command_line.h"
+#include "app/launch/profile_store.h"
+#include "app/launch/remote_origin.h"
+#include "app/main_window.h"
+#include "app/remote_timeline.h"
+#include "app/report_loader.h"
+#include "app/timeline_loader.h"
+#include "views/model/selection.h"
+#include "views/timeline/timeline_view.h"
+#include "views/widgets/report_browser.h"
+#include "views/widgets/tree_pane.h"
 
 namespace waitscope::app {
 

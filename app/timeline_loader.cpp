@@ -1,12 +1,12 @@
-#include "timeline_loader.h"
+#include "app/timeline_loader.h"
 
 #include <QFileInfo>
 #include <QtConcurrent>
 
-#include "remote_connect_dialog.h"
-#include "remote_timeline.h"
-#include "timeline/region_group.h"
-#include "timeline/timeline_index_file.h"
+#include "analysis/timeline/region_group.h"
+#include "analysis/timeline/timeline_index_file.h"
+#include "app/launch/remote_connect_dialog.h"
+#include "app/remote_timeline.h"
 
 namespace waitscope::app {
 

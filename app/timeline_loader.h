@@ -21,11 +21,11 @@
 #include <optional>
 #include <vector>
 
-#include "model/report_data.h"
-#include "profile_store.h"
-#include "remote_connect_dialog.h"
-#include "remote_origin.h"
-#include "timeline/timeline_query.h"
+#include "analysis/timeline/timeline_query.h"
+#include "app/launch/profile_store.h"
+#include "app/launch/remote_connect_dialog.h"
+#include "app/launch/remote_origin.h"
+#include "views/model/report_data.h"
 
 namespace waitscope::app {
 

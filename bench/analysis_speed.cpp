@@ -29,13 +29,13 @@
 #include <string_view>
 #include <vector>
 
-#include "bare_otf2_read.h"
-#include "bench_args.h"
-#include "replay/analyzer.h"
-#include "replay/yielding_wait.h"
-#include "report/report_io.h"
-#include "trace/otf2_reader_mpi.h"
-#include "trace_generator.h"
+#include "analysis/analyzer/analyzer.h"
+#include "analysis/replay/yielding_wait.h"
+#include "analysis/report/report_io.h"
+#include "analysis/trace/otf2_reader_mpi.h"
+#include "bench/bare_otf2_read.h"
+#include "bench/bench_args.h"
+#include "bench/trace_generator.h"
 
 namespace {
 
@@ -181,13 +181,13 @@ int run(const Args& args) {
       ro.warn = [](const std::string&) {};
       const waitscope::trace::Trace local = waitscope::trace::readTraceForRank(anchor, MPI_COMM_WORLD, ro);
       steps.mark("read");
-      waitscope::replay::AnalysisOptions options;
+      waitscope::analyzer::AnalysisOptions options;
       options.causes = causes;
       options.progress = [&](std::string_view phase, int percent) {
         if (percent > 0) steps.mark(std::string(phase) + " " + std::to_string(percent));
       };
-      const auto result = waitscope::replay::analyzeLocation(local, MPI_COMM_WORLD, options);
-      const auto rep = waitscope::replay::gatherReport(local, result, MPI_COMM_WORLD);
+      const auto result = waitscope::analyzer::analyzeLocation(local, MPI_COMM_WORLD, options);
+      const auto rep = waitscope::analyzer::gatherReport(local, result, MPI_COMM_WORLD);
       if (me == 0) waitscope::report::writeReport(rep, reportPath);
       steps.mark("report");
     });

@@ -19,11 +19,11 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
-#include "main_window.h"
-#include "model/selection.h"
-#include "patterns/metric_table.h"
-#include "report/report_io.h"
-#include "widgets/report_browser.h"
+#include "analysis/metrics/metric_table.h"
+#include "analysis/report/report_io.h"
+#include "app/main_window.h"
+#include "views/model/selection.h"
+#include "views/widgets/report_browser.h"
 
 using namespace waitscope;
 

@@ -1,4 +1,4 @@
-#include "bare_otf2_read.h"
+#include "bench/bare_otf2_read.h"
 
 #include <otf2/otf2.h>
 

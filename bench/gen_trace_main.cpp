@@ -4,8 +4,8 @@
 #include <exception>
 #include <string>
 
-#include "bench_args.h"
-#include "trace_generator.h"
+#include "bench/bench_args.h"
+#include "bench/trace_generator.h"
 
 int main(int argc, char** argv) {
   using namespace waitscope::bench;

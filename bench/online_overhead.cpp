@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "bench_args.h"
-#include "report/report.h"
-#include "report/report_io.h"
+#include "analysis/report/report.h"
+#include "analysis/report/report_io.h"
+#include "bench/bench_args.h"
 
 namespace fs = std::filesystem;
 

@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "report/report_io.h"
+#include "analysis/report/report_io.h"
 
 namespace fs = std::filesystem;
 

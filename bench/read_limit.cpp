@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "bare_otf2_read.h"
-#include "bench_args.h"
-#include "trace/otf2_reader.h"
-#include "trace_generator.h"
+#include "analysis/trace/otf2_reader.h"
+#include "bench/bare_otf2_read.h"
+#include "bench/bench_args.h"
+#include "bench/trace_generator.h"
 
 namespace {
 

@@ -27,13 +27,13 @@
 #include <QImage>
 #include <QPainter>
 
-#include "bench_args.h"
-#include "report/report_io.h"
-#include "timeline/timeline_index_file.h"
-#include "timeline/timeline_query.h"
-#include "timeline_view.h"
-#include "trace/otf2_reader.h"
-#include "trace_generator.h"
+#include "analysis/report/report_io.h"
+#include "analysis/timeline/timeline_index_file.h"
+#include "analysis/timeline/timeline_query.h"
+#include "analysis/trace/otf2_reader.h"
+#include "bench/bench_args.h"
+#include "bench/trace_generator.h"
+#include "views/timeline/timeline_view.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "trace_generator.h"
+#include "bench/trace_generator.h"
 
 #include <otf2/otf2.h>
 

@@ -3,8 +3,8 @@
 // backward replay on the same ranks classifies every wait state (direct or
 // indirect, propagating or terminal), charges delay costs to the call paths
 // that caused it, and finds the critical path.
-#include "replay/analyzer.h"
-#include "replay/replay_context.h"
+#include "analysis/replay/local_result.h"
+#include "analysis/replay/replay_context.h"
 
 namespace waitscope::causes {
 

@@ -14,10 +14,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "causes.h"
-#include "replay/merge_runs.h"
-#include "replay/region_timeline.h"
-#include "replay/yielding_wait.h"
+#include "analysis/causes/causes.h"
+#include "analysis/replay/merge_runs.h"
+#include "analysis/replay/region_timeline.h"
+#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::causes {
 namespace {

@@ -48,13 +48,13 @@
 #include <string>
 #include <vector>
 
-#include "causes.h"
-#include "replay/chunked_vector.h"
-#include "replay/merge_runs.h"
-#include "replay/path_sums.h"
-#include "replay/region_timeline.h"
-#include "replay/yielding_wait.h"
-#include "replay/search_near.h"
+#include "analysis/causes/causes.h"
+#include "analysis/replay/chunked_vector.h"
+#include "analysis/replay/merge_runs.h"
+#include "analysis/replay/path_sums.h"
+#include "analysis/replay/region_timeline.h"
+#include "analysis/replay/search_near.h"
+#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::causes {
 namespace {

@@ -1,18 +1,18 @@
 // Unification of the rank-local definitions into global OTF2 definitions (see global_definitions.h).
-#include "global_definitions.h"
+#include "analysis/measure/global_definitions.h"
 
 namespace waitscope::measure {
 
 const char* const kMpiNames[kNumMpi] = {
 #define WS_MPI(category, role, name, params, args) #name,
-#include "mpi_functions.def"
+#include "analysis/measure/mpi_functions.def"
 #undef WS_MPI
 };
 
 namespace {
 constexpr OTF2_RegionRole kMpiRoles[] = {
 #define WS_MPI(category, role, name, params, args) OTF2_REGION_ROLE_##role,
-#include "mpi_functions.def"
+#include "analysis/measure/mpi_functions.def"
 #undef WS_MPI
 };
 }  // namespace

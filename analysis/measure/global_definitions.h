@@ -16,7 +16,7 @@ namespace waitscope::measure {
 // MPI regions are global by construction: region id = index in mpi_functions.def.
 constexpr std::uint32_t kNumMpi = 0
 #define WS_MPI(category, role, name, params, args) +1
-#include "mpi_functions.def"
+#include "analysis/measure/mpi_functions.def"
 #undef WS_MPI
     ;
 constexpr OTF2_RegionRef kFlushRegion = kNumMpi;       // "TRACE BUFFER FLUSH"

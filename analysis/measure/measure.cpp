@@ -1,14 +1,14 @@
 // libwaitscope-measure: measurement life cycle, OTF2 archive (streaming, bounded buffer),
 // call sites and user regions (libdw), and unification of the rank-local definitions at
 // MPI_Finalize into Score-P-like global definitions.
-#include "measure_internal.h"
-#include "online_config.h"
-#include "online_runtime.h"
-#include "otf2_write_error.h"
-#include "partial_trace.h"
-#include "profile_runtime.h"
-#include "timestamped_name.h"
-#include "waitscope.h"
+#include "analysis/measure/measure_internal.h"
+#include "analysis/measure/online_runtime.h"
+#include "analysis/measure/otf2_write_error.h"
+#include "analysis/measure/partial_trace.h"
+#include "analysis/measure/profile_runtime.h"
+#include "analysis/measure/waitscope.h"
+#include "analysis/online/online_config.h"
+#include "analysis/profile/timestamped_name.h"
 
 #define OTF2_MPI_USE_PMPI
 #include <otf2/OTF2_MPI_Collectives.h>

@@ -12,13 +12,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "global_definitions.h"
+#include "analysis/measure/global_definitions.h"
 
 namespace waitscope::measure {
 
 enum class Fn : std::uint32_t {
 #define WS_MPI(category, role, name, params, args) name,
-#include "mpi_functions.def"
+#include "analysis/measure/mpi_functions.def"
 #undef WS_MPI
   kCount
 };

@@ -1,4 +1,4 @@
-#include "online_runtime.h"
+#include "analysis/measure/online_runtime.h"
 
 #include <time.h>
 
@@ -6,12 +6,12 @@
 #include <cstring>
 #include <exception>
 
-#include "measure_internal.h"
-#include "online_config.h"
-#include "place.h"
-#include "profile_output.h"
-#include "profile_runtime.h"
-#include "tree_layout.h"
+#include "analysis/measure/measure_internal.h"
+#include "analysis/measure/profile_runtime.h"
+#include "analysis/online/online_config.h"
+#include "analysis/online/place.h"
+#include "analysis/online/tree_layout.h"
+#include "analysis/profile/profile_output.h"
 
 namespace waitscope::measure {
 

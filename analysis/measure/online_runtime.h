@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "online_event.h"
+#include "analysis/online/online_event.h"
 
 namespace waitscope::measure {
 

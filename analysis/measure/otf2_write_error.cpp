@@ -1,4 +1,4 @@
-#include "otf2_write_error.h"
+#include "analysis/measure/otf2_write_error.h"
 
 #include <cstdlib>
 #include <cstring>

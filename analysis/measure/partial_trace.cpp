@@ -1,8 +1,8 @@
 // Definition logs of the recording ranks and the completion of an aborted run's trace
 // (see partial_trace.h).
-#include "partial_trace.h"
+#include "analysis/measure/partial_trace.h"
 
-#include "otf2_write_error.h"
+#include "analysis/measure/otf2_write_error.h"
 
 #include <sys/statvfs.h>
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "global_definitions.h"
+#include "analysis/measure/global_definitions.h"
 
 namespace waitscope::measure::partial {
 

@@ -1,6 +1,6 @@
 // Profile mode: start, user regions, and the work at MPI_Finalize (minima, estimates,
 // gathering at rank 0, the report).
-#include "profile_runtime.h"
+#include "analysis/measure/profile_runtime.h"
 
 #include <unistd.h>
 
@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "profile_output.h"
-#include "report/report_io.h"
-#include "timestamped_name.h"
+#include "analysis/profile/profile_output.h"
+#include "analysis/profile/timestamped_name.h"
+#include "analysis/report/report_io.h"
 
 namespace waitscope::measure::profile {
 
@@ -26,7 +26,7 @@ namespace {
 
 constexpr const char* kMpiNames[] = {
 #define WS_MPI(category, role, name, params, args) #name,
-#include "mpi_functions.def"
+#include "analysis/measure/mpi_functions.def"
 #undef WS_MPI
 };
 

@@ -12,8 +12,8 @@
 
 #include <cstdint>
 
-#include "measure_internal.h"
-#include "profile_stats.h"
+#include "analysis/measure/measure_internal.h"
+#include "analysis/profile/profile_stats.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>

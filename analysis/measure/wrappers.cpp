@@ -6,10 +6,10 @@
 #include <cstdlib>
 #include <vector>
 
-#include "measure_internal.h"
-#include "online_runtime.h"
-#include "partial_trace.h"
-#include "profile_runtime.h"
+#include "analysis/measure/measure_internal.h"
+#include "analysis/measure/online_runtime.h"
+#include "analysis/measure/partial_trace.h"
+#include "analysis/measure/profile_runtime.h"
 
 namespace waitscope::measure {
 namespace {
@@ -46,7 +46,7 @@ struct Pmpi;
   struct Pmpi<Fn::name> {                          \
     static constexpr auto fn = &P##name;           \
   };
-#include "mpi_functions.def"
+#include "analysis/measure/mpi_functions.def"
 #undef WS_MPI
 #pragma GCC diagnostic pop
 
@@ -120,9 +120,9 @@ MPI_Status* statusArray(int n, MPI_Status* user) {
 }
 
 // Profile mode (WAITSCOPE_PROFILE): its hooks and wrapper body.
-#include "profile_hooks.h"
+#include "analysis/measure/profile_hooks.h"
 // Online mode (WAITSCOPE_ONLINE): its hooks and wrapper body.
-#include "online_hooks.h"
+#include "analysis/measure/online_hooks.h"
 
 // --- point-to-point ---------------------------------------------------------------------------
 void recordSend(int dest, int count, MPI_Datatype type, int tag, MPI_Comm comm) {
@@ -1028,6 +1028,6 @@ using namespace waitscope::measure;
   }
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#include "mpi_functions.def"
+#include "analysis/measure/mpi_functions.def"
 #pragma GCC diagnostic pop
 #undef WS_MPI

@@ -1,4 +1,4 @@
-#include "channel_selection.h"
+#include "analysis/online/channel_selection.h"
 
 #include <algorithm>
 #include <numeric>

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "online_config.h"
+#include "analysis/online/online_config.h"
 
 namespace waitscope::online {
 

@@ -1,4 +1,4 @@
-#include "collective_aggregation.h"
+#include "analysis/online/collective_aggregation.h"
 
 #include <algorithm>
 

@@ -11,8 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "online_event.h"
-#include "wait_totals.h"
+#include "analysis/online/online_event.h"
+#include "analysis/online/wait_totals.h"
 
 namespace waitscope::online {
 

@@ -1,12 +1,12 @@
-#include "live_report.h"
+#include "analysis/online/live_report.h"
 
 #include <cstdio>
 #include <ctime>
 #include <fstream>
 
-#include "profile_output.h"
-#include "report/report_io.h"
-#include "timestamped_name.h"
+#include "analysis/profile/profile_output.h"
+#include "analysis/profile/timestamped_name.h"
+#include "analysis/report/report_io.h"
 
 namespace waitscope::online {
 

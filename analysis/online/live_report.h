@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "online_event.h"
-#include "report/report.h"
+#include "analysis/online/online_event.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::online {
 

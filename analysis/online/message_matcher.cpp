@@ -1,4 +1,4 @@
-#include "message_matcher.h"
+#include "analysis/online/message_matcher.h"
 
 #include <algorithm>
 

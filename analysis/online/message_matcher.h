@@ -10,8 +10,8 @@
 #include <deque>
 #include <unordered_map>
 
-#include "online_event.h"
-#include "wait_totals.h"
+#include "analysis/online/online_event.h"
+#include "analysis/online/wait_totals.h"
 
 namespace waitscope::online {
 

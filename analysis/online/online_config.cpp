@@ -1,4 +1,4 @@
-#include "online_config.h"
+#include "analysis/online/online_config.h"
 
 #include <cstdlib>
 #include <stdexcept>

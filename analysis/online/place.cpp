@@ -1,4 +1,4 @@
-#include "place.h"
+#include "analysis/online/place.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "channel_selection.h"
-#include "collective_aggregation.h"
-#include "live_report.h"
-#include "message_matcher.h"
-#include "report/report_io.h"
-#include "timestamped_name.h"
-#include "tree_layout.h"
-#include "wait_totals.h"
+#include "analysis/online/channel_selection.h"
+#include "analysis/online/collective_aggregation.h"
+#include "analysis/online/live_report.h"
+#include "analysis/online/message_matcher.h"
+#include "analysis/online/tree_layout.h"
+#include "analysis/online/wait_totals.h"
+#include "analysis/profile/timestamped_name.h"
+#include "analysis/report/report_io.h"
 
 namespace waitscope::online {
 namespace {

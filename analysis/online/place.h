@@ -6,7 +6,7 @@
 // application pauses, and (the root) writes the report and its live status.
 #include <mpi.h>
 
-#include "online_config.h"
+#include "analysis/online/online_config.h"
 
 namespace waitscope::online {
 

@@ -1,4 +1,4 @@
-#include "tree_layout.h"
+#include "analysis/online/tree_layout.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "wait_totals.h"
+#include "analysis/online/wait_totals.h"
 
 namespace waitscope::online {
 

@@ -5,8 +5,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "online_event.h"
-#include "patterns/metric_table.h"
+#include "analysis/metrics/metric_table.h"
+#include "analysis/online/online_event.h"
 
 namespace waitscope::online {
 

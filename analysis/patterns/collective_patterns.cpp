@@ -1,4 +1,4 @@
-#include "collective_patterns.h"
+#include "analysis/patterns/collective_patterns.h"
 
 #include <mpi.h>
 
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <vector>
 
-#include "replay/yielding_wait.h"
+#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::patterns {
 namespace {

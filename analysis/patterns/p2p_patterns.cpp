@@ -1,4 +1,4 @@
-#include "p2p_patterns.h"
+#include "analysis/patterns/p2p_patterns.h"
 
 #include <mpi.h>
 
@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "replay/yielding_wait.h"
+#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::patterns {
 namespace {

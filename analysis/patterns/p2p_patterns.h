@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "replay/replay_context.h"
+#include "analysis/replay/replay_context.h"
 
 namespace waitscope::patterns {
 

@@ -19,7 +19,7 @@
 //   create / free    MPI_Allreduce for Wait at Create / Wait at Free, and the
 //                    exchange window's own creation and release
 // docs/patterns/rma_active.md describes the definitions and the choices made.
-#include "rma_active_patterns.h"
+#include "analysis/patterns/rma_active_patterns.h"
 
 #include <mpi.h>
 
@@ -35,7 +35,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "replay/yielding_wait.h"
+#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::patterns {
 namespace {

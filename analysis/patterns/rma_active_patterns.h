@@ -6,7 +6,7 @@
 // closed with the recorded epochs.
 #include <string>
 
-#include "replay/replay_context.h"
+#include "analysis/replay/replay_context.h"
 
 namespace waitscope::patterns {
 

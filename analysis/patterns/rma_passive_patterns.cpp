@@ -18,7 +18,7 @@
 //      segments (per causing origin) and progress waits;
 //   5. the origin unions the segments (a lock_all hears from many targets),
 //      removes time already counted, and adds the wait states.
-#include "rma_passive_patterns.h"
+#include "analysis/patterns/rma_passive_patterns.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include "replay/yielding_wait.h"
+#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::patterns {
 namespace {

@@ -3,7 +3,7 @@
 // Competition (in lock calls and in transfers) and Wait for Progress.
 #include <string>
 
-#include "replay/replay_context.h"
+#include "analysis/replay/replay_context.h"
 
 namespace waitscope::patterns {
 

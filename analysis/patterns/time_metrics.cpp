@@ -1,7 +1,7 @@
-#include "time_metrics.h"
+#include "analysis/patterns/time_metrics.h"
 
-#include "mpi_category.h"
-#include "replay/path_sums.h"
+#include "analysis/metrics/mpi_category.h"
+#include "analysis/replay/path_sums.h"
 
 #include <string>
 #include <vector>

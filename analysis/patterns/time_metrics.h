@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "metric_table.h"
-#include "replay/replay_context.h"
+#include "analysis/metrics/metric_table.h"
+#include "analysis/replay/replay_context.h"
 
 namespace waitscope::patterns {
 

@@ -1,4 +1,4 @@
-#include "call_index.h"
+#include "analysis/replay/call_index.h"
 
 #include <algorithm>
 #include <string>

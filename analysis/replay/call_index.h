@@ -15,9 +15,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "trace/call_tree.h"
-#include "trace/definitions.h"
-#include "trace/events.h"
+#include "analysis/trace/call_tree.h"
+#include "analysis/trace/definitions.h"
+#include "analysis/trace/events.h"
 
 namespace waitscope::replay {
 

@@ -1,8 +1,8 @@
-#include "communicators.h"
+#include "analysis/replay/communicators.h"
 
 #include <map>
 
-#include "yielding_wait.h"
+#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::replay {
 

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "trace/definitions.h"
+#include "analysis/trace/definitions.h"
 
 namespace waitscope::replay {
 

@@ -1,4 +1,4 @@
-#include "out_of_memory.h"
+#include "analysis/replay/out_of_memory.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>

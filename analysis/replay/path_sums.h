@@ -7,7 +7,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "severities.h"
+#include "analysis/replay/severities.h"
 
 namespace waitscope::replay {
 

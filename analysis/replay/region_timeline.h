@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "search_near.h"
-#include "trace/call_tree.h"
-#include "trace/events.h"
+#include "analysis/replay/search_near.h"
+#include "analysis/trace/call_tree.h"
+#include "analysis/trace/events.h"
 
 namespace waitscope::replay {
 

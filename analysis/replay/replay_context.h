@@ -6,10 +6,10 @@
 
 #include <string>
 
-#include "call_index.h"
-#include "communicators.h"
-#include "severities.h"
-#include "trace/trace.h"
+#include "analysis/replay/call_index.h"
+#include "analysis/replay/communicators.h"
+#include "analysis/replay/severities.h"
+#include "analysis/trace/trace.h"
 
 namespace waitscope::replay {
 

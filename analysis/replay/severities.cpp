@@ -1,4 +1,4 @@
-#include "severities.h"
+#include "analysis/replay/severities.h"
 
 #include <algorithm>
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "patterns/metric_table.h"
-#include "trace/ids.h"
+#include "analysis/metrics/metric_table.h"
+#include "analysis/trace/ids.h"
 
 namespace waitscope::replay {
 

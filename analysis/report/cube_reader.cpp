@@ -4,7 +4,7 @@
 // row. Rows are positions in a per-metric call-tree order, not cnode ids:
 // depth-first pre-order for EXCLUSIVE metrics, breadth-first for INCLUSIVE ones
 // (whose values are inclusive along the call tree and become exclusive here).
-#include "cube_reader.h"
+#include "analysis/report/cube_reader.h"
 
 #include <zlib.h>
 
@@ -17,12 +17,12 @@
 #include <unordered_map>
 #include <utility>
 
-#include "cube_format.h"
-#include "report_io.h"
-#include "input_file.h"
-#include "report_queries.h"
-#include "tar_archive.h"
-#include "xml_document.h"
+#include "analysis/report/cube_format.h"
+#include "analysis/report/input_file.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/report/tar_archive.h"
+#include "analysis/report/xml_document.h"
 
 namespace waitscope::report {
 namespace {

@@ -7,7 +7,7 @@
 // "cube_derived_metrics" (CubePL metrics without stored data, shown as zero).
 #include <string>
 
-#include "report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::report {
 

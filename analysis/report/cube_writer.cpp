@@ -2,7 +2,7 @@
 // severities are), so its rows are in call-tree pre-order; cnode ids are the
 // pre-order positions, metric ids the metric tree's pre-order, location ids the
 // system tree's document order. Counts that are whole numbers are UINT64.
-#include "cube_writer.h"
+#include "analysis/report/cube_writer.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -12,11 +12,11 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "cube_format.h"
-#include "report_io.h"
-#include "report_queries.h"
-#include "tar_archive.h"
-#include "xml_document.h"
+#include "analysis/report/cube_format.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/report/tar_archive.h"
+#include "analysis/report/xml_document.h"
 
 namespace waitscope::report {
 namespace {

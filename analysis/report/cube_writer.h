@@ -5,7 +5,7 @@
 // and the critical-path segments have no place in Cube and are left out.
 #include <string>
 
-#include "report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::report {
 

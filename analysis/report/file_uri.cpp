@@ -1,4 +1,4 @@
-#include "file_uri.h"
+#include "analysis/report/file_uri.h"
 
 namespace waitscope::report {
 

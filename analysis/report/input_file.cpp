@@ -1,4 +1,4 @@
-#include "input_file.h"
+#include "analysis/report/input_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "report_io.h"
+#include "analysis/report/report_io.h"
 
 namespace waitscope::report {
 namespace {

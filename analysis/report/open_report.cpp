@@ -1,8 +1,8 @@
-#include "open_report.h"
+#include "analysis/report/open_report.h"
 
-#include "cube_reader.h"
-#include "input_file.h"
-#include "report_io.h"
+#include "analysis/report/cube_reader.h"
+#include "analysis/report/input_file.h"
+#include "analysis/report/report_io.h"
 
 namespace waitscope::report {
 

@@ -4,7 +4,7 @@
 // call this instead of readReport where a profile is enough.
 #include <string>
 
-#include "report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::report {
 

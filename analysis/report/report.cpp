@@ -1,4 +1,4 @@
-#include "report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::report {
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::report {
 

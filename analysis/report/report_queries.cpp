@@ -1,4 +1,4 @@
-#include "report_queries.h"
+#include "analysis/report/report_queries.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::report {
 

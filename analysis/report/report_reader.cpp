@@ -9,12 +9,12 @@
 #include <filesystem>
 #include <set>
 
-#include "file_uri.h"
-#include "input_file.h"
-#include "report_io.h"
-#include "report_queries.h"
-#include "report_schema.h"
-#include "sqlite_handle.h"
+#include "analysis/report/file_uri.h"
+#include "analysis/report/input_file.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/report/report_schema.h"
+#include "analysis/report/sqlite_handle.h"
 
 namespace waitscope::report {
 namespace {

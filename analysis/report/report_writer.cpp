@@ -14,10 +14,10 @@
 #include <cstring>
 #include <filesystem>
 
-#include "report_io.h"
-#include "report_queries.h"
-#include "report_schema.h"
-#include "sqlite_handle.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/report/report_schema.h"
+#include "analysis/report/sqlite_handle.h"
 
 namespace waitscope::report {
 namespace {

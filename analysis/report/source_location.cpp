@@ -1,9 +1,9 @@
-#include "source_location.h"
+#include "analysis/report/source_location.h"
 
 #include <algorithm>
 #include <map>
 
-#include "report_queries.h"
+#include "analysis/report/report_queries.h"
 
 namespace waitscope::report {
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::report {
 

@@ -1,4 +1,4 @@
-#include "tar_archive.h"
+#include "analysis/report/tar_archive.h"
 
 #include <algorithm>
 #include <cstdio>

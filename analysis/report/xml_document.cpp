@@ -1,4 +1,4 @@
-#include "xml_document.h"
+#include "analysis/report/xml_document.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "async_slice_source.h"
+#include "analysis/timeline/async_slice_source.h"
 
 #include <algorithm>
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "timeline_query.h"
+#include "analysis/timeline/timeline_query.h"
 
 namespace waitscope::timeline {
 

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "item_merge.h"
+#include "analysis/timeline/item_merge.h"
 
 namespace waitscope::timeline {
 

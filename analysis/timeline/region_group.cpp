@@ -1,4 +1,4 @@
-#include "region_group.h"
+#include "analysis/timeline/region_group.h"
 
 #include <algorithm>
 #include <array>

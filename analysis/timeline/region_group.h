@@ -4,8 +4,8 @@
 #include <string_view>
 #include <vector>
 
-#include "report/report.h"
-#include "timeline_types.h"
+#include "analysis/report/report.h"
+#include "analysis/timeline/timeline_types.h"
 
 namespace waitscope::timeline {
 

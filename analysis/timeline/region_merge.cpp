@@ -1,4 +1,4 @@
-#include "region_merge.h"
+#include "analysis/timeline/region_merge.h"
 
 #include <algorithm>
 #include <cmath>

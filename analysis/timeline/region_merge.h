@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "timeline_types.h"
+#include "analysis/timeline/timeline_types.h"
 
 namespace waitscope::timeline {
 

@@ -1,4 +1,4 @@
-#include "slice_format.h"
+#include "analysis/timeline/slice_format.h"
 
 #include <charconv>
 #include <cstring>

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "timeline_slice.h"
+#include "analysis/timeline/timeline_slice.h"
 
 namespace waitscope::timeline {
 

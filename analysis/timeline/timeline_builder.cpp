@@ -6,10 +6,10 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "region_group.h"
-#include "region_merge.h"
-#include "timeline_index.h"
-#include "trace/otf2_reader.h"
+#include "analysis/timeline/region_group.h"
+#include "analysis/timeline/region_merge.h"
+#include "analysis/timeline/timeline_index.h"
+#include "analysis/trace/otf2_reader.h"
 
 namespace waitscope::timeline {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "interval_list.h"
-#include "report/report.h"
-#include "timeline_types.h"
-#include "trace/trace.h"
+#include "analysis/report/report.h"
+#include "analysis/timeline/interval_list.h"
+#include "analysis/timeline/timeline_types.h"
+#include "analysis/trace/trace.h"
 
 namespace waitscope::timeline {
 

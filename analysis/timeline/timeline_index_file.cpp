@@ -1,4 +1,4 @@
-#include "timeline_index_file.h"
+#include "analysis/timeline/timeline_index_file.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

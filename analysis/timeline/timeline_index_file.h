@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "report/report.h"
-#include "timeline_index.h"
+#include "analysis/report/report.h"
+#include "analysis/timeline/timeline_index.h"
 
 namespace waitscope::timeline {
 

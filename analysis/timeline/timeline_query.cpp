@@ -1,10 +1,10 @@
-#include "timeline_query.h"
+#include "analysis/timeline/timeline_query.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "item_merge.h"
-#include "region_merge.h"
+#include "analysis/timeline/item_merge.h"
+#include "analysis/timeline/region_merge.h"
 
 namespace waitscope::timeline {
 

@@ -4,8 +4,8 @@
 #include <functional>
 #include <string>
 
-#include "timeline_index.h"
-#include "timeline_slice.h"
+#include "analysis/timeline/timeline_index.h"
+#include "analysis/timeline/timeline_slice.h"
 
 namespace waitscope::timeline {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "timeline_types.h"
+#include "analysis/timeline/timeline_types.h"
 
 namespace waitscope::timeline {
 

@@ -1,4 +1,4 @@
-#include "output_checks.h"
+#include "analysis/tools/output_checks.h"
 
 #include <fcntl.h>
 #include <stdio_ext.h>
@@ -12,9 +12,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "report/file_uri.h"
-#include "report/input_file.h"
-#include "report/sqlite_handle.h"
+#include "analysis/report/file_uri.h"
+#include "analysis/report/input_file.h"
+#include "analysis/report/sqlite_handle.h"
 
 namespace waitscope::tools {
 namespace {

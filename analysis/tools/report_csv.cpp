@@ -1,12 +1,15 @@
-#include "report_csv.h"
+#include "analysis/tools/report_csv.h"
 
-#include "report/open_report.h"
-#include "report/report_io.h"
-#include "report/report_queries.h"
-#include "text_output.h"
-#include "usage_error.h"
+#include "analysis/report/open_report.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/report/text_output.h"
+#include "analysis/tools/usage_error.h"
 
 namespace waitscope::tools {
+
+using report::csvField;
+using report::exactNumber;
 
 std::string locationLabel(const report::Report& report, std::uint32_t location) {
   const report::Location& l = report.locations[location];

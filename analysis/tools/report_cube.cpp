@@ -1,8 +1,8 @@
-#include "report_cube.h"
+#include "analysis/tools/report_cube.h"
 
-#include "report/cube_writer.h"
-#include "report/open_report.h"
-#include "usage_error.h"
+#include "analysis/report/cube_writer.h"
+#include "analysis/report/open_report.h"
+#include "analysis/tools/usage_error.h"
 
 namespace waitscope::tools {
 

@@ -1,4 +1,4 @@
-#include "report_diagnostics.h"
+#include "analysis/tools/report_diagnostics.h"
 
 #include <algorithm>
 #include <array>
@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <string_view>
 
-#include "report/open_report.h"
-#include "report/report_queries.h"
-#include "usage_error.h"
+#include "analysis/report/open_report.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/tools/usage_error.h"
 
 namespace waitscope::tools {
 namespace {

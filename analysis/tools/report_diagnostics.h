@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "report/report.h"
-#include "report/source_location.h"
+#include "analysis/report/report.h"
+#include "analysis/report/source_location.h"
 
 namespace waitscope::tools {
 

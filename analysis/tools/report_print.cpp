@@ -1,15 +1,18 @@
-#include "report_print.h"
+#include "analysis/tools/report_print.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "report/open_report.h"
-#include "report/report_queries.h"
-#include "text_output.h"
-#include "usage_error.h"
+#include "analysis/report/open_report.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/report/text_output.h"
+#include "analysis/tools/usage_error.h"
 
 namespace waitscope::tools {
+
+using report::jsonNumber;
+using report::jsonString;
 
 using report::MetricUnit;
 

@@ -1,4 +1,4 @@
-#include "report_sarif.h"
+#include "analysis/tools/report_sarif.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -10,16 +10,19 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "patterns/metric_table.h"
-#include "patterns/pattern_advice.h"
-#include "report/open_report.h"
-#include "report/report_io.h"
-#include "report/report_queries.h"
-#include "report_diagnostics.h"
-#include "text_output.h"
-#include "usage_error.h"
+#include "analysis/metrics/metric_table.h"
+#include "analysis/metrics/pattern_advice.h"
+#include "analysis/report/open_report.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/report/text_output.h"
+#include "analysis/tools/report_diagnostics.h"
+#include "analysis/tools/usage_error.h"
 
 namespace waitscope::tools {
+
+using report::jsonNumber;
+using report::jsonString;
 namespace {
 
 constexpr std::size_t kListed = 3;  // worst locations, causing locations and call paths per result

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "report/file_uri.h"
-#include "report/report.h"
-#include "report/source_location.h"
+#include "analysis/report/file_uri.h"
+#include "analysis/report/report.h"
+#include "analysis/report/source_location.h"
 
 namespace waitscope::tools {
 

@@ -1,13 +1,13 @@
-#include "report_timeline.h"
+#include "analysis/tools/report_timeline.h"
 
 #include <charconv>
 #include <iostream>
 
-#include "report/report_io.h"
-#include "timeline/slice_format.h"
-#include "timeline/timeline_index_file.h"
-#include "timeline/timeline_query.h"
-#include "usage_error.h"
+#include "analysis/report/report_io.h"
+#include "analysis/timeline/slice_format.h"
+#include "analysis/timeline/timeline_index_file.h"
+#include "analysis/timeline/timeline_query.h"
+#include "analysis/tools/usage_error.h"
 
 namespace waitscope::tools {
 

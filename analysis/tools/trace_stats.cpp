@@ -1,4 +1,4 @@
-#include "trace_stats.h"
+#include "analysis/tools/trace_stats.h"
 
 #include <iomanip>
 

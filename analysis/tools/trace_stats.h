@@ -2,7 +2,7 @@
 // `waitscope-report stats`: event totals of a trace, as text or JSON.
 #include <ostream>
 
-#include "trace/trace.h"
+#include "analysis/trace/trace.h"
 
 namespace waitscope::tools {
 

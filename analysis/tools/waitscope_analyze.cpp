@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "replay/analyzer.h"
-#include "replay/out_of_memory.h"
-#include "report/report_io.h"
-#include "trace/otf2_reader.h"
-#include "trace/otf2_reader_mpi.h"
-#include "trace/trace_error.h"
-#include "output_checks.h"
+#include "analysis/analyzer/analyzer.h"
+#include "analysis/replay/out_of_memory.h"
+#include "analysis/report/report_io.h"
+#include "analysis/tools/output_checks.h"
+#include "analysis/trace/otf2_reader.h"
+#include "analysis/trace/otf2_reader_mpi.h"
+#include "analysis/trace/trace_error.h"
 
 namespace {
 
@@ -164,12 +164,12 @@ int run(int argc, char** argv) {
   }
   progress("read", 100);
 
-  replay::AnalysisOptions options;
+  analyzer::AnalysisOptions options;
   options.progress = progress;
   try {
-    const replay::LocalResult result = replay::analyzeLocation(local, MPI_COMM_WORLD, options);
+    const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD, options);
     progress("write", 0);
-    report::Report rep = replay::gatherReport(local, result, MPI_COMM_WORLD);
+    report::Report rep = analyzer::gatherReport(local, result, MPI_COMM_WORLD);
     std::string writeError;
     if (me == 0) try {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -200,7 +200,7 @@ int run(int argc, char** argv) {
                      violations.c_str());
       std::printf("waitscope-analyze: wrote %s (%d ranks)\n", o.report.c_str(), size);
     }
-  } catch (const replay::AnalysisError& e) {
+  } catch (const analyzer::AnalysisError& e) {
     if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s: %s\n", o.trace.c_str(), e.what());
     return 1;
   }

@@ -4,17 +4,17 @@
 #include <string>
 #include <vector>
 
-#include "report_compare.h"
-#include "report_csv.h"
-#include "report_cube.h"
-#include "output_checks.h"
-#include "report_diagnostics.h"
-#include "report_print.h"
-#include "report_sarif.h"
-#include "report_timeline.h"
-#include "trace/otf2_reader.h"
-#include "trace_stats.h"
-#include "usage_error.h"
+#include "analysis/tools/report_compare.h"
+#include "analysis/tools/output_checks.h"
+#include "analysis/tools/report_csv.h"
+#include "analysis/tools/report_cube.h"
+#include "analysis/tools/report_diagnostics.h"
+#include "analysis/tools/report_print.h"
+#include "analysis/tools/report_sarif.h"
+#include "analysis/tools/report_timeline.h"
+#include "analysis/tools/trace_stats.h"
+#include "analysis/tools/usage_error.h"
+#include "analysis/trace/otf2_reader.h"
 
 namespace {
 

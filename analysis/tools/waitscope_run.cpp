@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "online_config.h"
-#include "output_checks.h"
-#include "partial_trace.h"
-#include "timestamped_name.h"
-#include "tree_layout.h"
+#include "analysis/measure/partial_trace.h"
+#include "analysis/online/online_config.h"
+#include "analysis/online/tree_layout.h"
+#include "analysis/profile/timestamped_name.h"
+#include "analysis/tools/output_checks.h"
 
 namespace fs = std::filesystem;
 

@@ -1,4 +1,4 @@
-#include "call_tree.h"
+#include "analysis/trace/call_tree.h"
 
 #include <utility>
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ids.h"
+#include "analysis/trace/ids.h"
 
 namespace waitscope::trace {
 

@@ -1,4 +1,4 @@
-#include "definitions.h"
+#include "analysis/trace/definitions.h"
 
 namespace waitscope::trace {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "event_kind.h"
-#include "ids.h"
+#include "analysis/trace/event_kind.h"
+#include "analysis/trace/ids.h"
 
 namespace waitscope::trace {
 

@@ -1,4 +1,4 @@
-#include "huge_pages.h"
+#include "analysis/trace/huge_pages.h"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "otf2_errors.h"
+#include "analysis/trace/otf2_errors.h"
 
 #include <cstdarg>
 #include <cstdio>

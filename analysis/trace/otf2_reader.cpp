@@ -1,4 +1,4 @@
-#include "otf2_reader.h"
+#include "analysis/trace/otf2_reader.h"
 
 #include <cstdlib>
 #include <otf2/otf2.h>
@@ -11,9 +11,9 @@
 #include <set>
 #include <unordered_map>
 
-#include "huge_pages.h"
-#include "otf2_errors.h"
-#include "otf2_reader_impl.h"
+#include "analysis/trace/huge_pages.h"
+#include "analysis/trace/otf2_errors.h"
+#include "analysis/trace/otf2_reader_impl.h"
 
 namespace waitscope::trace {
 namespace {

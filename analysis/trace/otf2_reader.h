@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "trace.h"
-#include "trace_error.h"
+#include "analysis/trace/trace.h"
+#include "analysis/trace/trace_error.h"
 
 namespace waitscope::trace {
 

@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "otf2_reader.h"
+#include "analysis/trace/otf2_reader.h"
 
 namespace waitscope::trace {
 

@@ -1,8 +1,8 @@
-#include "otf2_reader_mpi.h"
+#include "analysis/trace/otf2_reader_mpi.h"
 
 #include <otf2/OTF2_MPI_Collectives.h>
 
-#include "otf2_reader_impl.h"
+#include "analysis/trace/otf2_reader_impl.h"
 
 namespace waitscope::trace {
 

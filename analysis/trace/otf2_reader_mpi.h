@@ -3,7 +3,7 @@
 // events of the trace location it owns (analysis rank r owns world rank r).
 #include <mpi.h>
 
-#include "otf2_reader.h"
+#include "analysis/trace/otf2_reader.h"
 
 namespace waitscope::trace {
 

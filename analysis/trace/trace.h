@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "call_tree.h"
-#include "definitions.h"
-#include "events.h"
+#include "analysis/trace/call_tree.h"
+#include "analysis/trace/definitions.h"
+#include "analysis/trace/events.h"
 
 namespace waitscope::trace {
 

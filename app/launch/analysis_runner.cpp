@@ -1,4 +1,4 @@
-#include "analysis_runner.h"
+#include "app/launch/analysis_runner.h"
 
 #include <QDir>
 #include <QFile>
@@ -8,11 +8,11 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 
-#include "analyzer_progress.h"
-#include "remote_origin.h"
-#include "report_fetcher.h"
-#include "shell_command.h"
-#include "shell_job.h"
+#include "app/launch/analyzer_progress.h"
+#include "app/launch/remote_origin.h"
+#include "app/launch/report_fetcher.h"
+#include "app/launch/shell_command.h"
+#include "app/launch/shell_job.h"
 
 namespace waitscope::launch {
 

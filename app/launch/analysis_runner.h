@@ -12,9 +12,9 @@
 #include <QString>
 #include <QTimer>
 
-#include "connection_profile.h"
-#include "launch_failure.h"
-#include "remote_scripts.h"
+#include "app/launch/connection_profile.h"
+#include "app/launch/launch_failure.h"
+#include "app/launch/remote_scripts.h"
 
 class QProcess;
 

@@ -1,4 +1,4 @@
-#include "analyze_dialog.h"
+#include "app/launch/analyze_dialog.h"
 
 #include <QCloseEvent>
 #include <QComboBox>
@@ -13,10 +13,10 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "profile_editor.h"
-#include "remote_browsing.h"
-#include "shell_job.h"
-#include "remote_file_dialog.h"
+#include "app/launch/profile_editor.h"
+#include "app/launch/remote_browsing.h"
+#include "app/launch/remote_file_dialog.h"
+#include "app/launch/shell_job.h"
 
 namespace waitscope::launch {
 

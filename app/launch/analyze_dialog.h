@@ -5,8 +5,8 @@
 // Emits reportReady(localPath) once the report is complete and verified.
 #include <QDialog>
 
-#include "analysis_runner.h"
-#include "profile_store.h"
+#include "app/launch/analysis_runner.h"
+#include "app/launch/profile_store.h"
 
 class QComboBox;
 class QLabel;

@@ -1,4 +1,4 @@
-#include "analyzer_progress.h"
+#include "app/launch/analyzer_progress.h"
 
 #include <QRegularExpression>
 

@@ -1,11 +1,11 @@
-#include "batch_template.h"
+#include "app/launch/batch_template.h"
 
 #include <vector>
 
 #include <QRegularExpression>
 #include <QStringList>
 
-#include "shell_quote.h"
+#include "app/launch/shell_quote.h"
 
 namespace waitscope::launch {
 

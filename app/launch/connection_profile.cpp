@@ -1,4 +1,4 @@
-#include "connection_profile.h"
+#include "app/launch/connection_profile.h"
 
 #include <QJsonArray>
 

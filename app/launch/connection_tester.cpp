@@ -1,8 +1,8 @@
-#include "connection_tester.h"
+#include "app/launch/connection_tester.h"
 
-#include "launch_failure.h"
-#include "remote_scripts.h"
-#include "shell_job.h"
+#include "app/launch/launch_failure.h"
+#include "app/launch/remote_scripts.h"
+#include "app/launch/shell_job.h"
 
 namespace waitscope::launch {
 

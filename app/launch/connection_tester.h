@@ -6,7 +6,7 @@
 #include <QObject>
 #include <QString>
 
-#include "connection_profile.h"
+#include "app/launch/connection_profile.h"
 
 namespace waitscope::launch {
 

@@ -1,9 +1,9 @@
-#include "launch_failure.h"
+#include "app/launch/launch_failure.h"
 
 #include <QRegularExpression>
 #include <QStringList>
 
-#include "remote_scripts.h"
+#include "app/launch/remote_scripts.h"
 
 namespace waitscope::launch {
 

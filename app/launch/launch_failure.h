@@ -3,7 +3,7 @@
 // wrong into one plain sentence for the user, with a kind the app can act on.
 #include <QString>
 
-#include "connection_profile.h"
+#include "app/launch/connection_profile.h"
 
 namespace waitscope::launch {
 

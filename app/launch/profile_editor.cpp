@@ -1,4 +1,4 @@
-#include "profile_editor.h"
+#include "app/launch/profile_editor.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,10 +19,10 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "connection_tester.h"
-#include "profile_list_model.h"
-#include "shell_command.h"
-#include "ssh_config_aliases.h"
+#include "app/launch/connection_tester.h"
+#include "app/launch/profile_list_model.h"
+#include "app/launch/shell_command.h"
+#include "app/launch/ssh_config_aliases.h"
 
 namespace waitscope::launch {
 

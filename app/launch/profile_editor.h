@@ -4,8 +4,8 @@
 // "Test connection". Saves to its ProfileStore when accepted.
 #include <QDialog>
 
-#include "connection_profile.h"
-#include "profile_store.h"
+#include "app/launch/connection_profile.h"
+#include "app/launch/profile_store.h"
 
 class QCheckBox;
 class QComboBox;

@@ -1,6 +1,6 @@
-#include "profile_list_model.h"
+#include "app/launch/profile_list_model.h"
 
-#include "profile_store.h"
+#include "app/launch/profile_store.h"
 
 namespace waitscope::launch {
 

@@ -4,7 +4,7 @@
 #include <QAbstractListModel>
 #include <QList>
 
-#include "connection_profile.h"
+#include "app/launch/connection_profile.h"
 
 namespace waitscope::launch {
 

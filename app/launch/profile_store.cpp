@@ -1,4 +1,4 @@
-#include "profile_store.h"
+#include "app/launch/profile_store.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,11 +1,11 @@
-#include "remote_browsing.h"
+#include "app/launch/remote_browsing.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include "launch_failure.h"
-#include "remote_scripts.h"
-#include "shell_job.h"
+#include "app/launch/launch_failure.h"
+#include "app/launch/remote_scripts.h"
+#include "app/launch/shell_job.h"
 
 namespace waitscope::launch {
 

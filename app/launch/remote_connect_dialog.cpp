@@ -1,4 +1,4 @@
-#include "remote_connect_dialog.h"
+#include "app/launch/remote_connect_dialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -11,8 +11,8 @@
 #include <QDialog>
 #include <QList>
 
-#include "connection_profile.h"
-#include "remote_origin.h"
+#include "app/launch/connection_profile.h"
+#include "app/launch/remote_origin.h"
 
 class QComboBox;
 class QLabel;

@@ -1,4 +1,4 @@
-#include "remote_file_dialog.h"
+#include "app/launch/remote_file_dialog.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -9,8 +9,8 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
-#include "remote_browsing.h"
-#include "shell_job.h"
+#include "app/launch/remote_browsing.h"
+#include "app/launch/shell_job.h"
 
 namespace waitscope::launch {
 

@@ -4,7 +4,7 @@
 // profile's connection (remote_browsing.h), never blocking the GUI.
 #include <QDialog>
 
-#include "connection_profile.h"
+#include "app/launch/connection_profile.h"
 
 class QLabel;
 class QLineEdit;

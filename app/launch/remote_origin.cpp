@@ -1,4 +1,4 @@
-#include "remote_origin.h"
+#include "app/launch/remote_origin.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -19,7 +19,7 @@
 #include <QList>
 #include <QString>
 
-#include "connection_profile.h"
+#include "app/launch/connection_profile.h"
 
 namespace waitscope::launch {
 

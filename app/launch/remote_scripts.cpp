@@ -1,10 +1,10 @@
-#include "remote_scripts.h"
+#include "app/launch/remote_scripts.h"
 
 #include <QRegularExpression>
 #include <QStringList>
 
-#include "batch_template.h"
-#include "shell_quote.h"
+#include "app/launch/batch_template.h"
+#include "app/launch/shell_quote.h"
 
 namespace waitscope::launch {
 

@@ -1,4 +1,4 @@
-#include "report_fetcher.h"
+#include "app/launch/report_fetcher.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -9,9 +9,9 @@
 #include <QProcess>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "remote_scripts.h"
-#include "shell_command.h"
-#include "shell_job.h"
+#include "app/launch/remote_scripts.h"
+#include "app/launch/shell_command.h"
+#include "app/launch/shell_job.h"
 
 namespace waitscope::launch {
 

@@ -8,8 +8,8 @@
 #include <QPointer>
 #include <QString>
 
-#include "connection_profile.h"
-#include "launch_failure.h"
+#include "app/launch/connection_profile.h"
+#include "app/launch/launch_failure.h"
 
 class QFile;
 class QProcess;

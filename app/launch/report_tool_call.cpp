@@ -1,8 +1,8 @@
-#include "report_tool_call.h"
+#include "app/launch/report_tool_call.h"
 
-#include "launch_failure.h"
-#include "remote_scripts.h"
-#include "shell_job.h"
+#include "app/launch/launch_failure.h"
+#include "app/launch/remote_scripts.h"
+#include "app/launch/shell_job.h"
 
 namespace waitscope::launch {
 

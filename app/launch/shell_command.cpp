@@ -1,9 +1,9 @@
-#include "shell_command.h"
+#include "app/launch/shell_command.h"
 
 #include <QDir>
 #include <QFile>
 
-#include "shell_quote.h"
+#include "app/launch/shell_quote.h"
 
 namespace waitscope::launch {
 

@@ -1,11 +1,11 @@
-#include "shell_job.h"
+#include "app/launch/shell_job.h"
 
 #include <memory>
 
 #include <QProcess>
 #include <QTimer>
 
-#include "shell_command.h"
+#include "app/launch/shell_command.h"
 
 namespace waitscope::launch {
 

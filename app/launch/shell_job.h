@@ -6,7 +6,7 @@
 #include <QByteArray>
 #include <QString>
 
-#include "connection_profile.h"
+#include "app/launch/connection_profile.h"
 
 class QObject;
 class QProcess;

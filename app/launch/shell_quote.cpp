@@ -1,4 +1,4 @@
-#include "shell_quote.h"
+#include "app/launch/shell_quote.h"
 
 namespace waitscope::launch {
 

@@ -1,4 +1,4 @@
-#include "ssh_config_aliases.h"
+#include "app/launch/ssh_config_aliases.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "follow_live_dialog.h"
+#include "app/live/follow_live_dialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -12,7 +12,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "remote_file_dialog.h"
+#include "app/launch/remote_file_dialog.h"
 
 namespace waitscope::app {
 

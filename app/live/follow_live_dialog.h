@@ -4,8 +4,8 @@
 // machine (browsed over the connection) — with the recent live sources.
 #include <QDialog>
 
-#include "live_source.h"
-#include "profile_store.h"
+#include "app/launch/profile_store.h"
+#include "app/live/live_source.h"
 
 class QComboBox;
 class QLabel;

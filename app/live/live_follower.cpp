@@ -1,4 +1,4 @@
-#include "live_follower.h"
+#include "app/live/live_follower.h"
 
 #include <functional>
 
@@ -13,13 +13,13 @@
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "launch_failure.h"
-#include "live_source.h"
-#include "report_fetcher.h"
-#include "remote_scripts.h"
-#include "report_loader.h"
-#include "shell_command.h"
-#include "shell_job.h"
+#include "app/launch/launch_failure.h"
+#include "app/launch/remote_scripts.h"
+#include "app/launch/report_fetcher.h"
+#include "app/launch/shell_command.h"
+#include "app/launch/shell_job.h"
+#include "app/live/live_source.h"
+#include "app/report_loader.h"
 
 namespace waitscope::app {
 namespace {

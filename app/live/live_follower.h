@@ -13,9 +13,9 @@
 #include <QPointer>
 #include <QString>
 
-#include "connection_profile.h"
-#include "live_status.h"
-#include "model/report_data.h"
+#include "app/launch/connection_profile.h"
+#include "app/live/live_status.h"
+#include "views/model/report_data.h"
 
 class QFileSystemWatcher;
 class QTimer;

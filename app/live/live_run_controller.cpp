@@ -1,13 +1,13 @@
-#include "live_run_controller.h"
+#include "app/live/live_run_controller.h"
 
 #include <QAction>
 #include <QLabel>
 #include <QMessageBox>
 #include <QStatusBar>
 
-#include "follow_live_dialog.h"
-#include "live_follower.h"
-#include "main_window.h"
+#include "app/live/follow_live_dialog.h"
+#include "app/live/live_follower.h"
+#include "app/main_window.h"
 
 namespace waitscope::app {
 

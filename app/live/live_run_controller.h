@@ -5,9 +5,9 @@
 // expansion and scroll position, new values).
 #include <QObject>
 
-#include "connection_profile.h"
-#include "live_source.h"
-#include "profile_store.h"
+#include "app/launch/connection_profile.h"
+#include "app/launch/profile_store.h"
+#include "app/live/live_source.h"
 
 class QAction;
 class QLabel;

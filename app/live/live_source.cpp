@@ -1,4 +1,4 @@
-#include "live_source.h"
+#include "app/live/live_source.h"
 
 #include <QSettings>
 #include <QVariantMap>

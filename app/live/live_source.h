@@ -5,7 +5,7 @@
 #include <QList>
 #include <QString>
 
-#include "connection_profile.h"
+#include "app/launch/connection_profile.h"
 
 namespace waitscope::app {
 

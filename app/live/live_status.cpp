@@ -1,4 +1,4 @@
-#include "live_status.h"
+#include "app/live/live_status.h"
 
 #include <cmath>
 

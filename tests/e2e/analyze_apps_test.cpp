@@ -42,11 +42,11 @@
 #include <utility>
 #include <vector>
 
-#include "report/report.h"
-#include "report/report_io.h"
-#include "recorded_waits.h"
-#include "report/report_queries.h"
-#include "test_support.h"
+#include "analysis/report/report.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "tests/e2e/recorded_waits.h"
+#include "tests/support/test_support.h"
 
 namespace fs = std::filesystem;
 using namespace waitscope;

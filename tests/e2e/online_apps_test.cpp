@@ -23,10 +23,10 @@
 #include <utility>
 #include <vector>
 
-#include "report/report.h"
-#include "report/report_io.h"
-#include "report/report_queries.h"
-#include "test_support.h"
+#include "analysis/report/report.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "tests/support/test_support.h"
 
 namespace fs = std::filesystem;
 using namespace waitscope;

@@ -34,11 +34,11 @@
 #include <string>
 #include <vector>
 
-#include "report/report.h"
-#include "report/report_io.h"
-#include "report/report_queries.h"
-#include "report_compare.h"
-#include "test_support.h"
+#include "analysis/report/report.h"
+#include "analysis/report/profile_comparison.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "tests/support/test_support.h"
 
 namespace fs = std::filesystem;
 using namespace waitscope;
@@ -100,9 +100,9 @@ class ProfileApps : public ::testing::Test {
 
     const report::Report profile = report::readReport(profileReport);
     const report::Report trace = report::readReport(traceReport);
-    const auto rows = tools::compareReports(profile, trace, kMinPercent);
+    const auto rows = report::compareReports(profile, trace, kMinPercent);
     std::printf("[%s, attempt %d]\n", app.program.c_str(), round);
-    tools::printComparison(rows, kMinPercent, profileReport, traceReport, std::cout);
+    report::printComparison(rows, kMinPercent, profileReport, traceReport, std::cout);
     std::cout.flush();
 
     for (const auto& [metric, region] : app.checked) {

@@ -1,4 +1,4 @@
-#include "recorded_waits.h"
+#include "tests/e2e/recorded_waits.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -6,8 +6,8 @@
 #include <unordered_map>
 #include <utility>
 
-#include "trace/otf2_reader.h"
-#include "trace/trace.h"
+#include "analysis/trace/otf2_reader.h"
+#include "analysis/trace/trace.h"
 
 namespace waitscope::test {
 

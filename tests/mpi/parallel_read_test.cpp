@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "trace/otf2_reader_mpi.h"
+#include "analysis/trace/otf2_reader_mpi.h"
 
 using namespace waitscope::trace;
 

@@ -8,7 +8,7 @@
 
 #include <functional>
 
-#include "main_window.h"
+#include "app/main_window.h"
 
 class AboutVersionTest : public QObject {
   Q_OBJECT

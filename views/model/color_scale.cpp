@@ -1,4 +1,4 @@
-#include "color_scale.h"
+#include "views/model/color_scale.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
-#include "report_data.h"
+#include "views/model/report_data.h"
 
 #include <algorithm>
 #include <set>
 
-#include "patterns/pattern_advice.h"
+#include "analysis/metrics/pattern_advice.h"
 
 namespace waitscope::views {
 namespace {

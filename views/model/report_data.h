@@ -10,8 +10,8 @@
 
 #include <QString>
 
-#include "report/report.h"
-#include "value_tree.h"
+#include "analysis/report/report.h"
+#include "views/model/value_tree.h"
 
 namespace waitscope::views {
 

@@ -1,4 +1,4 @@
-#include "selection.h"
+#include "views/model/selection.h"
 
 namespace waitscope::views {
 

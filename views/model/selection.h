@@ -7,8 +7,8 @@
 
 #include <QObject>
 
-#include "report_data.h"
-#include "value_mode.h"
+#include "views/model/report_data.h"
+#include "views/model/value_mode.h"
 
 namespace waitscope::views {
 

@@ -1,8 +1,8 @@
-#include "tree_filter_proxy.h"
+#include "views/model/tree_filter_proxy.h"
 
 #include <cmath>
 
-#include "value_tree_model.h"
+#include "views/model/value_tree_model.h"
 
 namespace waitscope::views {
 

@@ -1,4 +1,4 @@
-#include "tree_matching.h"
+#include "views/model/tree_matching.h"
 
 #include <map>
 #include <utility>

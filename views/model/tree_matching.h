@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "value_tree.h"
+#include "views/model/value_tree.h"
 
 namespace waitscope::views {
 

@@ -1,4 +1,4 @@
-#include "value_mode.h"
+#include "views/model/value_mode.h"
 
 #include <cmath>
 

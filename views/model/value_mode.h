@@ -3,7 +3,7 @@
 // reference. Every tree uses the same mode (one source of truth: Selection).
 #include <QString>
 
-#include "report/report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::views {
 

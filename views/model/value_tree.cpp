@@ -1,4 +1,4 @@
-#include "value_tree.h"
+#include "views/model/value_tree.h"
 
 namespace waitscope::views {
 

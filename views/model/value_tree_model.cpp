@@ -1,9 +1,9 @@
-#include "value_tree_model.h"
+#include "views/model/value_tree_model.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "color_scale.h"
+#include "views/model/color_scale.h"
 
 namespace waitscope::views {
 

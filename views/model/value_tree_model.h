@@ -8,8 +8,8 @@
 
 #include <QAbstractItemModel>
 
-#include "report_data.h"
-#include "value_mode.h"
+#include "views/model/report_data.h"
+#include "views/model/value_mode.h"
 
 namespace waitscope::views {
 

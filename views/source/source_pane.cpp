@@ -1,4 +1,4 @@
-#include "source_pane.h"
+#include "views/source/source_pane.h"
 
 #include <cmath>
 
@@ -13,8 +13,8 @@
 #include <QTextBlock>
 #include <QVBoxLayout>
 
-#include "model/color_scale.h"
-#include "model/value_mode.h"
+#include "views/model/color_scale.h"
+#include "views/model/value_mode.h"
 
 namespace waitscope::views {
 

@@ -8,7 +8,7 @@
 
 #include <QWidget>
 
-#include "report/report.h"
+#include "analysis/report/report.h"
 
 class QLabel;
 class QPlainTextEdit;

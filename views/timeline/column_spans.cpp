@@ -1,8 +1,8 @@
-#include "column_spans.h"
+#include "views/timeline/column_spans.h"
 
 #include <algorithm>
 
-#include "raster_layer.h"
+#include "views/timeline/raster_layer.h"
 
 namespace waitscope::views {
 

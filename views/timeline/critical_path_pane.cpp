@@ -1,4 +1,4 @@
-#include "critical_path_pane.h"
+#include "views/timeline/critical_path_pane.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -14,8 +14,8 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
-#include "report/report_queries.h"
-#include "timeline/critical_path_profile.h"
+#include "analysis/report/critical_path_profile.h"
+#include "analysis/report/report_queries.h"
 
 namespace waitscope::views {
 

@@ -9,7 +9,7 @@
 
 #include <QWidget>
 
-#include "report/report.h"
+#include "analysis/report/report.h"
 
 class QChart;
 class QSortFilterProxyModel;

@@ -1,4 +1,4 @@
-#include "raster_layer.h"
+#include "views/timeline/raster_layer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include <QRectF>
 #include <QRegion>
 
-#include "column_spans.h"
+#include "views/timeline/column_spans.h"
 
 namespace waitscope::views {
 

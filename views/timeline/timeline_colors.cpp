@@ -1,4 +1,4 @@
-#include "timeline_colors.h"
+#include "views/timeline/timeline_colors.h"
 
 #include <QCoreApplication>
 

@@ -7,7 +7,7 @@
 #include <QColor>
 #include <QString>
 
-#include "timeline/timeline_types.h"
+#include "analysis/timeline/timeline_types.h"
 
 namespace waitscope::views {
 

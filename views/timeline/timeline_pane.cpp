@@ -1,4 +1,4 @@
-#include "timeline_pane.h"
+#include "views/timeline/timeline_pane.h"
 
 #include <QDoubleValidator>
 #include <QHBoxLayout>
@@ -7,7 +7,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "timeline_view.h"
+#include "views/timeline/timeline_view.h"
 
 namespace waitscope::views {
 

@@ -1,4 +1,4 @@
-#include "timeline_rows.h"
+#include "views/timeline/timeline_rows.h"
 
 #include <algorithm>
 

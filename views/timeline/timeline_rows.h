@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "report/report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::views {
 

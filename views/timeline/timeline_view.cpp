@@ -1,4 +1,4 @@
-#include "timeline_view.h"
+#include "views/timeline/timeline_view.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +16,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
-#include "report/report_queries.h"
+#include "analysis/report/report_queries.h"
 
 namespace waitscope::views {
 

@@ -36,13 +36,13 @@
 #include <QString>
 #include <QWidget>
 
-#include "report/report.h"
-#include "timeline/timeline_query.h"
-#include "column_spans.h"
-#include "raster_layer.h"
-#include "timeline_colors.h"
-#include "timeline_rows.h"
-#include "zoom_history.h"
+#include "analysis/report/report.h"
+#include "analysis/timeline/timeline_query.h"
+#include "views/timeline/column_spans.h"
+#include "views/timeline/raster_layer.h"
+#include "views/timeline/timeline_colors.h"
+#include "views/timeline/timeline_rows.h"
+#include "views/timeline/zoom_history.h"
 
 class QScrollBar;
 

@@ -1,4 +1,4 @@
-#include "chart_pane.h"
+#include "views/widgets/chart_pane.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,15 +1,15 @@
-#include "report_browser.h"
+#include "views/widgets/report_browser.h"
 
 #include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "chart_pane.h"
-#include "model/selection.h"
-#include "model/tree_matching.h"
-#include "report/report_queries.h"
-#include "model/value_tree_model.h"
-#include "tree_pane.h"
+#include "analysis/report/report_queries.h"
+#include "views/model/selection.h"
+#include "views/model/tree_matching.h"
+#include "views/model/value_tree_model.h"
+#include "views/widgets/chart_pane.h"
+#include "views/widgets/tree_pane.h"
 
 namespace waitscope::views {
 namespace {

@@ -5,7 +5,7 @@
 // paths fills the system tree and the charts.
 #include <QWidget>
 
-#include "model/report_data.h"
+#include "views/model/report_data.h"
 
 class QSplitter;
 

@@ -1,4 +1,4 @@
-#include "tree_pane.h"
+#include "views/widgets/tree_pane.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -10,8 +10,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "model/tree_filter_proxy.h"
-#include "model/value_tree_model.h"
+#include "views/model/tree_filter_proxy.h"
+#include "views/model/value_tree_model.h"
 
 namespace waitscope::views {
 

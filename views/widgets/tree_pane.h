@@ -5,7 +5,7 @@
 // (find, hot path, sort by value, threshold, CSV of what is shown).
 #include <QWidget>
 
-#include "model/report_data.h"
+#include "views/model/report_data.h"
 
 class QLabel;
 class QLineEdit;

@@ -1,4 +1,4 @@
-#include "widget_export.h"
+#include "views/widgets/widget_export.h"
 
 #include <QFileInfo>
 #include <QPainter>

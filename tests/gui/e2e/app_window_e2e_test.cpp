@@ -17,18 +17,18 @@
 
 #include <algorithm>
 
-#include "main_window.h"
-#include "report_loader.h"
-#include "model/selection.h"
-#include "report/report_io.h"
-#include "compare_dialog.h"
-#include "critical_path_pane.h"
+#include "analysis/report/report_io.h"
+#include "app/compare_dialog.h"
+#include "app/main_window.h"
+#include "app/report_loader.h"
+#include "views/model/selection.h"
+#include "views/timeline/critical_path_pane.h"
 
 #include <QTableWidget>
-#include "timeline_view.h"
+#include "views/timeline/timeline_view.h"
 
 #include <QStandardItemModel>
-#include "report/report_queries.h"
+#include "analysis/report/report_queries.h"
 
 class AppWindowE2eTest : public QObject {
   Q_OBJECT
@@ -174,7 +174,7 @@ class AppWindowE2eTest : public QObject {
     window.openReport(profile);
     QVERIFY(loaded.wait(30000));
     QCOMPARE(window.compareWithTraceAnalysis(report_), QString());
-    const auto rows = waitscope::tools::compareReports(waitscope::report::readReport(profile.toStdString()),
+    const auto rows = waitscope::report::compareReports(waitscope::report::readReport(profile.toStdString()),
                                                        waitscope::report::readReport(report_.toStdString()), 0.5);
     QVERIFY(!rows.empty());  // Wait at Fence, estimated and measured
     QTableWidget* table = window.compareDialog()->table();

@@ -13,14 +13,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "analyze_dialog.h"
-#include "connection_tester.h"
-#include "launch_test_support.h"
-#include "profile_editor.h"
-#include "profile_list_model.h"
-#include "remote_connect_dialog.h"
-#include "remote_file_dialog.h"
-#include "shell_command.h"
+#include "app/launch/analyze_dialog.h"
+#include "app/launch/connection_tester.h"
+#include "app/launch/profile_editor.h"
+#include "app/launch/profile_list_model.h"
+#include "app/launch/remote_connect_dialog.h"
+#include "app/launch/remote_file_dialog.h"
+#include "app/launch/shell_command.h"
+#include "tests/gui/launch/launch_test_support.h"
 
 using namespace waitscope::launch;
 using namespace launchtest;

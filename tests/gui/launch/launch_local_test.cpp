@@ -8,10 +8,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "analysis_runner.h"
-#include "launch_test_support.h"
-#include "remote_browsing.h"
-#include "shell_quote.h"
+#include "app/launch/analysis_runner.h"
+#include "app/launch/remote_browsing.h"
+#include "app/launch/shell_quote.h"
+#include "tests/gui/launch/launch_test_support.h"
 
 using namespace waitscope::launch;
 using namespace launchtest;

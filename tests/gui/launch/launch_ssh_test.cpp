@@ -15,15 +15,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "analysis_runner.h"
-#include "connection_tester.h"
-#include "launch_test_support.h"
-#include "remote_browsing.h"
-#include "report_fetcher.h"
-#include "report_tool_call.h"
-#include "shell_command.h"
-#include "shell_quote.h"
-#include "ssh_server.h"
+#include "app/launch/analysis_runner.h"
+#include "app/launch/connection_tester.h"
+#include "app/launch/remote_browsing.h"
+#include "app/launch/report_fetcher.h"
+#include "app/launch/report_tool_call.h"
+#include "app/launch/shell_command.h"
+#include "app/launch/shell_quote.h"
+#include "tests/gui/launch/launch_test_support.h"
+#include "tests/gui/launch/ssh_server.h"
 
 using namespace waitscope::launch;
 using namespace launchtest;

@@ -1,4 +1,4 @@
-#include "launch_test_support.h"
+#include "tests/gui/launch/launch_test_support.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -14,9 +14,9 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "analysis_runner.h"
-#include "remote_origin.h"
-#include "shell_quote.h"
+#include "app/launch/analysis_runner.h"
+#include "app/launch/remote_origin.h"
+#include "app/launch/shell_quote.h"
 
 namespace launchtest {
 

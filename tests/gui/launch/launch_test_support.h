@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "connection_profile.h"
+#include "app/launch/connection_profile.h"
 
 namespace launchtest {
 

@@ -12,19 +12,19 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "analyzer_progress.h"
-#include "batch_template.h"
-#include "connection_profile.h"
-#include "launch_failure.h"
-#include "profile_list_model.h"
-#include "profile_store.h"
-#include "remote_origin.h"
-#include "remote_browsing.h"
-#include "remote_scripts.h"
-#include "shell_command.h"
-#include "shell_quote.h"
-#include "ssh_config_aliases.h"
-#include "launch_test_support.h"
+#include "app/launch/analyzer_progress.h"
+#include "app/launch/batch_template.h"
+#include "app/launch/connection_profile.h"
+#include "app/launch/launch_failure.h"
+#include "app/launch/profile_list_model.h"
+#include "app/launch/profile_store.h"
+#include "app/launch/remote_browsing.h"
+#include "app/launch/remote_origin.h"
+#include "app/launch/remote_scripts.h"
+#include "app/launch/shell_command.h"
+#include "app/launch/shell_quote.h"
+#include "app/launch/ssh_config_aliases.h"
+#include "tests/gui/launch/launch_test_support.h"
 
 using namespace waitscope::launch;
 

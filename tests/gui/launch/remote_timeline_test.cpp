@@ -22,22 +22,22 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "analysis_runner.h"
-#include "command_line.h"
-#include "launch_test_support.h"
-#include "main_window.h"
-#include "profile_store.h"
-#include "remote_connect_dialog.h"
-#include "remote_origin.h"
-#include "remote_timeline.h"
-#include "report_loader.h"
-#include "scripted_export.h"
-#include "shell_command.h"
-#include "ssh_server.h"
-#include "timeline/timeline_index_file.h"
-#include "timeline/timeline_query.h"
-#include "timeline_loader.h"
-#include "timeline_view.h"
+#include "analysis/timeline/timeline_index_file.h"
+#include "analysis/timeline/timeline_query.h"
+#include "app/command_line.h"
+#include "app/launch/analysis_runner.h"
+#include "app/launch/profile_store.h"
+#include "app/launch/remote_connect_dialog.h"
+#include "app/launch/remote_origin.h"
+#include "app/launch/shell_command.h"
+#include "app/main_window.h"
+#include "app/remote_timeline.h"
+#include "app/report_loader.h"
+#include "app/scripted_export.h"
+#include "app/timeline_loader.h"
+#include "tests/gui/launch/launch_test_support.h"
+#include "tests/gui/launch/ssh_server.h"
+#include "views/timeline/timeline_view.h"
 
 using namespace waitscope;
 using namespace launchtest;

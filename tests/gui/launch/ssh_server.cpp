@@ -1,4 +1,4 @@
-#include "ssh_server.h"
+#include "tests/gui/launch/ssh_server.h"
 
 #include <signal.h>
 #include <sys/socket.h>
@@ -12,7 +12,7 @@
 #include <QFileInfo>
 #include <QThread>
 
-#include "launch_test_support.h"
+#include "tests/gui/launch/launch_test_support.h"
 
 namespace launchtest {
 

@@ -7,7 +7,7 @@
 #include <QString>
 #include <QTemporaryDir>
 
-#include "connection_profile.h"
+#include "app/launch/connection_profile.h"
 
 namespace launchtest {
 

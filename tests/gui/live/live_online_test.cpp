@@ -9,11 +9,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "live_test_window.h"
-#include "model/selection.h"
-#include "report/report_io.h"
-#include "widgets/report_browser.h"
-#include "widgets/tree_pane.h"
+#include "analysis/report/report_io.h"
+#include "tests/gui/live/live_test_window.h"
+#include "views/model/selection.h"
+#include "views/widgets/report_browser.h"
+#include "views/widgets/tree_pane.h"
 
 using namespace waitscope;
 using namespace waitscope::app;

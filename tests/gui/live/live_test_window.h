@@ -2,9 +2,9 @@
 // The window the live tests follow runs in: offscreen, no message boxes, polling fast.
 #include <memory>
 
-#include "live_follower.h"
-#include "live_run_controller.h"
-#include "main_window.h"
+#include "app/live/live_follower.h"
+#include "app/live/live_run_controller.h"
+#include "app/main_window.h"
 
 namespace livetest {
 

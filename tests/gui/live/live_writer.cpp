@@ -1,4 +1,4 @@
-#include "live_writer.h"
+#include "tests/gui/live/live_writer.h"
 
 #include <cstdio>
 
@@ -7,8 +7,8 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
-#include "report/report_io.h"
-#include "sample_report.h"
+#include "analysis/report/report_io.h"
+#include "tests/gui/views/sample_report.h"
 
 namespace livetest {
 

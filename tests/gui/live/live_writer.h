@@ -6,7 +6,7 @@
 #include <QDateTime>
 #include <QString>
 
-#include "report/report.h"
+#include "analysis/report/report.h"
 
 namespace livetest {
 

@@ -8,7 +8,7 @@
 #include <QTableView>
 #include <QtTest>
 
-#include "critical_path_pane.h"
+#include "views/timeline/critical_path_pane.h"
 
 using namespace waitscope;
 using waitscope::views::CriticalPathPane;

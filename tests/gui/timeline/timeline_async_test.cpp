@@ -9,9 +9,9 @@
 #include <QTimer>
 #include <QtTest>
 
-#include "timeline/async_slice_source.h"
-#include "timeline_scenarios.h"
-#include "timeline_view.h"
+#include "analysis/timeline/async_slice_source.h"
+#include "tests/unit/timeline/timeline_scenarios.h"
+#include "views/timeline/timeline_view.h"
 
 using namespace waitscope;
 using timeline::SliceStatus;

@@ -12,11 +12,11 @@
 
 #include <random>
 
-#include "timeline/timeline_query.h"
-#include "column_spans.h"
-#include "raster_layer.h"
-#include "timeline_scenarios.h"
-#include "timeline_view.h"
+#include "analysis/timeline/timeline_query.h"
+#include "tests/unit/timeline/timeline_scenarios.h"
+#include "views/timeline/column_spans.h"
+#include "views/timeline/raster_layer.h"
+#include "views/timeline/timeline_view.h"
 
 using namespace waitscope;
 using waitscope::views::TimelineView;

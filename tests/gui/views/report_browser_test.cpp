@@ -17,18 +17,18 @@
 #include <QTest>
 #include <QTreeView>
 
-#include "analyze_dialog.h"
-#include "command_line.h"
-#include "main_window.h"
-#include "model/selection.h"
-#include "model/value_tree_model.h"
-#include "report/report_io.h"
-#include "report_loader.h"
-#include "sample_report.h"
-#include "scripted_export.h"
-#include "widgets/chart_pane.h"
-#include "widgets/report_browser.h"
-#include "widgets/tree_pane.h"
+#include "analysis/report/report_io.h"
+#include "app/command_line.h"
+#include "app/launch/analyze_dialog.h"
+#include "app/main_window.h"
+#include "app/report_loader.h"
+#include "app/scripted_export.h"
+#include "tests/gui/views/sample_report.h"
+#include "views/model/selection.h"
+#include "views/model/value_tree_model.h"
+#include "views/widgets/chart_pane.h"
+#include "views/widgets/report_browser.h"
+#include "views/widgets/tree_pane.h"
 
 using namespace waitscope;
 using namespace waitscope::views;

@@ -10,7 +10,7 @@
 //   latesender main/MPI_Recv [0.25 0 0]    main/foo/MPI_Recv [0 0.5 0]
 //   visits     main [1 1 1]   main/MPI_Recv [2 2 2]
 // so time = 8.75 inclusive (6 exclusive), mpi = 2.75 (2 exclusive), latesender = 0.75, visits = 9.
-#include "report/report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::test {
 

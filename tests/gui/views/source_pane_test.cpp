@@ -11,13 +11,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "editor_launcher.h"
-#include "main_window.h"
-#include "model/selection.h"
-#include "report/report_io.h"
-#include "sample_report.h"
-#include "source/source_pane.h"
-#include "widgets/report_browser.h"
+#include "analysis/report/report_io.h"
+#include "app/editor_launcher.h"
+#include "app/main_window.h"
+#include "tests/gui/views/sample_report.h"
+#include "views/model/selection.h"
+#include "views/source/source_pane.h"
+#include "views/widgets/report_browser.h"
 
 using namespace waitscope;
 using namespace waitscope::test;

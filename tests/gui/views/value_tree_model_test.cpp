@@ -6,11 +6,11 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "model/report_data.h"
-#include "model/selection.h"
-#include "model/tree_filter_proxy.h"
-#include "model/value_tree_model.h"
-#include "sample_report.h"
+#include "tests/gui/views/sample_report.h"
+#include "views/model/report_data.h"
+#include "views/model/selection.h"
+#include "views/model/tree_filter_proxy.h"
+#include "views/model/value_tree_model.h"
 
 using namespace waitscope;
 using namespace waitscope::views;

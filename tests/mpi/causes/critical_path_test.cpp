@@ -12,8 +12,8 @@
 #include <tuple>
 #include <vector>
 
-#include "scenario.h"
-#include "report/report_queries.h"
+#include "analysis/report/report_queries.h"
+#include "tests/mpi/patterns/scenario.h"
 
 namespace waitscope::test {
 namespace {
@@ -31,12 +31,12 @@ struct Analyzed {
 // only those with a call path).
 Analyzed analyzeWithPath(TraceBuilder& b) {
   const trace::Trace local = localView(b.trace(), static_cast<Rank>(worldRank()));
-  const replay::LocalResult result = replay::analyzeLocation(local, MPI_COMM_WORLD);
+  const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD);
   double mine = 0.0;
   for (const replay::PathPiece& p : result.criticalPath) mine += p.end - p.start;
   Analyzed out;
   MPI_Allreduce(&mine, &out.walkLength, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  out.report = replay::gatherReport(local, result, MPI_COMM_WORLD);
+  out.report = analyzer::gatherReport(local, result, MPI_COMM_WORLD);
   return out;
 }
 

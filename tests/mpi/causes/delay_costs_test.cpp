@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario.h"
+#include "tests/mpi/patterns/scenario.h"
 
 namespace waitscope::test {
 namespace {
@@ -70,7 +70,7 @@ TEST(DelayCosts, ForwardOnlyLeavesOutTheCauses) {
   if (size() < 3) GTEST_SKIP() << "the chain needs 3 ranks";
   Scenario s;
   seed001Chain(s);
-  replay::AnalysisOptions forwardOnly;
+  analyzer::AnalysisOptions forwardOnly;
   forwardOnly.causes = false;
   const report::Report rep = s.analyze(forwardOnly);
   if (!isRoot()) return;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "test_support.h"
-#include "trace/otf2_reader.h"
+#include "analysis/trace/otf2_reader.h"
+#include "tests/support/test_support.h"
 
 namespace fs = std::filesystem;
 using namespace waitscope;

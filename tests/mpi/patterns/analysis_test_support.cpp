@@ -1,11 +1,11 @@
-#include "analysis_test_support.h"
+#include "tests/mpi/patterns/analysis_test_support.h"
 
 #include <mpi.h>
 
 #include <stdexcept>
 
-#include "report/report_queries.h"
-#include "trace/otf2_reader_mpi.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/trace/otf2_reader_mpi.h"
 
 namespace waitscope::test {
 
@@ -34,17 +34,17 @@ trace::Trace localView(const trace::Trace& full, trace::Rank rank) {
 }
 
 namespace {
-report::Report analyzeLocal(const trace::Trace& local, const replay::AnalysisOptions& options = {}) {
-  const replay::LocalResult result = replay::analyzeLocation(local, MPI_COMM_WORLD, options);
-  return replay::gatherReport(local, result, MPI_COMM_WORLD);
+report::Report analyzeLocal(const trace::Trace& local, const analyzer::AnalysisOptions& options = {}) {
+  const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD, options);
+  return analyzer::gatherReport(local, result, MPI_COMM_WORLD);
 }
 }  // namespace
 
-report::Report analyzeTrace(const trace::Trace& full, const replay::AnalysisOptions& options) {
+report::Report analyzeTrace(const trace::Trace& full, const analyzer::AnalysisOptions& options) {
   return analyzeLocal(localView(full, static_cast<trace::Rank>(worldRank())), options);
 }
 
-report::Report analyzeBuilt(trace::TraceBuilder& builder, const replay::AnalysisOptions& options) {
+report::Report analyzeBuilt(trace::TraceBuilder& builder, const analyzer::AnalysisOptions& options) {
   return analyzeTrace(builder.trace(), options);
 }
 
@@ -57,7 +57,7 @@ report::Report analyzeFile(const std::string& anchor) {
 std::string analysisError(trace::TraceBuilder& builder) {
   try {
     analyzeBuilt(builder);
-  } catch (const replay::AnalysisError& e) {
+  } catch (const analyzer::AnalysisError& e) {
     return e.what();
   }
   return {};

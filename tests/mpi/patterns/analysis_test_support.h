@@ -6,9 +6,9 @@
 // 2, 3 and 4 ranks.
 #include <string>
 
-#include "replay/analyzer.h"
-#include "report/report.h"
-#include "trace/trace_builder.h"
+#include "analysis/analyzer/analyzer.h"
+#include "analysis/report/report.h"
+#include "tests/support/trace_builder.h"
 
 namespace waitscope::test {
 
@@ -20,9 +20,9 @@ bool isRoot();  // rank 0, which holds the report
 trace::Trace localView(const trace::Trace& full, trace::Rank rank);
 
 // Analyzes on MPI_COMM_WORLD; the report on rank 0, an empty one elsewhere.
-// Throws replay::AnalysisError on every rank if the trace is rejected.
-report::Report analyzeBuilt(trace::TraceBuilder& builder, const replay::AnalysisOptions& options = {});
-report::Report analyzeTrace(const trace::Trace& full, const replay::AnalysisOptions& options = {});
+// Throws analyzer::AnalysisError on every rank if the trace is rejected.
+report::Report analyzeBuilt(trace::TraceBuilder& builder, const analyzer::AnalysisOptions& options = {});
+report::Report analyzeTrace(const trace::Trace& full, const analyzer::AnalysisOptions& options = {});
 // Reads an OTF2 archive in parallel (one location per rank) and analyzes it.
 report::Report analyzeFile(const std::string& anchor);
 

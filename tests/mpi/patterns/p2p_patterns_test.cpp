@@ -1,7 +1,7 @@
 // Point-to-point patterns with exact values, at any rank count N >= 2.
 #include <gtest/gtest.h>
 
-#include "scenario.h"
+#include "tests/mpi/patterns/scenario.h"
 
 namespace waitscope::test {
 namespace {

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "scenario.h"
-#include "patterns/rma_active_patterns.h"
-#include "replay/call_index.h"
-#include "replay/communicators.h"
-#include "replay/replay_context.h"
-#include "replay/severities.h"
+#include "analysis/patterns/rma_active_patterns.h"
+#include "analysis/replay/call_index.h"
+#include "analysis/replay/communicators.h"
+#include "analysis/replay/replay_context.h"
+#include "analysis/replay/severities.h"
+#include "tests/mpi/patterns/scenario.h"
 
 namespace waitscope::test {
 namespace {
@@ -552,7 +552,7 @@ TEST(RmaActiveValidation, WindowOnAnUndefinedCommunicator) {
   const std::string error = [&] {
     try {
       analyzeTrace(full);
-    } catch (const replay::AnalysisError& e) {
+    } catch (const analyzer::AnalysisError& e) {
       return std::string(e.what());
     }
     return std::string();

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis_test_support.h"
+#include "tests/mpi/patterns/analysis_test_support.h"
 
 namespace waitscope::test {
 namespace {

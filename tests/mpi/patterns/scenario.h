@@ -3,7 +3,7 @@
 // written generically in N = worldSize(), and the frame every scenario shares.
 #include <vector>
 
-#include "analysis_test_support.h"
+#include "tests/mpi/patterns/analysis_test_support.h"
 
 namespace waitscope::test {
 
@@ -43,7 +43,7 @@ struct Scenario {
     b.freeWindow(win, all(8.0), all(8.1));
     endFrame(b);
   }
-  report::Report analyze(const replay::AnalysisOptions& options = {}) {
+  report::Report analyze(const analyzer::AnalysisOptions& options = {}) {
     close();
     return analyzeBuilt(b, options);
   }

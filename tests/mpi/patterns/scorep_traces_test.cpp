@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "analysis_test_support.h"
+#include "tests/mpi/patterns/analysis_test_support.h"
 
 namespace waitscope::test {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 
-#include "analysis_test_support.h"
-#include "report/report_queries.h"
-#include "timeline/timeline_query.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/timeline/timeline_query.h"
+#include "tests/mpi/patterns/analysis_test_support.h"
 
 namespace waitscope::timeline {
 namespace {

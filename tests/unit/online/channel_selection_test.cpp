@@ -2,7 +2,7 @@
 // Analysis", section 4): the heuristic's penalties and list order, the
 // static strategies' probing sequences, and the memory each selection leaves a place holding
 // under a scripted arrival order.
-#include "channel_selection.h"
+#include "analysis/online/channel_selection.h"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <deque>
 #include <vector>
 
-#include "message_matcher.h"
-#include "wait_totals.h"
+#include "analysis/online/message_matcher.h"
+#include "analysis/online/wait_totals.h"
 
 using namespace waitscope::online;
 

@@ -3,9 +3,9 @@
 // partials (Wait at Barrier, Barrier Completion, Wait at NxN, Late Broadcast, Early Reduce).
 #include <gtest/gtest.h>
 
-#include "collective_aggregation.h"
-#include "message_matcher.h"
-#include "wait_totals.h"
+#include "analysis/online/collective_aggregation.h"
+#include "analysis/online/message_matcher.h"
+#include "analysis/online/wait_totals.h"
 
 using namespace waitscope::online;
 using waitscope::patterns::Metric;

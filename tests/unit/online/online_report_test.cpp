@@ -8,10 +8,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "live_report.h"
-#include "online_config.h"
-#include "profile_output.h"
-#include "report/report_io.h"
+#include "analysis/online/live_report.h"
+#include "analysis/online/online_config.h"
+#include "analysis/profile/profile_output.h"
+#include "analysis/report/report_io.h"
 
 using namespace waitscope::online;
 using waitscope::measure::profile::NodeOut;

@@ -1,5 +1,5 @@
 // The overlay tree: layers, parents, children, and the place count chosen from --tool-ranks.
-#include "tree_layout.h"
+#include "analysis/online/tree_layout.h"
 
 #include <gtest/gtest.h>
 

@@ -6,12 +6,12 @@
 
 #include <stdexcept>
 
-#include "patterns/metric_table.h"
-#include "patterns/mpi_category.h"
-#include "profile_output.h"
-#include "report/report_io.h"
-#include "report/report_queries.h"
-#include "test_support.h"
+#include "analysis/metrics/metric_table.h"
+#include "analysis/metrics/mpi_category.h"
+#include "analysis/profile/profile_output.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "tests/support/test_support.h"
 
 using namespace waitscope::measure::profile;
 namespace report = waitscope::report;

@@ -7,7 +7,7 @@
 #include <limits>
 #include <set>
 
-#include "profile_stats.h"
+#include "analysis/profile/profile_stats.h"
 
 using namespace waitscope::measure::profile;
 

@@ -6,14 +6,14 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "profile_output.h"
-#include "report/report_io.h"
-#include "report_compare.h"
-#include "test_support.h"
+#include "analysis/profile/profile_output.h"
+#include "analysis/report/profile_comparison.h"
+#include "analysis/report/report_io.h"
+#include "tests/support/test_support.h"
 
 using namespace waitscope::measure::profile;
 namespace report = waitscope::report;
-using waitscope::tools::compareReports;
+using waitscope::report::compareReports;
 
 namespace {
 
@@ -69,7 +69,7 @@ report::Report traceReport() {
   return t;
 }
 
-const waitscope::tools::ComparisonRow* find(const std::vector<waitscope::tools::ComparisonRow>& rows,
+const waitscope::report::ComparisonRow* find(const std::vector<waitscope::report::ComparisonRow>& rows,
                                             const std::string& metric, const std::string& site) {
   for (const auto& r : rows)
     if (r.metric == metric && r.callSite == site) return &r;
@@ -111,12 +111,12 @@ TEST(report_compare, WaitRatiosPerCallPath) {
 TEST(report_compare, PrintsTableAndCsv) {
   const auto rows = compareReports(profileReport(), traceReport(), 0.5);
   std::ostringstream table, csv;
-  waitscope::tools::printComparison(rows, 0.5, "p.waitscope", "t.waitscope", table);
+  waitscope::report::printComparison(rows, 0.5, "p.waitscope", "t.waitscope", table);
   EXPECT_NE(table.str().find("Late Sender    main/MPI_Recv       app.c:10     10.00%     8.00%   +2.00 pp\n"),
             std::string::npos)
       << table.str();
   EXPECT_NE(table.str().find("5.00%     1.00%   +4.00 pp     2.00%   +1.00 pp\n"), std::string::npos) << table.str();
-  waitscope::tools::printComparisonCsv(rows, csv);
+  waitscope::report::printComparisonCsv(rows, csv);
   EXPECT_NE(csv.str().find("mpi_latesender,main/MPI_Recv,app.c:10,1,1.6,10,8,2,\n"), std::string::npos) << csv.str();
 }
 

@@ -3,8 +3,8 @@
 // the same pass collects for the patterns and causes.
 #include <gtest/gtest.h>
 
-#include "replay/call_index.h"
-#include "trace/trace_builder.h"
+#include "analysis/replay/call_index.h"
+#include "tests/support/trace_builder.h"
 
 using waitscope::replay::Call;
 using waitscope::replay::CallIndex;

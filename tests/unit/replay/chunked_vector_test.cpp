@@ -3,7 +3,7 @@
 
 #include <cstddef>
 
-#include "replay/chunked_vector.h"
+#include "analysis/replay/chunked_vector.h"
 
 using waitscope::replay::ChunkedVector;
 

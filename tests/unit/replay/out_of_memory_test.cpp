@@ -13,9 +13,9 @@
 #include <set>
 #include <sstream>
 
-#include "replay/out_of_memory.h"
-#include "test_support.h"
-#include "trace/trace_builder.h"
+#include "analysis/replay/out_of_memory.h"
+#include "tests/support/test_support.h"
+#include "tests/support/trace_builder.h"
 
 using namespace waitscope;
 using waitscope::test::TempDir;

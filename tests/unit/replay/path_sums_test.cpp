@@ -2,7 +2,7 @@
 // same entries as adding them one by one.
 #include <gtest/gtest.h>
 
-#include "replay/path_sums.h"
+#include "analysis/replay/path_sums.h"
 
 using waitscope::patterns::Metric;
 using waitscope::replay::PathSums;

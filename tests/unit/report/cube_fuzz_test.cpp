@@ -10,14 +10,14 @@
 #include <fstream>
 #include <random>
 
-#include "read_or_reject.h"
-#include "report/cube_reader.h"
-#include "report/cube_writer.h"
-#include "report/report_io.h"
-#include "report/report_queries.h"
-#include "report/tar_archive.h"
-#include "sample_report.h"
-#include "test_support.h"
+#include "analysis/report/cube_reader.h"
+#include "analysis/report/cube_writer.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/report/tar_archive.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/report/read_or_reject.h"
+#include "tests/unit/report/sample_report.h"
 
 using namespace waitscope::report;
 using waitscope::test::TempDir;

@@ -8,10 +8,10 @@
 
 #include <cstring>
 
-#include "../child_process.h"
-#include "report/cube_reader.h"
-#include "report/report_io.h"
-#include "report/tar_archive.h"
+#include "analysis/report/cube_reader.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/tar_archive.h"
+#include "tests/unit/child_process.h"
 
 using namespace waitscope::report;
 using waitscope::test::inChild;

@@ -12,15 +12,15 @@
 #include <limits>
 #include <map>
 
-#include "report/cube_reader.h"
-#include "report/cube_writer.h"
-#include "report/open_report.h"
-#include "report/report_io.h"
-#include "report/report_queries.h"
-#include "report/tar_archive.h"
-#include "report_test_util.h"
-#include "sample_report.h"
-#include "test_support.h"
+#include "analysis/report/cube_reader.h"
+#include "analysis/report/cube_writer.h"
+#include "analysis/report/open_report.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "analysis/report/tar_archive.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/report/report_test_util.h"
+#include "tests/unit/report/sample_report.h"
 
 using namespace waitscope::report;
 using waitscope::test::sampleReport;

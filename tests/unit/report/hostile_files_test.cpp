@@ -9,14 +9,14 @@
 
 #include <filesystem>
 
-#include "../child_process.h"
-#include "read_or_reject.h"
-#include "report/cube_reader.h"
-#include "report/cube_writer.h"
-#include "report/open_report.h"
-#include "report/report_io.h"
-#include "sample_report.h"
-#include "test_support.h"
+#include "analysis/report/cube_reader.h"
+#include "analysis/report/cube_writer.h"
+#include "analysis/report/open_report.h"
+#include "analysis/report/report_io.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/child_process.h"
+#include "tests/unit/report/read_or_reject.h"
+#include "tests/unit/report/sample_report.h"
 
 using namespace waitscope::report;
 using waitscope::test::inChild;

@@ -15,11 +15,11 @@
 #include <cstring>
 #include <filesystem>
 
-#include "read_or_reject.h"
-#include "report_test_util.h"
-#include "report/report_io.h"
-#include "sample_report.h"
-#include "test_support.h"
+#include "analysis/report/report_io.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/report/read_or_reject.h"
+#include "tests/unit/report/report_test_util.h"
+#include "tests/unit/report/sample_report.h"
 
 using namespace waitscope::report;
 using waitscope::test::TempDir;

@@ -2,7 +2,7 @@
 // paths belong to a trace, the analyzer's rule for its report path, a directory that cannot take
 // a file, standard output that did not take what was written; and the report writer naming the
 // real reason a directory cannot take the report.
-#include "output_checks.h"
+#include "analysis/tools/output_checks.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -19,10 +19,10 @@
 #include <functional>
 #include <iostream>
 
-#include "report/report_io.h"
-#include "report_test_util.h"
-#include "sample_report.h"
-#include "test_support.h"
+#include "analysis/report/report_io.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/report/report_test_util.h"
+#include "tests/unit/report/sample_report.h"
 
 namespace fs = std::filesystem;
 using waitscope::test::TempDir;

@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "report/report_io.h"
-#include "report/report_queries.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
 
 namespace waitscope::test {
 

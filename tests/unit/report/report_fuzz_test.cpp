@@ -10,12 +10,12 @@
 #include <fstream>
 #include <random>
 
-#include "read_or_reject.h"
-#include "report/report_io.h"
-#include "report/report_queries.h"
-#include "report_test_util.h"
-#include "sample_report.h"
-#include "test_support.h"
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/report/read_or_reject.h"
+#include "tests/unit/report/report_test_util.h"
+#include "tests/unit/report/sample_report.h"
 
 using namespace waitscope::report;
 using waitscope::test::execSql;

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <limits>
 
-#include "report/report_io.h"
-#include "report_test_util.h"
-#include "sample_report.h"
-#include "test_support.h"
+#include "analysis/report/report_io.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/report/report_test_util.h"
+#include "tests/unit/report/sample_report.h"
 
 using namespace waitscope::report;
 using waitscope::test::execSql;

@@ -5,8 +5,8 @@
 
 #include <limits>
 
-#include "report/report_queries.h"
-#include "sample_report.h"
+#include "analysis/report/report_queries.h"
+#include "tests/unit/report/sample_report.h"
 
 using namespace waitscope::report;
 using waitscope::test::sampleReport;

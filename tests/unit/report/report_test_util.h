@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "report/report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::test {
 

@@ -2,7 +2,7 @@
 // A small hand-made report shared by the report tests. Values are binary
 // fractions, so every sum is exact whatever the order of addition and tests can
 // compare with ==. The totals the tests expect are worked out in the comments.
-#include "report/report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::test {
 

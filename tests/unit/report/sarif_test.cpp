@@ -8,11 +8,11 @@
 #include <set>
 #include <sstream>
 
-#include "json_value.h"
-#include "report/cube_writer.h"
-#include "report/report_io.h"
-#include "sample_report.h"
-#include "test_support.h"
+#include "analysis/report/cube_writer.h"
+#include "analysis/report/report_io.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/report/json_value.h"
+#include "tests/unit/report/sample_report.h"
 
 using waitscope::test::Json;
 using waitscope::test::run;

@@ -3,8 +3,8 @@
 // the per-line values of the app's source pane.
 #include <gtest/gtest.h>
 
-#include "report/source_location.h"
-#include "sample_report.h"
+#include "analysis/report/source_location.h"
+#include "tests/unit/report/sample_report.h"
 
 namespace {
 

@@ -6,11 +6,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "report/report_io.h"
-#include "test_support.h"
-#include "timeline/slice_format.h"
-#include "timeline/timeline_query.h"
-#include "timeline_scenarios.h"
+#include "analysis/report/report_io.h"
+#include "analysis/timeline/slice_format.h"
+#include "analysis/timeline/timeline_query.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/timeline/timeline_scenarios.h"
 
 namespace waitscope::timeline {
 namespace {

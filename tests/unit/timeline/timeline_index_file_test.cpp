@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/report_io.h"
-#include "test_support.h"
-#include "timeline/timeline_index_file.h"
-#include "timeline/timeline_query.h"
-#include "timeline_scenarios.h"
+#include "analysis/report/report_io.h"
+#include "analysis/timeline/timeline_index_file.h"
+#include "analysis/timeline/timeline_query.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/timeline/timeline_scenarios.h"
 
 namespace waitscope::timeline {
 namespace {

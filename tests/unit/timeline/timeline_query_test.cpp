@@ -5,9 +5,9 @@
 
 #include <tuple>
 
-#include "timeline/region_group.h"
-#include "timeline/timeline_query.h"
-#include "timeline_scenarios.h"
+#include "analysis/timeline/region_group.h"
+#include "analysis/timeline/timeline_query.h"
+#include "tests/unit/timeline/timeline_scenarios.h"
 
 namespace waitscope::timeline {
 namespace {
@@ -349,7 +349,7 @@ TEST_F(timeline_levels, ZoomedOutQueriesCountEveryItemInFewSpans) {
 }  // namespace
 }  // namespace waitscope::timeline
 
-#include "timeline/critical_path_profile.h"
+#include "analysis/report/critical_path_profile.h"
 
 namespace waitscope::timeline {
 namespace {

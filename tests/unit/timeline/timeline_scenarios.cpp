@@ -1,4 +1,4 @@
-#include "timeline_scenarios.h"
+#include "tests/unit/timeline/timeline_scenarios.h"
 
 #include <sstream>
 

@@ -3,8 +3,8 @@
 // and in nanosecond ticks) so every expected merge boundary is exact.
 #include <string>
 
-#include "report/report.h"
-#include "trace/trace_builder.h"
+#include "analysis/report/report.h"
+#include "tests/support/trace_builder.h"
 
 namespace waitscope::test {
 

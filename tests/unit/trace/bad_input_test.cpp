@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "test_support.h"
-#include "trace/otf2_reader.h"
+#include "analysis/trace/otf2_reader.h"
+#include "tests/support/test_support.h"
 
 using namespace waitscope::trace;
 using waitscope::test::copyArchive;

@@ -1,4 +1,4 @@
-#include "trace/call_tree.h"
+#include "analysis/trace/call_tree.h"
 
 #include <gtest/gtest.h>
 

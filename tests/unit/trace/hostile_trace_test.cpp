@@ -10,9 +10,9 @@
 
 #include <filesystem>
 
-#include "../child_process.h"
-#include "test_support.h"
-#include "trace/otf2_reader.h"
+#include "analysis/trace/otf2_reader.h"
+#include "tests/support/test_support.h"
+#include "tests/unit/child_process.h"
 
 using namespace waitscope::trace;
 using waitscope::test::inChild;

@@ -1,6 +1,6 @@
 // Reading real Score-P traces: event counts must equal what otf2-print sees,
 // and definitions must resolve the way the analysis needs them.
-#include "trace/otf2_reader.h"
+#include "analysis/trace/otf2_reader.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-#include "test_support.h"
+#include "tests/support/test_support.h"
 
 using namespace waitscope::trace;
 using waitscope::test::run;

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <random>
 
-#include "test_support.h"
-#include "trace/otf2_reader.h"
+#include "analysis/trace/otf2_reader.h"
+#include "tests/support/test_support.h"
 
 using namespace waitscope::trace;
 using waitscope::test::copyArchive;

@@ -1,7 +1,7 @@
 // The test-trace builder and the OTF2 writer: record sequences as Score-P 7.1
 // writes them, an archive otf2-print accepts, and a lossless round trip
 // through readTrace().
-#include "trace/trace_builder.h"
+#include "tests/support/trace_builder.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "trace/otf2_reader.h"
-#include "trace/otf2_writer.h"
+#include "analysis/trace/otf2_reader.h"
+#include "tests/support/otf2_writer.h"
 
 namespace waitscope::trace {
 namespace {

@@ -1,8 +1,8 @@
-#include "critical_path_profile.h"
+#include "analysis/report/critical_path_profile.h"
 
 #include <algorithm>
 
-#include "report/report_queries.h"
+#include "analysis/report/report_queries.h"
 
 namespace waitscope::timeline {
 

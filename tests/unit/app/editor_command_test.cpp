@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "report/editor_command.h"
+#include "app/editor_command.h"
 
 namespace {
 

@@ -1,10 +1,10 @@
-#include "pattern_reference.h"
+#include "analysis/metrics/pattern_reference.h"
 
 #include <string>
 #include <string_view>
 
-#include "metric_table.h"
-#include "pattern_advice.h"
+#include "analysis/metrics/metric_table.h"
+#include "analysis/metrics/pattern_advice.h"
 
 namespace waitscope::patterns {
 namespace {

@@ -1,4 +1,4 @@
-#include "pattern_advice.h"
+#include "analysis/metrics/pattern_advice.h"
 
 #include <array>
 #include <utility>

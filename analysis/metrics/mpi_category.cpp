@@ -1,4 +1,4 @@
-#include "mpi_category.h"
+#include "analysis/metrics/mpi_category.h"
 
 #include <array>
 #include <initializer_list>

@@ -1,4 +1,4 @@
-#include "metric_table.h"
+#include "analysis/metrics/metric_table.h"
 
 namespace waitscope::patterns {
 namespace {

@@ -1,10 +1,10 @@
-#include "text_output.h"
+#include "analysis/report/text_output.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
-namespace waitscope::tools {
+namespace waitscope::report {
 
 std::string exactNumber(double value) {
   char buffer[64];
@@ -46,4 +46,4 @@ std::string csvField(std::string_view text) {
   return out + '"';
 }
 
-}  // namespace waitscope::tools
+}  // namespace waitscope::report

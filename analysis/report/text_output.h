@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace waitscope::tools {
+namespace waitscope::report {
 
 // The shortest text that reads back as the same double ("0.1", "1e-07"); "inf" or "nan" otherwise.
 std::string exactNumber(double value);
@@ -18,4 +18,4 @@ std::string jsonString(std::string_view text);
 // A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
 std::string csvField(std::string_view text);
 
-}  // namespace waitscope::tools
+}  // namespace waitscope::report

@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "profile_stats.h"
-#include "patterns/metric_table.h"
-#include "report/report.h"
+#include "analysis/metrics/metric_table.h"
+#include "analysis/profile/profile_stats.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::measure::profile {
 

@@ -5,7 +5,7 @@
 // the same call into the same metric.
 #include <string_view>
 
-#include "metric_table.h"
+#include "analysis/metrics/metric_table.h"
 
 namespace waitscope::patterns {
 

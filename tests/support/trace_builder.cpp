@@ -1,4 +1,4 @@
-#include "trace_builder.h"
+#include "tests/support/trace_builder.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "otf2_writer.h"
+#include "tests/support/otf2_writer.h"
 
 namespace waitscope::trace {
 namespace {

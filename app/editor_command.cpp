@@ -1,4 +1,4 @@
-#include "editor_command.h"
+#include "app/editor_command.h"
 
 #include <stdexcept>
 

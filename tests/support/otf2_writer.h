@@ -5,8 +5,8 @@
 // Vampir and Scalasca.
 #include <string>
 
-#include "trace.h"
-#include "trace_error.h"
+#include "analysis/trace/trace.h"
+#include "analysis/trace/trace_error.h"
 
 namespace waitscope::trace {
 

@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "trace.h"
+#include "analysis/trace/trace.h"
 
 namespace waitscope::trace {
 

@@ -10,11 +10,13 @@
 #include <string_view>
 #include <vector>
 
-#include "report/report.h"
-#include "severities.h"
-#include "trace/trace.h"
+#include "analysis/replay/local_result.h"
+#include "analysis/report/report.h"
+#include "analysis/trace/trace.h"
 
-namespace waitscope::replay {
+namespace waitscope::analyzer {
+
+using replay::LocalResult;
 
 // An error every rank agrees on (the trace cannot be analyzed); what() is one
 // line naming the location, event and time where known.
@@ -32,20 +34,6 @@ struct AnalysisOptions {
   bool causes = true;
 };
 
-// One visit of the critical path to this location (causes analysis).
-struct PathPiece {
-  trace::CallPathId path;  // active at the visit's end (kNone: the visit lies outside every region)
-  double start;
-  double end;
-};
-
-struct LocalResult {
-  Severities severities;
-  std::uint64_t clockViolations = 0;
-  std::vector<PathPiece> criticalPath;  // on this location, in any order
-  std::vector<double> exclusiveTime;    // per call path (time metrics), for the critical path's imbalance
-};
-
 // Collective over `world`, whose rank r analyzes world rank r of the trace;
 // `local` holds the definitions and exactly that rank's location.
 LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const AnalysisOptions& options = {});
@@ -54,4 +42,4 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
 // into one report, returned on rank 0 (other ranks get an empty report).
 report::Report gatherReport(const trace::Trace& local, const LocalResult& result, MPI_Comm world);
 
-}  // namespace waitscope::replay
+}  // namespace waitscope::analyzer

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "report/report.h"
+#include "analysis/report/report.h"
 
 namespace waitscope::timeline {
 

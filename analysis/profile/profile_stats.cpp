@@ -1,4 +1,4 @@
-#include "profile_stats.h"
+#include "analysis/profile/profile_stats.h"
 
 #include <algorithm>
 #include <initializer_list>

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "pattern_reference.h"
+#include "analysis/metrics/pattern_reference.h"
 
 int main(int argc, char** argv) {
   if (argc > 2) {

@@ -1,21 +1,29 @@
-#include "analyzer.h"
+#include "analysis/analyzer/analyzer.h"
 
 #include <climits>
 #include <sstream>
 
-#include "call_index.h"
-#include "causes/causes.h"
-#include "communicators.h"
-#include "out_of_memory.h"
-#include "patterns/collective_patterns.h"
-#include "patterns/p2p_patterns.h"
-#include "patterns/rma_active_patterns.h"
-#include "patterns/rma_passive_patterns.h"
-#include "patterns/time_metrics.h"
-#include "replay_context.h"
-#include "yielding_wait.h"
+#include "analysis/causes/causes.h"
+#include "analysis/patterns/collective_patterns.h"
+#include "analysis/patterns/p2p_patterns.h"
+#include "analysis/patterns/rma_active_patterns.h"
+#include "analysis/patterns/rma_passive_patterns.h"
+#include "analysis/patterns/time_metrics.h"
+#include "analysis/replay/call_index.h"
+#include "analysis/replay/communicators.h"
+#include "analysis/replay/out_of_memory.h"
+#include "analysis/replay/replay_context.h"
+#include "analysis/replay/yielding_wait.h"
 
-namespace waitscope::replay {
+namespace waitscope::analyzer {
+
+using replay::abortOutOfMemory;
+using replay::Call;
+using replay::CallIndex;
+using replay::callAndWait;
+using replay::Communicators;
+using replay::ReplayContext;
+
 namespace {
 
 // Every rank learns the first (lowest-rank) error, and all throw it together,
@@ -142,4 +150,4 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
   }
 }
 
-}  // namespace waitscope::replay
+}  // namespace waitscope::analyzer

@@ -1,4 +1,4 @@
-#include "profile_output.h"
+#include "analysis/profile/profile_output.h"
 
 #include <cmath>
 #include <cstring>
@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "patterns/metric_table.h"
-#include "patterns/mpi_category.h"
+#include "analysis/metrics/metric_table.h"
+#include "analysis/metrics/mpi_category.h"
 
 namespace waitscope::measure::profile {
 namespace {

@@ -1,4 +1,4 @@
-#include "otf2_writer.h"
+#include "tests/support/otf2_writer.h"
 
 #include <otf2/otf2.h>
 
@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "otf2_errors.h"
+#include "analysis/trace/otf2_errors.h"
 
 namespace waitscope::trace {
 namespace {

@@ -7,12 +7,19 @@
 #include <span>
 #include <string>
 
-#include "analyzer.h"
-#include "merge_runs.h"
-#include "out_of_memory.h"
-#include "patterns/metric_table.h"
+#include "analysis/analyzer/analyzer.h"
+#include "analysis/metrics/metric_table.h"
+#include "analysis/replay/merge_runs.h"
+#include "analysis/replay/out_of_memory.h"
 
-namespace waitscope::replay {
+namespace waitscope::analyzer {
+
+using replay::mergeRuns;
+using replay::PathPiece;
+using replay::runPhase;
+using replay::Severities;
+using replay::WaitInstance;
+
 namespace {
 
 struct WirePath {
@@ -257,4 +264,4 @@ report::Report gatherReport(const trace::Trace& local, const LocalResult& result
   return runPhase(world, "write", local.eventCount(), [&] { return gatherOnRoot(local, result, world); });
 }
 
-}  // namespace waitscope::replay
+}  // namespace waitscope::analyzer
