@@ -15,7 +15,7 @@ struct EditorTemplate {
   QString command;  // "code -g %f:%l:%c"
 };
 
-// The backend's presets (report/editor_command.h) in menu order, then "Custom" (empty command).
+// The backend's presets (app/editor_command.h) in menu order, then "Custom" (empty command).
 const QList<EditorTemplate>& editorTemplates();
 
 // The program and its arguments for `command` opening `file` at `line` and
