@@ -10,6 +10,7 @@ void Selection::setReport(ReportDataPtr report) {
   callPaths_.clear();
   systemItems_.clear();
   flatProfile_ = false;
+  highlightedCallPath_ = kNoNode;
   windowStart_ = windowEnd_ = 0.0;
   emit reportChanged();
 }
@@ -30,6 +31,13 @@ void Selection::setCallPaths(const TreePicks& picks, bool flatProfile) {
   callPaths_ = picks;
   flatProfile_ = flatProfile;
   emit callPathsChanged();
+  setHighlightedCallPath(picks.empty() || flatProfile ? kNoNode : picks.front().node);
+}
+
+void Selection::setHighlightedCallPath(std::uint32_t callPath) {
+  if (callPath == highlightedCallPath_) return;
+  highlightedCallPath_ = callPath;
+  emit highlightedCallPathChanged(callPath);
 }
 
 void Selection::setSystemItems(const TreePicks& picks) {
@@ -54,7 +62,7 @@ void Selection::setTimeWindow(double start, double end) {
   if (start == windowStart_ && end == windowEnd_) return;
   windowStart_ = start;
   windowEnd_ = end;
-  emit timeWindowChanged();
+  emit timeWindowChanged(start, end);
 }
 
 std::vector<char> Selection::metricMask() const { return report_ ? report_->metricMask(metrics_) : std::vector<char>{}; }

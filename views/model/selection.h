@@ -1,8 +1,10 @@
 #pragma once
 // What is selected, for every view at once: the report, the picked metrics,
-// call paths (or regions, in the flat profile) and system-tree items, the value
-// mode, the threshold and the time window. The app owns one; views read it and
-// write to it, and follow its signals — the single source of truth.
+// call paths (or regions, in the flat profile) and system-tree items, the
+// highlighted call path, the value mode, the threshold and the time window. The
+// app owns one; views read it and write to it, and follow its signals — the
+// single source of truth, so no view reaches into another.
+#include <cstdint>
 #include <vector>
 
 #include <QObject>
@@ -19,18 +21,26 @@ class Selection : public QObject {
 
   const ReportDataPtr& report() const { return report_; }
   void setReport(ReportDataPtr report);
+  // A new report clears the picks, the highlighted call path and the time window; only
+  // reportChanged is emitted (views refill from the report).
   // A newer version of the shown report with the same tree shapes (the next snapshot of a
-  // live run): the picks, which name the same nodes, the flat-profile choice and the time
-  // window stay; reportUpdated follows instead of reportChanged.
+  // live run): the picks, which name the same nodes, the flat-profile choice, the highlighted
+  // call path and the time window stay; reportUpdated follows instead of reportChanged.
   void updateReport(ReportDataPtr report);
 
   const TreePicks& metrics() const { return metrics_; }
   void setMetrics(const TreePicks& picks);
 
-  // Call-tree picks, or region picks when `flatProfile` is set.
+  // Call-tree picks, or region picks when `flatProfile` is set. Changing them also makes the
+  // first picked call path the highlighted one (none in the flat profile or without picks).
   const TreePicks& callPaths() const { return callPaths_; }
   bool flatProfile() const { return flatProfile_; }
   void setCallPaths(const TreePicks& picks, bool flatProfile);
+
+  // The call path whose occurrences the timeline and the critical-path pane light up
+  // (kNoNode: none): the first call-tree pick, or a call path picked in the critical-path pane.
+  std::uint32_t highlightedCallPath() const { return highlightedCallPath_; }
+  void setHighlightedCallPath(std::uint32_t callPath);
 
   // System-tree picks (machines, nodes or locations).
   const TreePicks& systemItems() const { return systemItems_; }
@@ -43,9 +53,11 @@ class Selection : public QObject {
   double threshold() const { return threshold_; }
   void setThreshold(double percent);
 
-  // The time window the timeline shows (seconds, as in the trace).
+  // The time window the timeline shows (seconds, as in the trace); empty (start == end) until
+  // a timeline has shown the report.
   double windowStart() const { return windowStart_; }
   double windowEnd() const { return windowEnd_; }
+  bool hasTimeWindow() const { return windowEnd_ > windowStart_; }
   void setTimeWindow(double start, double end);
 
   // What the current picks stand for (empty when no report is loaded).
@@ -58,15 +70,17 @@ class Selection : public QObject {
   void reportUpdated();
   void metricsChanged();
   void callPathsChanged();
+  void highlightedCallPathChanged(std::uint32_t callPath);
   void systemItemsChanged();
   void modeChanged();
   void thresholdChanged();
-  void timeWindowChanged();
+  void timeWindowChanged(double start, double end);
 
  private:
   ReportDataPtr report_;
   TreePicks metrics_, callPaths_, systemItems_;
   bool flatProfile_ = false;
+  std::uint32_t highlightedCallPath_ = kNoNode;
   ValueMode mode_ = ValueMode::Absolute;
   double threshold_ = 0.0;
   double windowStart_ = 0.0, windowEnd_ = 0.0;

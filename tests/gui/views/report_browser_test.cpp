@@ -100,6 +100,47 @@ class ReportBrowserTest : public QObject {
     QCOMPARE(browser->systemPane()->picks(), (TreePicks{{kRank2, true}}));
   }
 
+  void selectionHoldsTheHighlightedCallPathAndTheTimeWindow() {
+    Selection selection;
+    QSignalSpy highlighted(&selection, &Selection::highlightedCallPathChanged);
+    QSignalSpy window(&selection, &Selection::timeWindowChanged);
+    selection.setReport(std::make_shared<const ReportData>(sampleReport(), QStringLiteral("sample")));
+    QCOMPARE(selection.highlightedCallPath(), kNoNode);
+    QVERIFY(!selection.hasTimeWindow());
+
+    // The first call-tree pick is the highlighted call path ...
+    selection.setCallPaths({{kFooRecv, true}, {kMainRecv, true}}, false);
+    QCOMPARE(selection.highlightedCallPath(), static_cast<std::uint32_t>(kFooRecv));
+    QCOMPARE(highlighted.count(), 1);
+    QCOMPARE(highlighted.last().at(0).value<std::uint32_t>(), static_cast<std::uint32_t>(kFooRecv));
+    // ... none in the flat profile, where picks are regions ...
+    selection.setCallPaths({{1, true}}, true);
+    QCOMPARE(selection.highlightedCallPath(), kNoNode);
+    // ... and a call path can be highlighted on its own (the critical-path pane); the same
+    // value again emits nothing.
+    selection.setHighlightedCallPath(kMain);
+    selection.setHighlightedCallPath(kMain);
+    QCOMPARE(selection.highlightedCallPath(), static_cast<std::uint32_t>(kMain));
+    QCOMPARE(highlighted.count(), 3);
+
+    selection.setTimeWindow(0.5, 2.0);
+    selection.setTimeWindow(0.5, 2.0);
+    QVERIFY(selection.hasTimeWindow());
+    QCOMPARE(selection.windowStart(), 0.5);
+    QCOMPARE(selection.windowEnd(), 2.0);
+    QCOMPARE(window.count(), 1);
+    QCOMPARE(window.last().at(0).toDouble(), 0.5);
+    QCOMPARE(window.last().at(1).toDouble(), 2.0);
+
+    // The next snapshot of a live run keeps both; a new report clears them.
+    selection.updateReport(std::make_shared<const ReportData>(sampleReport(), QStringLiteral("sample")));
+    QCOMPARE(selection.highlightedCallPath(), static_cast<std::uint32_t>(kMain));
+    QVERIFY(selection.hasTimeWindow());
+    selection.setReport(std::make_shared<const ReportData>(sampleReport(), QStringLiteral("sample")));
+    QCOMPARE(selection.highlightedCallPath(), kNoNode);
+    QVERIFY(!selection.hasTimeWindow());
+  }
+
   void flatProfileAndModes() {
     auto window = openedWindow();
     ReportBrowser* browser = window->browser();
