@@ -109,26 +109,32 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
   const bool yieldCore = comms.nodeOversubscribed();
   ReplayContext ctx{local, local.locations[0], static_cast<trace::Rank>(me), size, comms, calls, result.severities};
 
+  // Every family runs validate -> exchange -> detect, the phases in this order on every rank, so
+  // the collective operations match. The local checks come first and are agreed on together;
+  // then each collective check, so none runs on references another rank rejected.
+  patterns::TimeMetrics timeMetrics(ctx);
+  patterns::RmaPassive rmaPassive(ctx);
+  patterns::RmaActive rmaActive(ctx);
   std::string error = validateReferences(ctx);
-  if (error.empty()) error = patterns::validateRmaPassive(ctx);
+  if (error.empty()) error = rmaPassive.validate();
   agree(error, world, yieldCore);
   patterns::Collectives collectives(ctx);
   agree(collectives.validate(), world, yieldCore);
-  agree(patterns::validateRmaActive(ctx), world, yieldCore);
+  agree(rmaActive.validate(), world, yieldCore);
   progress("validate", 50);
   patterns::PointToPoint p2p(ctx);
   agree(p2p.exchange(), world, yieldCore);
   progress("validate", 100);
 
   progress("replay", 0);
-  result.exclusiveTime = patterns::addTimeAndCounts(ctx);
+  result.exclusiveTime = timeMetrics.detect();
   result.clockViolations = p2p.detect();
   progress("replay", 25);
   collectives.detect();
   progress("replay", 50);
-  patterns::analyzeRmaActive(ctx);
+  rmaActive.detect();
   progress("replay", 75);
-  patterns::analyzeRmaPassive(ctx);
+  rmaPassive.detect();
   progress("replay", 100);
   if (!options.causes) return result;
   progress("causes", 0);

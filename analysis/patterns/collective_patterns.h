@@ -24,6 +24,8 @@ class Collectives {
   // Returns "" or one line naming the location, call, time and communicator.
   std::string validate() const;
 
+  // Nothing to exchange before detect(): its batched reductions are the detection.
+
   // Collective over every rebuilt communicator: adds the patterns.
   void detect();
 

@@ -18,6 +18,9 @@ class PointToPoint {
  public:
   explicit PointToPoint(replay::ReplayContext& ctx);
 
+  // Nothing to validate before exchange(): a send or receive without partner shows only
+  // when the envelopes meet, and exchange() reports it.
+
   // Collective over ctx.comms.world(): exchanges envelopes and times and
   // matches every receive with its send. Returns "" or one line naming the
   // location, event and time of the first receive or send without a partner.

@@ -668,16 +668,16 @@ Rank worldRankOf(const ReplayContext& ctx, WinId win, Rank target) {
 
 }  // namespace
 
-std::string validateRmaPassive(const ReplayContext& ctx) { return Scanner(ctx).run().error; }
+std::string RmaPassive::validate() const { return Scanner(ctx_).run().error; }
 
-void analyzeRmaPassive(ReplayContext& ctx) {
-  const auto& defs = ctx.defs();
+void RmaPassive::detect() {
+  const auto& defs = ctx_.defs();
   const std::size_t nWin = defs.windows.size();
   if (nWin == 0) return;  // every rank has the same definitions: all return here
-  const PassiveScan scan = Scanner(ctx).run();
-  const MPI_Comm world = ctx.comms.world();
-  const bool yieldCore = ctx.comms.nodeOversubscribed();
-  const auto P = static_cast<std::size_t>(ctx.worldSize);
+  const PassiveScan scan = Scanner(ctx_).run();
+  const MPI_Comm world = ctx_.comms.world();
+  const bool yieldCore = ctx_.comms.nodeOversubscribed();
+  const auto P = static_cast<std::size_t>(ctx_.worldSize);
 
   // 1. Windows with MPI_Win_lock_all, and whether anything passive happens at all.
   std::vector<unsigned char> flags(nWin + 1, 0);
@@ -713,7 +713,7 @@ void analyzeRmaPassive(ReplayContext& ctx) {
   for (std::uint32_t hi = 0; hi < scan.holds.size(); ++hi) {
     const Hold& h = scan.holds[hi];
     const auto addHold = [&](Rank windowRank) -> std::uint32_t {
-      const Rank T = worldRankOf(ctx, h.win, windowRank);
+      const Rank T = worldRankOf(ctx_, h.win, windowRank);
       if (T == kNone) return kNone;
       requests[T].insert(requests[T].end(), {kHoldTag, static_cast<double>(h.win), static_cast<double>(h.type),
                                              h.lockEnter, h.lockLeave, h.holdStart, h.holdEnd, h.unlockEnter});
@@ -722,7 +722,7 @@ void analyzeRmaPassive(ReplayContext& ctx) {
     };
     const auto addTransfer = [&](std::uint32_t ti, std::uint32_t indexInStream) {
       const Transfer& x = scan.transfers[ti];
-      const Rank T = worldRankOf(ctx, h.win, x.target);
+      const Rank T = worldRankOf(ctx_, h.win, x.target);
       if (T == kNone) return;
       requests[T].insert(requests[T].end(), {kTransferTag, static_cast<double>(indexInStream), x.enter, x.leave});
       slots[T].push_back({1, ti});
@@ -746,7 +746,7 @@ void analyzeRmaPassive(ReplayContext& ctx) {
   for (std::uint32_t ci = 0; ci < scan.completions.size(); ++ci) {
     const Completion& c = scan.completions[ci];
     for (Rank t : c.targets) {
-      const Rank T = worldRankOf(ctx, c.win, t);
+      const Rank T = worldRankOf(ctx_, c.win, t);
       if (T == kNone) continue;
       requests[T].insert(requests[T].end(), {kQueryTag, c.enter, c.leave});
       slots[T].push_back({2, ci});
@@ -760,7 +760,7 @@ void analyzeRmaPassive(ReplayContext& ctx) {
   std::vector<std::vector<double>>().swap(requests);
 
   // 3./4. Answer as a target, and hear the answers as an origin.
-  std::vector<std::vector<double>> replies = answer(ctx, received);
+  std::vector<std::vector<double>> replies = answer(ctx_, received);
   std::vector<std::vector<double>>().swap(received);
   std::vector<std::vector<double>> answers;
   exchange(replies, answers, kReplyTag, comm, yieldCore);
@@ -806,14 +806,14 @@ void analyzeRmaPassive(ReplayContext& ctx) {
     mergePerCause(s);
     const Metric metric = item.transfer ? Metric::MpiRmaCommLockCompetition : Metric::MpiRmaSyncLockCompetition;
     for (const Interval& piece : counted.subtract(unionOf(s))) {
-      ctx.severities.addWait(metric, path, piece.first, piece.second, causeOf(s, piece.first, piece.second));
+      ctx_.severities.addWait(metric, path, piece.first, piece.second, causeOf(s, piece.first, piece.second));
       counted.add(piece);
     }
   }
   for (std::size_t i = 0; i < scan.completions.size(); ++i) {
     const Completion& c = scan.completions[i];
     if (progress[i].first > 0 && c.path != kNone)
-      ctx.severities.addWait(Metric::MpiRmaSyncWaitForProgress, c.path, c.enter, c.enter + progress[i].first,
+      ctx_.severities.addWait(Metric::MpiRmaSyncWaitForProgress, c.path, c.enter, c.enter + progress[i].first,
                              progress[i].second);
   }
 }

@@ -7,11 +7,22 @@
 
 namespace waitscope::patterns {
 
-// Local check of lock/unlock balance; empty string or one line naming the
-// location, event and time.
-std::string validateRmaPassive(const replay::ReplayContext& ctx);
+class RmaPassive {
+ public:
+  explicit RmaPassive(replay::ReplayContext& ctx) : ctx_(ctx) {}
 
-// Collective over ctx.comms.world(). Adds the patterns to ctx.severities.
-void analyzeRmaPassive(replay::ReplayContext& ctx);
+  // Local check of lock/unlock balance; empty string or one line naming the
+  // location, event and time.
+  std::string validate() const;
+
+  // Nothing to exchange before detect(): detect() exchanges the holds and replies itself,
+  // after the other families' collective work (every rank runs the same sequence).
+
+  // Collective over ctx.comms.world(). Adds the patterns to ctx.severities.
+  void detect();
+
+ private:
+  replay::ReplayContext& ctx_;
+};
 
 }  // namespace waitscope::patterns

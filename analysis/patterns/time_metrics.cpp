@@ -22,19 +22,19 @@ Metric timeCategory(const trace::Region& region) {
   return mpiTimeCategory(name);
 }
 
-std::vector<double> addTimeAndCounts(replay::ReplayContext& ctx) {
-  const auto& defs = ctx.defs();
-  const auto& tree = ctx.trace.callTree;
+std::vector<double> TimeMetrics::detect() {
+  const auto& defs = ctx_.defs();
+  const auto& tree = ctx_.trace.callTree;
   std::vector<Metric> category(defs.regions.size());
   for (std::size_t r = 0; r < defs.regions.size(); ++r) category[r] = timeCategory(defs.regions[r]);
 
   // Exclusive time, visits and stretches per call path: summed by the call
   // index's pass over every event.
-  const replay::RegionTimes& times = ctx.calls.regionTimes();
+  const replay::RegionTimes& times = ctx_.calls.regionTimes();
   const std::vector<double>& exclusive = times.exclusive;
   const std::vector<double>& visits = times.visits;
-  const auto& events = ctx.events;
-  auto& sev = ctx.severities;
+  const auto& events = ctx_.events;
+  auto& sev = ctx_.severities;
 
   // Counts and bytes: only the communication events, each with its call at
   // hand, summed per call path (exact: whole numbers) and added once.
@@ -44,10 +44,10 @@ std::vector<double> addTimeAndCounts(replay::ReplayContext& ctx) {
                                         Metric::CommsColl, Metric::BytesColl, Metric::CommsRmaPuts, Metric::BytesPut,
                                         Metric::CommsRmaGets, Metric::BytesGet, Metric::CommsRmaAtomics,
                                         Metric::BytesRma});
-  const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
+  const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
-    const trace::Event& e = ctx.calls.nonRegion()[k];
-    const replay::Call* call = ctx.calls.callOfEntry(k);
+    const trace::Event& e = ctx_.calls.nonRegion()[k];
+    const replay::Call* call = ctx_.calls.callOfEntry(k);
     if (!call) continue;
     switch (e.kind) {
       case EventKind::MpiSend:

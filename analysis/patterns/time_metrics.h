@@ -15,10 +15,20 @@ namespace waitscope::patterns {
 // MPI_Win_fence, ...; Mpi for calls that fit no category).
 Metric timeCategory(const trace::Region& region);
 
-// Adds exclusive time per category, visits, syncs, comms and bytes. Returns,
-// per call path, the time it is the innermost active region summed stretch by
-// stretch between consecutive enter/leave events (the same time, added in the
-// order the critical path's imbalance needs it; 0 for paths never active).
-std::vector<double> addTimeAndCounts(replay::ReplayContext& ctx);
+class TimeMetrics {
+ public:
+  explicit TimeMetrics(replay::ReplayContext& ctx) : ctx_(ctx) {}
+
+  // Nothing to validate or exchange: every location reads only its own events.
+
+  // Local: adds exclusive time per category, visits, syncs, comms and bytes. Returns,
+  // per call path, the time it is the innermost active region summed stretch by
+  // stretch between consecutive enter/leave events (the same time, added in the
+  // order the critical path's imbalance needs it; 0 for paths never active).
+  std::vector<double> detect();
+
+ private:
+  replay::ReplayContext& ctx_;
+};
 
 }  // namespace waitscope::patterns

@@ -1,7 +1,7 @@
-// RMA active-target patterns (seeds 000/003) with exact values, at any rank
-// count N >= 2: Late Post (both variants), Early Transfer, Early Wait, Late
-// Complete, Wait at Fence, Early Fence, Wait at Create/Free, pairwise and
-// unneeded synchronization counts, and the validation of epoch structure.
+// RMA active-target patterns (Hermanns, Geimer, Mohr, Wolf, EuroPVM/MPI 2009 and IJHPCA 2012) with
+// exact values, at any rank count N >= 2: Late Post (both variants), Early Transfer, Early Wait,
+// Late Complete, Wait at Fence, Early Fence, Wait at Create/Free, pairwise and unneeded
+// synchronization counts, and the validation of epoch structure.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/patterns/rma_active_patterns.h"
+#include "analysis/patterns/rma_active_validation.h"
 #include "analysis/replay/call_index.h"
 #include "analysis/replay/communicators.h"
 #include "analysis/replay/replay_context.h"
