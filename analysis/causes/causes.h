@@ -1,5 +1,5 @@
 #pragma once
-// Root causes of wait states (seed 001): after the forward pattern search, a
+// Root causes of wait states (Hermanns, Miklosch, Böhme, Wolf, EuroMPI 2013): after the forward pattern search, a
 // backward replay on the same ranks classifies every wait state (direct or
 // indirect, propagating or terminal), charges delay costs to the call paths
 // that caused it, and finds the critical path.

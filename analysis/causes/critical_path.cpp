@@ -1,9 +1,9 @@
-// The critical path (seed 001 §3), found in a backward replay: a token with
-// the walk's current time goes from location to location; on each it walks back
-// until it reaches a wait state (then the token goes to the wait state's cause,
-// at the time the cause released it) or the program's start. The hops are
-// replayed on rank 0 from the locations' wait states (planLegs), and each rank
-// walks its legs. Definitions and choices: docs/causes-critical-path.md.
+// The critical path (Hermanns, Miklosch, Böhme, Wolf, EuroMPI 2013, §3), found in a backward
+// replay: a token with the walk's current time goes from location to location; on each it walks
+// back until it reaches a wait state (then the token goes to the wait state's cause, at the time
+// the cause released it) or the program's start. The hops are replayed on rank 0 from the
+// locations' wait states (planLegs), and each rank walks its legs. Definitions and choices:
+// docs/causes-critical-path.md.
 #include <mpi.h>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-// Root causes of wait states (seed 001, after Böhme et al., ICPP 2010): delay
-// costs (short-term and long-term, per family) and the classification of wait
-// states (direct/indirect, propagating/terminal). docs/causes-delay.md has the
-// definitions; in short:
+// Root causes of wait states (Hermanns, Miklosch, Böhme, Wolf, EuroMPI 2013, after Böhme et al.,
+// ICPP 2010): delay costs (short-term and long-term, per family) and the classification of wait
+// states (direct/indirect, propagating/terminal). docs/causes-delay.md has the definitions; in
+// short:
 //
 // * Every wait state W of this location with a remote cause c (the forward
 //   patterns' instances of p2p, collective and RMA active-target families; a

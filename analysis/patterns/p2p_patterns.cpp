@@ -311,7 +311,7 @@ std::uint64_t PointToPoint::detect() {
   }
 
   // Late Receiver: a blocking send that returned only after the receive was
-  // posted (the overlap heuristic the seeds use for RMA): it waited from its
+  // posted (the overlap heuristic Hermanns et al., EuroPVM/MPI 2009, use for RMA): it waited from its
   // enter to the posting.
   const auto& regions = ctx_.defs().regions;
   std::vector<char> blockingSend(regions.size());  // per region: no string compare per send

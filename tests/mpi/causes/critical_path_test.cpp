@@ -1,4 +1,4 @@
-// The critical path (seed 001 §3) on builder traces with exact timestamps: the
+// The critical path (Hermanns et al., EuroMPI 2013, §3) on builder traces with exact timestamps: the
 // segments (one per visit to a location: location, call path at its end,
 // start, end), critical_path per call path and location, critical_path_imbalance,
 // and the invariant that the walk and the segments cover the program's wall time.
@@ -115,7 +115,7 @@ void expectTimeOnPath(const report::Report& rep, std::vector<OnPath> expected) {
   }
 }
 
-// Seed 001 Fig. 1 / tests/apps/chain.c: foo on rank 0 delays the send to rank 1,
+// Hermanns et al. (EuroMPI 2013), Fig. 1 / tests/apps/chain.c: foo on rank 0 delays the send to rank 1,
 // whose late MPI_Win_post makes rank 2 wait in MPI_Win_start. Ranks >= 3 only
 // create and free the window.
 TEST(CriticalPath, ChainRunsFromRank2ThroughRank1ToFooOnRank0) {

@@ -1,4 +1,4 @@
-// Root causes of wait states (seed 001; docs/causes-delay.md): delay costs
+// Root causes of wait states (Hermanns et al., EuroMPI 2013; docs/causes-delay.md): delay costs
 // (short-term, long-term per family), direct/indirect and propagating/terminal
 // wait states, on builder traces with exact times, at 2, 3 and 4 ranks where
 // the scenario allows. Every test also checks the invariants: the delay costs
@@ -28,20 +28,20 @@ void expectInvariants(const report::Report& rep, double explained) {
   EXPECT_NEAR(totalOf(rep, "mpi_wait_propagating") + totalOf(rep, "mpi_wait_terminal"), explained, kEps);
 }
 
-// Seed 001, Fig. 1: rank 0 foo (2 s) then MPI_Send to 1; rank 1 MPI_Recv then
+// Hermanns et al. (EuroMPI 2013), Fig. 1: rank 0 foo (2 s) then MPI_Send to 1; rank 1 MPI_Recv then
 // post/wait for rank 2; rank 2 start/put/complete. Late Sender on rank 1
 // (2.0, direct, propagating) delays the post: Late Post on rank 2 (2.0,
 // indirect, terminal). foo carries both: 2.0 short-term + 2.0 long-term.
-void seed001Chain(Scenario& s) {
+void paperChain(Scenario& s) {
   s.rank(0).enter(1.1, "foo").leave(3.1, "foo").send(3.1, 3.2, 1, 4, 0);
   s.rank(1).recv(1.1, 3.1, 0, 4, 0).post(3.1, 3.2, s.win, {2}).wait(3.6, 3.7, s.win);
   s.rank(2).start(1.1, 3.3, s.win, {1}).put(3.3, 3.4, s.win, 1, 4).complete(3.4, 3.5, s.win);
 }
 
-TEST(DelayCosts, Seed001Chain) {
+TEST(DelayCosts, PaperChain) {
   if (size() < 3) GTEST_SKIP() << "the chain needs 3 ranks";
   Scenario s;
-  seed001Chain(s);
+  paperChain(s);
   const report::Report rep = s.analyze();
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "mpi_latesender", "main/MPI_Recv", 1), 2.0, kEps);
@@ -69,7 +69,7 @@ TEST(DelayCosts, Seed001Chain) {
 TEST(DelayCosts, ForwardOnlyLeavesOutTheCauses) {
   if (size() < 3) GTEST_SKIP() << "the chain needs 3 ranks";
   Scenario s;
-  seed001Chain(s);
+  paperChain(s);
   analyzer::AnalysisOptions forwardOnly;
   forwardOnly.causes = false;
   const report::Report rep = s.analyze(forwardOnly);
@@ -139,7 +139,7 @@ TEST(DelayCosts, Gats) {
   expectInvariants(rep, 0.7 * origins + 0.7);
 }
 
-// The CGPOP case of seed 001: a barrier right before a GATS exchange. Rank 1
+// The CGPOP case of Hermanns et al. (EuroMPI 2013): a barrier right before a GATS exchange. Rank 1
 // works 1.0 before the barrier, the others 0.5 (Barrier Wait 0.5 each, delay
 // in work on rank 1). The target, rank 0, leaves the barrier 0.4 after the
 // others (imbalanced Barrier Completion), so its post is late: Late Post 0.4
