@@ -36,7 +36,7 @@
 
 namespace waitscope::measure {
 
-State g;
+RecorderState recorder;
 [[gnu::tls_model("initial-exec")]] thread_local bool tMainThread = false;
 
 namespace {
@@ -85,15 +85,15 @@ void poolFreeAll(void*, OTF2_FileType type, OTF2_LocationRef, void** perBuffer, 
 }
 
 OTF2_FlushType preFlush(void*, OTF2_FileType type, OTF2_LocationRef, void*, bool final) {
-  if (type == OTF2_FILETYPE_EVENTS && !final) g.flushStart = now();
+  if (type == OTF2_FILETYPE_EVENTS && !final) recorder.flushStart = now();
   return OTF2_FLUSH;
 }
 
 OTF2_TimeStamp postFlush(void*, OTF2_FileType type, OTF2_LocationRef) {
   const std::uint64_t t = now();
-  if (type == OTF2_FILETYPE_EVENTS && g.flushStart != 0) {
-    g.flushEnd = t;
-    g.flushPending = true;
+  if (type == OTF2_FILETYPE_EVENTS && recorder.flushStart != 0) {
+    recorder.flushEnd = t;
+    recorder.flushPending = true;
   }
   return t;
 }
@@ -103,7 +103,7 @@ OTF2_MemoryCallbacks gMemoryCallbacks = {poolAllocate, poolFreeAll};
 
 // Leaves DIR/traces.failed with its reason; only open/write/close (the abort path may be a signal handler).
 void writeFailedMarker(const char* reason) {
-  const int fd = open(g.failedMarker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);  // an inode: fits a full disk
+  const int fd = open(recorder.failedMarker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);  // an inode: fits a full disk
   if (fd < 0) return;
   if (write(fd, reason, std::strlen(reason)) < 0 || write(fd, "\n", 1) < 0) { /* the empty marker still says it */ }
   close(fd);
@@ -173,7 +173,7 @@ std::string functionName(std::uintptr_t address) {
 }
 
 bool filtered(const std::string& name) {
-  for (const std::string& f : g.filters)
+  for (const std::string& f : recorder.filters)
     if (fnmatch(f.c_str(), name.c_str(), 0) == 0) return true;
   return false;
 }
@@ -191,7 +191,7 @@ void loadFilter() {
     const auto begin = line.find_first_not_of(" \t\r");
     if (begin == std::string::npos || line[begin] == '#') continue;
     const auto end = line.find_last_not_of(" \t\r");
-    g.filters.push_back(line.substr(begin, end - begin + 1));
+    recorder.filters.push_back(line.substr(begin, end - begin + 1));
   }
 }
 
@@ -218,8 +218,8 @@ std::mutex gInitMutex;
 OTF2_RegionRef newUserRegion(UserRegionDef def) {
   if (filtered(def.name)) return kFilteredRegion;
   logDefinition(partial::record(partial::kRegion, partial::regionPayload(def)));
-  g.userRegions.push_back(std::move(def));
-  return kFirstUserRegion + static_cast<OTF2_RegionRef>(g.userRegions.size() - 1);
+  recorder.userRegions.push_back(std::move(def));
+  return kFirstUserRegion + static_cast<OTF2_RegionRef>(recorder.userRegions.size() - 1);
 }
 
 OTF2_RegionRef functionRegion(void* fn) {
@@ -255,19 +255,19 @@ OTF2_RegionRef namedRegion(const char* name) {
 bool userEventsWanted(bool enter) {
   // The main thread only: before MPI_Init we cannot know it, so the first thread that records is it.
   if (gFinished) return false;
-  if (g.recording || g.profiling) return tMainThread;
-  return !g.archive && (!enter || gEarly.size() < kMaxEarly) && (tMainThread || gEarly.empty());
+  if (recorder.recording || recorder.profiling) return tMainThread;
+  return !recorder.archive && (!enter || gEarly.size() < kMaxEarly) && (tMainThread || gEarly.empty());
 }
 
 void userEnter(OTF2_RegionRef region) {
   if (region == kFilteredRegion) return;
   if (gDepth < kMaxDepth) gStack[gDepth] = region;
   ++gDepth;
-  if (g.profiling) {
+  if (recorder.profiling) {
     profile::enterUser(region);
-  } else if (g.recording) {
+  } else if (recorder.recording) {
     boundary();
-    OTF2_EvtWriter_Enter(g.evt, nullptr, stamp(), region);
+    OTF2_EvtWriter_Enter(recorder.evt, nullptr, stamp(), region);
   } else {
     tMainThread = true;
     gEarly.push_back({true, now(), region});
@@ -277,11 +277,11 @@ void userEnter(OTF2_RegionRef region) {
 void userLeave(OTF2_RegionRef region) {
   if (region == kFilteredRegion || gDepth == 0) return;
   --gDepth;
-  if (g.profiling) {
+  if (recorder.profiling) {
     profile::leaveUser();
-  } else if (g.recording) {
+  } else if (recorder.recording) {
     boundary();
-    OTF2_EvtWriter_Leave(g.evt, nullptr, stamp(), region);
+    OTF2_EvtWriter_Leave(recorder.evt, nullptr, stamp(), region);
   } else {
     gEarly.push_back({false, now(), region});
   }
@@ -326,25 +326,25 @@ bool makeDirs(const std::string& path) {
 
 // ---------------------------------------------------------------------------------------------
 void logDefinition(const std::string& record) {
-  if (g.logFd < 0) return;
+  if (recorder.logFd < 0) return;
   for (std::size_t done = 0; done < record.size();) {
-    const ssize_t n = write(g.logFd, record.data() + done, record.size() - done);
+    const ssize_t n = write(recorder.logFd, record.data() + done, record.size() - done);
     if (n <= 0 && errno != EINTR) return;
     if (n > 0) done += static_cast<std::size_t>(n);
   }
 }
 
 void writeFlushRegion() {
-  g.flushPending = false;
+  recorder.flushPending = false;
   // Records of the same MPI call written after the flush (e.g. MPI_COLLECTIVE_END) may carry
   // later times than the flush: OTF2 refuses a time earlier than the last one written, and
-  // g.lastTime is the latest time taken, so the region starts no earlier (then it is shorter).
-  const std::uint64_t start = std::max(g.flushStart, g.lastTime);
-  const std::uint64_t end = std::max(g.flushEnd, start);
-  OTF2_EvtWriter_Enter(g.evt, nullptr, start, kFlushRegion);
-  OTF2_EvtWriter_Leave(g.evt, nullptr, end, kFlushRegion);
-  g.lastTime = end;
-  g.flushStart = 0;
+  // recorder.lastTime is the latest time taken, so the region starts no earlier (then it is shorter).
+  const std::uint64_t start = std::max(recorder.flushStart, recorder.lastTime);
+  const std::uint64_t end = std::max(recorder.flushEnd, start);
+  OTF2_EvtWriter_Enter(recorder.evt, nullptr, start, kFlushRegion);
+  OTF2_EvtWriter_Leave(recorder.evt, nullptr, end, kFlushRegion);
+  recorder.lastTime = end;
+  recorder.flushStart = 0;
 }
 
 bool sourceLineOf(std::uintptr_t address, std::string& file, std::uint32_t& line) {
@@ -362,8 +362,8 @@ OTF2_SourceCodeLocationRef callSite(void* returnAddress) {
   static Cached cache[64] = {};
   Cached& slot = cache[(pc ^ (pc >> 6)) & 63];
   if (slot.pc == pc) [[likely]] return slot.id;
-  auto it = g.callSites.find(pc);
-  if (it != g.callSites.end()) [[likely]] {
+  auto it = recorder.callSites.find(pc);
+  if (it != recorder.callSites.end()) [[likely]] {
     slot = {pc, it->second};
     return it->second;
   }
@@ -372,30 +372,30 @@ OTF2_SourceCodeLocationRef callSite(void* returnAddress) {
   OTF2_SourceCodeLocationRef id = OTF2_UNDEFINED_SOURCE_CODE_LOCATION;
   if (sourceLine(pc - 1, file, line)) {  // the call instruction, not the one after it
     logDefinition(partial::record(partial::kSource, partial::sourcePayload(file, line)));
-    g.sourceLocations.emplace_back(std::move(file), line);
-    id = static_cast<OTF2_SourceCodeLocationRef>(g.sourceLocations.size() - 1);
+    recorder.sourceLocations.emplace_back(std::move(file), line);
+    id = static_cast<OTF2_SourceCodeLocationRef>(recorder.sourceLocations.size() - 1);
   }
-  g.callSites.emplace(pc, id);
+  recorder.callSites.emplace(pc, id);
   return id;
 }
 
 void enterRegion(OTF2_RegionRef region, std::uint64_t time, OTF2_SourceCodeLocationRef site) {
   if (site != OTF2_UNDEFINED_SOURCE_CODE_LOCATION) {
-    OTF2_AttributeList_AddSourceCodeLocationRef(g.attrs, 0, site);
-    OTF2_EvtWriter_Enter(g.evt, g.attrs, time, region);
+    OTF2_AttributeList_AddSourceCodeLocationRef(recorder.attrs, 0, site);
+    OTF2_EvtWriter_Enter(recorder.evt, recorder.attrs, time, region);
   } else {
-    OTF2_EvtWriter_Enter(g.evt, nullptr, time, region);
+    OTF2_EvtWriter_Enter(recorder.evt, nullptr, time, region);
   }
 }
 
-void leaveRegion(OTF2_RegionRef region, std::uint64_t time) { OTF2_EvtWriter_Leave(g.evt, nullptr, time, region); }
+void leaveRegion(OTF2_RegionRef region, std::uint64_t time) { OTF2_EvtWriter_Leave(recorder.evt, nullptr, time, region); }
 
 // ---------------------------------------------------------------------------------------------
 std::uint64_t agreeKey(MPI_Comm comm) {
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
   std::uint64_t key = 0;
-  if (rank == 0) key = (static_cast<std::uint64_t>(g.worldRank) << 32) | ++g.keyCounter;
+  if (rank == 0) key = (static_cast<std::uint64_t>(recorder.worldRank) << 32) | ++recorder.keyCounter;
   PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, comm);
   return key;
 }
@@ -403,8 +403,8 @@ std::uint64_t agreeKey(MPI_Comm comm) {
 OTF2_CommRef commId(MPI_Comm comm) {
   if (comm == MPI_COMM_WORLD) return kWorldComm;
   if (comm == MPI_COMM_SELF) return kSelfComm;
-  auto it = g.commIds.find(comm);
-  return it == g.commIds.end() ? OTF2_UNDEFINED_COMM : it->second;
+  auto it = recorder.commIds.find(comm);
+  return it == recorder.commIds.end() ? OTF2_UNDEFINED_COMM : it->second;
 }
 
 static std::vector<std::uint64_t> worldRanksOf(MPI_Group group) {
@@ -420,12 +420,12 @@ static std::vector<std::uint64_t> worldRanksOf(MPI_Group group) {
 }
 
 static OTF2_GroupRef groupOfMembers(std::vector<std::uint64_t> members) {
-  auto it = g.groupIds.find(members);
-  if (it != g.groupIds.end()) return it->second;
-  const auto id = static_cast<OTF2_GroupRef>(g.groups.size());
+  auto it = recorder.groupIds.find(members);
+  if (it != recorder.groupIds.end()) return it->second;
+  const auto id = static_cast<OTF2_GroupRef>(recorder.groups.size());
   logDefinition(partial::record(partial::kGroup, partial::groupPayload(members)));
-  g.groups.push_back(members);
-  g.groupIds.emplace(std::move(members), id);
+  recorder.groups.push_back(members);
+  recorder.groupIds.emplace(std::move(members), id);
   return id;
 }
 
@@ -448,34 +448,34 @@ void registerComm(MPI_Comm comm, const char* creator, MPI_Comm parent) {
   def.members = worldRanksOf(group);
   PMPI_Group_free(&group);
   logDefinition(partial::record(partial::kComm, partial::commPayload(def)));
-  g.comms.push_back(std::move(def));
-  g.commIds[comm] = static_cast<OTF2_CommRef>(g.comms.size() - 1);
+  recorder.comms.push_back(std::move(def));
+  recorder.commIds[comm] = static_cast<OTF2_CommRef>(recorder.comms.size() - 1);
 }
 
-void forgetComm(MPI_Comm comm) { g.commIds.erase(comm); }
+void forgetComm(MPI_Comm comm) { recorder.commIds.erase(comm); }
 
 // ---------------------------------------------------------------------------------------------
 // The definition log (partial_trace.h): header, then what was defined before MPI_Init.
 static void openDefinitionLog(std::uint64_t start) {
-  g.logFd = open(partial::logPath(g.dir, g.worldRank).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+  recorder.logFd = open(partial::logPath(recorder.dir, recorder.worldRank).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
                  0666);
-  if (g.logFd < 0) return;
+  if (recorder.logFd < 0) return;
   char host[256] = {};
   gethostname(host, sizeof host - 1);
-  logDefinition(partial::record(partial::kHeader, partial::headerPayload(g.worldRank, g.worldSize, host, start)));
-  for (const UserRegionDef& r : g.userRegions) logDefinition(partial::record(partial::kRegion, partial::regionPayload(r)));
+  logDefinition(partial::record(partial::kHeader, partial::headerPayload(recorder.worldRank, recorder.worldSize, host, start)));
+  for (const UserRegionDef& r : recorder.userRegions) logDefinition(partial::record(partial::kRegion, partial::regionPayload(r)));
 }
 
 void startMeasurement(std::uint64_t initEnter) {
   std::lock_guard lock(gInitMutex);
   tMainThread = true;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &g.worldRank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &g.worldSize);
+  PMPI_Comm_rank(MPI_COMM_WORLD, &recorder.worldRank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &recorder.worldSize);
   loadFilter();
-  for (std::uint32_t i = 0; i < kNumMpi; ++i) g.mpiFiltered[i] = filtered(kMpiNames[i]);
+  for (std::uint32_t i = 0; i < kNumMpi; ++i) recorder.mpiFiltered[i] = filtered(kMpiNames[i]);
   // Online mode: a tool place runs its analysis here; an application rank runs in profile mode.
   if (online::requested() && startOnline()) return;
-  if (g.online || profile::requested()) {
+  if (recorder.online || profile::requested()) {
     // Profile mode: no trace directory, no archive; user regions seen before MPI_Init
     // start (and those closed end) here.
     profile::start();
@@ -490,7 +490,7 @@ void startMeasurement(std::uint64_t initEnter) {
   // The output directory: rank 0 decides, creates it and removes a previous trace there (it
   // would confuse readers); then one broadcast tells everybody (an empty name: not recording).
   char dirBuf[4096] = {};
-  if (g.worldRank == 0) {
+  if (recorder.worldRank == 0) {
     const char* env = std::getenv("WAITSCOPE_TRACE_DIR");
     const std::string dir = env && *env ? env : timestampedName("waitscope-trace-%Y%m%d-%H%M%S");
     if (!makeDirs(dir)) {
@@ -505,8 +505,8 @@ void startMeasurement(std::uint64_t initEnter) {
   }
   PMPI_Bcast(dirBuf, sizeof dirBuf, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (!dirBuf[0]) return;
-  g.dir = dirBuf;
-  std::snprintf(g.failedMarker, sizeof g.failedMarker, "%s", partial::failedMarkerPath(g.dir).c_str());
+  recorder.dir = dirBuf;
+  std::snprintf(recorder.failedMarker, sizeof recorder.failedMarker, "%s", partial::failedMarkerPath(recorder.dir).c_str());
 
   long mb = 64;
   if (const char* env = std::getenv("WAITSCOPE_BUFFER_MB")) mb = std::max(1L, std::strtol(env, nullptr, 10));
@@ -526,34 +526,34 @@ void startMeasurement(std::uint64_t initEnter) {
   // Definition chunks: the smallest size. OTF2 clears a writer's chunk as it flushes it at close,
   // and the default 4 MiB meant 1024 fresh pages faulted in per definition writer at
   // MPI_Finalize (~4 ms each) for definitions that are mostly a few kB.
-  OTF2_Error_RegisterCallback(noteWriteError, &g.writeError);
-  g.archive = OTF2_Archive_Open(g.dir.c_str(), "traces", OTF2_FILEMODE_WRITE, kChunk, OTF2_CHUNK_SIZE_MIN,
+  OTF2_Error_RegisterCallback(noteWriteError, &recorder.writeError);
+  recorder.archive = OTF2_Archive_Open(recorder.dir.c_str(), "traces", OTF2_FILEMODE_WRITE, kChunk, OTF2_CHUNK_SIZE_MIN,
                                 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-  if (!g.archive) {
-    std::fprintf(stderr, "waitscope: cannot open the OTF2 archive in %s; not recording\n", g.dir.c_str());
+  if (!recorder.archive) {
+    std::fprintf(stderr, "waitscope: cannot open the OTF2 archive in %s; not recording\n", recorder.dir.c_str());
     return;
   }
-  OTF2_Archive_SetFlushCallbacks(g.archive, &gFlushCallbacks, nullptr);
-  OTF2_Archive_SetMemoryCallbacks(g.archive, &gMemoryCallbacks, nullptr);
-  OTF2_MPI_Archive_SetCollectiveCallbacks(g.archive, MPI_COMM_WORLD, MPI_COMM_NULL);
-  OTF2_Archive_SetCreator(g.archive, "waitscope-measure");
-  OTF2_Archive_OpenEvtFiles(g.archive);
-  g.evt = OTF2_Archive_GetEvtWriter(g.archive, static_cast<OTF2_LocationRef>(g.worldRank));
-  g.attrs = OTF2_AttributeList_New();
+  OTF2_Archive_SetFlushCallbacks(recorder.archive, &gFlushCallbacks, nullptr);
+  OTF2_Archive_SetMemoryCallbacks(recorder.archive, &gMemoryCallbacks, nullptr);
+  OTF2_MPI_Archive_SetCollectiveCallbacks(recorder.archive, MPI_COMM_WORLD, MPI_COMM_NULL);
+  OTF2_Archive_SetCreator(recorder.archive, "waitscope-measure");
+  OTF2_Archive_OpenEvtFiles(recorder.archive);
+  recorder.evt = OTF2_Archive_GetEvtWriter(recorder.archive, static_cast<OTF2_LocationRef>(recorder.worldRank));
+  recorder.attrs = OTF2_AttributeList_New();
   openDefinitionLog(initEnter);
 
-  g.comms.resize(2);  // 0 = MPI_COMM_WORLD, 1 = MPI_COMM_SELF (global by construction)
-  g.commIds[MPI_COMM_WORLD] = kWorldComm;
-  g.commIds[MPI_COMM_SELF] = kSelfComm;
-  g.startTime = initEnter;
+  recorder.comms.resize(2);  // 0 = MPI_COMM_WORLD, 1 = MPI_COMM_SELF (global by construction)
+  recorder.commIds[MPI_COMM_WORLD] = kWorldComm;
+  recorder.commIds[MPI_COMM_SELF] = kSelfComm;
+  recorder.startTime = initEnter;
   for (const EarlyEvent& e : gEarly) {
     const std::uint64_t t = std::min(e.time, initEnter);
-    if (e.enter) OTF2_EvtWriter_Enter(g.evt, nullptr, t, e.region);
-    else OTF2_EvtWriter_Leave(g.evt, nullptr, t, e.region);
-    g.startTime = std::min(g.startTime, t);
+    if (e.enter) OTF2_EvtWriter_Enter(recorder.evt, nullptr, t, e.region);
+    else OTF2_EvtWriter_Leave(recorder.evt, nullptr, t, e.region);
+    recorder.startTime = std::min(recorder.startTime, t);
   }
   gEarly.clear();
-  g.recording = true;
+  recorder.recording = true;
 
   struct sigaction sa = {};
   sa.sa_handler = onFatalSignal;
@@ -565,34 +565,34 @@ void startMeasurement(std::uint64_t initEnter) {
 // complete the trace. Only write(2) and OTF2's flush; the pool gives chunks back without
 // allocating. Best effort if the signal interrupted the recorder itself.
 void abortMeasurement(const char* why) {
-  if (!g.recording) return;
-  g.recording = false;
-  g.incomplete = true;
-  const std::uint64_t t = std::max(now(), g.lastTime);
+  if (!recorder.recording) return;
+  recorder.recording = false;
+  recorder.incomplete = true;
+  const std::uint64_t t = std::max(now(), recorder.lastTime);
   std::uint64_t events = 0;
-  if (g.evt) {
-    if (g.openMpi != OTF2_UNDEFINED_REGION) OTF2_EvtWriter_Leave(g.evt, nullptr, t, g.openMpi);
-    for (std::size_t i = std::min(gDepth, kMaxDepth); i-- > 0;) OTF2_EvtWriter_Leave(g.evt, nullptr, t, gStack[i]);
-    OTF2_EvtWriter_GetNumberOfEvents(g.evt, &events);
-    OTF2_Archive_CloseEvtWriter(g.archive, g.evt);
-    g.evt = nullptr;
+  if (recorder.evt) {
+    if (recorder.openMpi != OTF2_UNDEFINED_REGION) OTF2_EvtWriter_Leave(recorder.evt, nullptr, t, recorder.openMpi);
+    for (std::size_t i = std::min(gDepth, kMaxDepth); i-- > 0;) OTF2_EvtWriter_Leave(recorder.evt, nullptr, t, gStack[i]);
+    OTF2_EvtWriter_GetNumberOfEvents(recorder.evt, &events);
+    OTF2_Archive_CloseEvtWriter(recorder.archive, recorder.evt);
+    recorder.evt = nullptr;
   }
   char buf[512];
-  if (g.writeError != 0) writeFailedMarker(describeWriteError(g.writeError));
-  if (g.logFd >= 0) {
+  if (recorder.writeError != 0) writeFailedMarker(describeWriteError(recorder.writeError));
+  if (recorder.logFd >= 0) {
     const std::size_t n = partial::endRecord(buf, sizeof buf, events, t, why);
-    if (n > 0 && write(g.logFd, buf, n) < 0) { /* nothing more to do */ }
-    close(g.logFd);
-    g.logFd = -1;
+    if (n > 0 && write(recorder.logFd, buf, n) < 0) { /* nothing more to do */ }
+    close(recorder.logFd);
+    recorder.logFd = -1;
   }
   const int len =
-      g.writeError != 0
+      recorder.writeError != 0
           ? std::snprintf(buf, sizeof buf, "waitscope: rank %d ended by %s; writing the trace to %s had failed (%s)\n",
-                          g.worldRank, why, g.dir.c_str(), describeWriteError(g.writeError))
+                          recorder.worldRank, why, recorder.dir.c_str(), describeWriteError(recorder.writeError))
           : std::snprintf(buf, sizeof buf,
                           "waitscope: rank %d ended by %s: the trace in %s is incomplete (%llu events up to now were "
                           "written)\n",
-                          g.worldRank, why, g.dir.c_str(), static_cast<unsigned long long>(events));
+                          recorder.worldRank, why, recorder.dir.c_str(), static_cast<unsigned long long>(events));
   if (len > 0 && write(STDERR_FILENO, buf, std::min(static_cast<std::size_t>(len), sizeof buf - 1)) < 0) { /* */ }
 }
 
@@ -600,33 +600,33 @@ void abortMeasurement(const char* why) {
 // Unification at MPI_Finalize (global_definitions.h).
 namespace {
 Blob localDefinitions() {
-  return encodeLocalDefinitions({g.userRegions, g.sourceLocations, g.groups, g.comms, g.wins});
+  return encodeLocalDefinitions({recorder.userRegions, recorder.sourceLocations, recorder.groups, recorder.comms, recorder.wins});
 }
 }  // namespace
 
 
 void openProgramRegion(std::uint64_t time) {
-  if (gDepth != 0 || !(g.recording || g.profiling)) return;
+  if (gDepth != 0 || !(recorder.recording || recorder.profiling)) return;
   const OTF2_RegionRef region = namedRegion("main");
   if (region == kFilteredRegion) return;
   gStack[0] = region;
   gDepth = 1;
-  if (g.profiling) profile::enterUser(region);
-  else OTF2_EvtWriter_Enter(g.evt, nullptr, time, region);
+  if (recorder.profiling) profile::enterUser(region);
+  else OTF2_EvtWriter_Enter(recorder.evt, nullptr, time, region);
 }
 
 void finishMeasurement() {
   // Close regions still open (e.g. main, when MPI_Finalize is called from it).
   const std::uint64_t t = stamp();
-  for (std::size_t i = std::min(gDepth, kMaxDepth); i-- > 0;) OTF2_EvtWriter_Leave(g.evt, nullptr, t, gStack[i]);
-  g.recording = false;
+  for (std::size_t i = std::min(gDepth, kMaxDepth); i-- > 0;) OTF2_EvtWriter_Leave(recorder.evt, nullptr, t, gStack[i]);
+  recorder.recording = false;
   gFinished = true;
   std::uint64_t events = 0;
-  OTF2_EvtWriter_GetNumberOfEvents(g.evt, &events);
-  if (OTF2_Archive_CloseEvtWriter(g.archive, g.evt) != OTF2_SUCCESS && g.writeError == 0)
-    g.writeError = OTF2_ERROR_PROCESSED_WITH_FAULTS;
-  g.evt = nullptr;
-  OTF2_Archive_CloseEvtFiles(g.archive);
+  OTF2_EvtWriter_GetNumberOfEvents(recorder.evt, &events);
+  if (OTF2_Archive_CloseEvtWriter(recorder.archive, recorder.evt) != OTF2_SUCCESS && recorder.writeError == 0)
+    recorder.writeError = OTF2_ERROR_PROCESSED_WITH_FAULTS;
+  recorder.evt = nullptr;
+  OTF2_Archive_CloseEvtFiles(recorder.archive);
 
   // Gather definitions, event counts, host names and times at rank 0: the fixed-size part in
   // one gather, the definitions in one gatherv (few messages: every collective here is a point
@@ -637,17 +637,17 @@ void finishMeasurement() {
     char host[256];
   };
   const Blob local = localDefinitions();
-  const int n = g.worldSize;
-  RankSummary mine{static_cast<std::int64_t>(local.data.size()), events, g.startTime, t, {}};
+  const int n = recorder.worldSize;
+  RankSummary mine{static_cast<std::int64_t>(local.data.size()), events, recorder.startTime, t, {}};
   gethostname(mine.host, sizeof mine.host - 1);
-  std::vector<RankSummary> ranks(g.worldRank == 0 ? static_cast<std::size_t>(n) : 0);
+  std::vector<RankSummary> ranks(recorder.worldRank == 0 ? static_cast<std::size_t>(n) : 0);
   PMPI_Gather(&mine, sizeof mine, MPI_BYTE, ranks.data(), sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD);
   std::vector<int> sizes(static_cast<std::size_t>(n)), displs(static_cast<std::size_t>(n));
   std::string all;
   std::vector<std::uint64_t> eventCounts;
   std::vector<std::string> hostNames;
   std::uint64_t minStart = 0, maxEnd = 0;
-  if (g.worldRank == 0) {
+  if (recorder.worldRank == 0) {
     int total = 0;
     minStart = ranks[0].start;
     maxEnd = ranks[0].end;
@@ -669,7 +669,7 @@ void finishMeasurement() {
   Global gl;
   std::string mapsAll;
   std::vector<int> mapSizes(static_cast<std::size_t>(n)), mapDispls(static_cast<std::size_t>(n));
-  if (g.worldRank == 0) {
+  if (recorder.worldRank == 0) {
     std::vector<Blob> maps;
     for (int r = 0; r < n; ++r) maps.push_back(unify(gl, all.data() + displs[static_cast<std::size_t>(r)]));
     for (int r = 0; r < n; ++r) {
@@ -685,49 +685,49 @@ void finishMeasurement() {
                 MPI_COMM_WORLD);
 
   // Local definitions: mapping tables from this rank's ids to the global ones.
-  OTF2_Archive_OpenDefFiles(g.archive);
-  OTF2_DefWriter* dw = OTF2_Archive_GetDefWriter(g.archive, static_cast<OTF2_LocationRef>(g.worldRank));
+  OTF2_Archive_OpenDefFiles(recorder.archive);
+  OTF2_DefWriter* dw = OTF2_Archive_GetDefWriter(recorder.archive, static_cast<OTF2_LocationRef>(recorder.worldRank));
   writeMappings(dw, myMap.data());
-  OTF2_Archive_CloseDefWriter(g.archive, dw);
-  OTF2_Archive_CloseDefFiles(g.archive);
+  OTF2_Archive_CloseDefWriter(recorder.archive, dw);
+  OTF2_Archive_CloseDefFiles(recorder.archive);
 
   // Did every rank write all of its events and definitions? Where ranks differ, an errno-like
   // code (it says what the system refused) wins over OTF2's generic ones.
   constexpr int kSaysWhy = 1 << 20;
-  const int ranked = g.writeError + (errnoOf(static_cast<OTF2_ErrorCode>(g.writeError)) != 0 ? kSaysWhy : 0);
+  const int ranked = recorder.writeError + (errnoOf(static_cast<OTF2_ErrorCode>(recorder.writeError)) != 0 ? kSaysWhy : 0);
   int failure = 0;
   PMPI_Allreduce(&ranked, &failure, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   failure %= kSaysWhy;
-  if (g.worldRank == 0 && failure == 0)
-    writeGlobalDefinitions(g.archive, gl, eventCounts, hostNames, minStart, maxEnd - minStart);
-  OTF2_AttributeList_Delete(g.attrs);
-  if (OTF2_Archive_Close(g.archive) != OTF2_SUCCESS && g.worldRank == 0 && failure == 0)
-    failure = g.writeError != 0 ? g.writeError : OTF2_ERROR_PROCESSED_WITH_FAULTS;
-  if (g.worldRank == 0 && failure == 0 && g.writeError != 0) failure = g.writeError;  // the anchor or global definitions
-  g.archive = nullptr;
+  if (recorder.worldRank == 0 && failure == 0)
+    writeGlobalDefinitions(recorder.archive, gl, eventCounts, hostNames, minStart, maxEnd - minStart);
+  OTF2_AttributeList_Delete(recorder.attrs);
+  if (OTF2_Archive_Close(recorder.archive) != OTF2_SUCCESS && recorder.worldRank == 0 && failure == 0)
+    failure = recorder.writeError != 0 ? recorder.writeError : OTF2_ERROR_PROCESSED_WITH_FAULTS;
+  if (recorder.worldRank == 0 && failure == 0 && recorder.writeError != 0) failure = recorder.writeError;  // the anchor or global definitions
+  recorder.archive = nullptr;
   OTF2_Error_RegisterCallback(nullptr, nullptr);
-  if (failure != 0 && g.worldRank == 0) {
+  if (failure != 0 && recorder.worldRank == 0) {
     // A trace with a hole where a write failed is not worth the space it takes: it goes, and
     // the marker says why (waitscope-run reports it; a linked program's rank 0 does here).
-    partial::removeTraceFiles(g.dir);
+    partial::removeTraceFiles(recorder.dir);
     const char* reason = describeWriteError(failure);
     writeFailedMarker(reason);
     if (!std::getenv("WAITSCOPE_QUIET"))
       std::fprintf(stderr,
                    "waitscope: no trace written: writing it to %s failed (%s); what was written is removed: free "
                    "space there or set WAITSCOPE_TRACE_DIR to another directory\n",
-                   g.dir.c_str(), reason);
+                   recorder.dir.c_str(), reason);
   }
   // The trace is complete (or removed): the definition logs are not needed. Every rank removes its log, then
   // tries the directory: the last one to get there removes it (no barrier needed).
-  if (g.logFd >= 0) {
-    close(g.logFd);
-    g.logFd = -1;
-    unlink(partial::logPath(g.dir, g.worldRank).c_str());
+  if (recorder.logFd >= 0) {
+    close(recorder.logFd);
+    recorder.logFd = -1;
+    unlink(partial::logPath(recorder.dir, recorder.worldRank).c_str());
   }
-  rmdir(partial::logDir(g.dir).c_str());
-  if (g.worldRank == 0 && failure == 0 && !std::getenv("WAITSCOPE_QUIET"))
-    std::fprintf(stderr, "waitscope: trace written to %s/traces.otf2\n", g.dir.c_str());
+  rmdir(partial::logDir(recorder.dir).c_str());
+  if (recorder.worldRank == 0 && failure == 0 && !std::getenv("WAITSCOPE_QUIET"))
+    std::fprintf(stderr, "waitscope: trace written to %s/traces.otf2\n", recorder.dir.c_str());
 }
 
 }  // namespace waitscope::measure

@@ -63,7 +63,9 @@ struct ReqInfo {
 };
 
 
-struct State {
+// The recording library's state in this process: the mode, the trace being written, the local
+// definitions and the MPI handle tables.
+struct RecorderState {
   bool recording = false;
   bool profiling = false;  // profile mode (profile_runtime.h): no trace, no records
   bool online = false;     // online mode (online_runtime.h): profile mode plus events to a tool place
@@ -109,19 +111,19 @@ struct State {
   std::unordered_map<std::uintptr_t, OTF2_SourceCodeLocationRef> callSites;
 };
 
-extern State g;
+extern RecorderState recorder;
 // Initial-exec TLS: the library is preloaded or linked, never dlopen'ed late, and every
 // wrapper reads this (the default model would call __tls_get_addr each time).
 [[gnu::tls_model("initial-exec")]] extern thread_local bool tMainThread;
 
-inline bool active() { return g.recording && tMainThread; }
+inline bool active() { return recorder.recording && tMainThread; }
 
 // Writes the "TRACE BUFFER FLUSH" region of a flush that happened since the last region boundary.
 void writeFlushRegion();
 inline void boundary() {
-  if (g.flushPending) [[unlikely]] writeFlushRegion();
+  if (recorder.flushPending) [[unlikely]] writeFlushRegion();
 }
-inline std::uint64_t stamp() { return g.lastTime = now(); }
+inline std::uint64_t stamp() { return recorder.lastTime = now(); }
 
 // Appends a record to this rank's definition log, so that an aborted run's trace can be completed.
 void logDefinition(const std::string& record);

@@ -15,7 +15,7 @@
 
 namespace waitscope::measure {
 
-OnlineState go;
+OnlineState onlineState;
 
 namespace {
 
@@ -36,41 +36,41 @@ std::uint32_t keyOf(const std::vector<int>& ranks) {
 }
 
 void handleFromPlace(const MPI_Status& st, std::uint32_t kind) {
-  if (st.MPI_TAG == online::kTagAck) --go.inFlight;
-  else if (st.MPI_TAG == online::kTagControl) go.paused = kind == static_cast<std::uint32_t>(online::PacketKind::Pause);
+  if (st.MPI_TAG == online::kTagAck) --onlineState.inFlight;
+  else if (st.MPI_TAG == online::kTagControl) onlineState.paused = kind == static_cast<std::uint32_t>(online::PacketKind::Pause);
 }
 
 // Blocks for one message from the place.
 void receiveFromPlace() {
   std::uint32_t kind = 0;
   MPI_Status st;
-  PMPI_Recv(&kind, sizeof kind, MPI_BYTE, go.place, MPI_ANY_TAG, go.tool, &st);
+  PMPI_Recv(&kind, sizeof kind, MPI_BYTE, onlineState.place, MPI_ANY_TAG, onlineState.tool, &st);
   handleFromPlace(st, kind);
 }
 
 void sendTree() {
   const std::string tree = profile::serialize(profile::treeOutput(profile::secondsPerTick()));
-  PMPI_Send(tree.data(), static_cast<int>(tree.size()), MPI_BYTE, go.place, online::kTagTree, go.tool);
-  go.lastTree = onlineNow();
+  PMPI_Send(tree.data(), static_cast<int>(tree.size()), MPI_BYTE, onlineState.place, online::kTagTree, onlineState.tool);
+  onlineState.lastTree = onlineNow();
 }
 
 // Sends the batch being filled; blocks while the channel is full.
 void sendBatch() {
-  auto& batch = go.slots[go.slot];
+  auto& batch = onlineState.slots[onlineState.slot];
   if (batch.empty()) return;
-  while (go.inFlight >= go.capacity) receiveFromPlace();
-  PMPI_Isend(batch.data(), static_cast<int>(batch.size() * sizeof(Event)), MPI_BYTE, go.place, online::kTagEvents, go.tool,
-             &go.slotRequests[go.slot]);
-  ++go.inFlight;
-  go.slot = (go.slot + 1) % go.slots.size();
-  PMPI_Wait(&go.slotRequests[go.slot], MPI_STATUS_IGNORE);  // the oldest buffer is free to refill
-  go.slots[go.slot].clear();
-  go.lastFlush = onlineNow();
-  if (go.lastFlush - go.lastTree >= go.snapshotSeconds) sendTree();
+  while (onlineState.inFlight >= onlineState.capacity) receiveFromPlace();
+  PMPI_Isend(batch.data(), static_cast<int>(batch.size() * sizeof(Event)), MPI_BYTE, onlineState.place, online::kTagEvents, onlineState.tool,
+             &onlineState.slotRequests[onlineState.slot]);
+  ++onlineState.inFlight;
+  onlineState.slot = (onlineState.slot + 1) % onlineState.slots.size();
+  PMPI_Wait(&onlineState.slotRequests[onlineState.slot], MPI_STATUS_IGNORE);  // the oldest buffer is free to refill
+  onlineState.slots[onlineState.slot].clear();
+  onlineState.lastFlush = onlineNow();
+  if (onlineState.lastFlush - onlineState.lastTree >= onlineState.snapshotSeconds) sendTree();
 }
 
 [[noreturn]] void failOnline(const std::string& why) {
-  if (g.worldRank == 0) std::fprintf(stderr, "waitscope: online run: %s\n", why.c_str());
+  if (recorder.worldRank == 0) std::fprintf(stderr, "waitscope: online run: %s\n", why.c_str());
   PMPI_Abort(MPI_COMM_WORLD, 2);
   std::terminate();
 }
@@ -91,32 +91,32 @@ bool startOnline() {
     failOnline(e.what());
   }
   const online::TreeLayout layout(config.appRanks, config.fanIn);
-  if (layout.worldSize() != g.worldSize)
-    failOnline("the job has " + std::to_string(g.worldSize) + " processes, but " + layout.describe() + " need " +
+  if (layout.worldSize() != recorder.worldSize)
+    failOnline("the job has " + std::to_string(recorder.worldSize) + " processes, but " + layout.describe() + " need " +
                std::to_string(layout.worldSize()) + "; start it with waitscope-run --online");
-  const bool place = g.worldRank >= config.appRanks;
+  const bool place = recorder.worldRank >= config.appRanks;
   MPI_Comm tool = MPI_COMM_NULL, own = MPI_COMM_NULL;
   PMPI_Comm_dup(MPI_COMM_WORLD, &tool);
-  PMPI_Comm_split(MPI_COMM_WORLD, place ? 1 : 0, g.worldRank, &own);
+  PMPI_Comm_split(MPI_COMM_WORLD, place ? 1 : 0, recorder.worldRank, &own);
   if (place) {
-    g.placeExitCode = online::runPlace(config, tool, g.worldRank);
+    recorder.placeExitCode = online::runPlace(config, tool, recorder.worldRank);
     PMPI_Comm_free(&own);
     PMPI_Comm_free(&tool);
     return true;
   }
-  go.tool = tool;
-  go.appWorld = own;
-  go.rank = g.worldRank;
-  go.place = layout.worldRankOfPlace(layout.placeOfApp(g.worldRank));
-  go.capacity = config.channelCapacity;
-  go.batchEvents = static_cast<std::size_t>(config.batchEvents);
-  go.snapshotSeconds = config.snapshotSeconds;
+  onlineState.tool = tool;
+  onlineState.appWorld = own;
+  onlineState.rank = recorder.worldRank;
+  onlineState.place = layout.worldRankOfPlace(layout.placeOfApp(recorder.worldRank));
+  onlineState.capacity = config.channelCapacity;
+  onlineState.batchEvents = static_cast<std::size_t>(config.batchEvents);
+  onlineState.snapshotSeconds = config.snapshotSeconds;
   // One more buffer than the channel holds: the one being filled.
-  go.slots.assign(static_cast<std::size_t>(config.channelCapacity) + 1, {});
-  for (auto& s : go.slots) s.reserve(go.batchEvents);
-  go.slotRequests.assign(go.slots.size(), MPI_REQUEST_NULL);
-  go.lastFlush = go.lastTree = onlineNow();
-  g.online = true;
+  onlineState.slots.assign(static_cast<std::size_t>(config.channelCapacity) + 1, {});
+  for (auto& s : onlineState.slots) s.reserve(onlineState.batchEvents);
+  onlineState.slotRequests.assign(onlineState.slots.size(), MPI_REQUEST_NULL);
+  onlineState.lastFlush = onlineState.lastTree = onlineNow();
+  recorder.online = true;
   return false;
 }
 
@@ -124,27 +124,27 @@ void serviceOnline() {
   for (;;) {
     int flag = 0;
     MPI_Status st;
-    PMPI_Iprobe(go.place, MPI_ANY_TAG, go.tool, &flag, &st);
+    PMPI_Iprobe(onlineState.place, MPI_ANY_TAG, onlineState.tool, &flag, &st);
     if (!flag) break;
     std::uint32_t kind = 0;
-    PMPI_Recv(&kind, sizeof kind, MPI_BYTE, go.place, st.MPI_TAG, go.tool, MPI_STATUS_IGNORE);
+    PMPI_Recv(&kind, sizeof kind, MPI_BYTE, onlineState.place, st.MPI_TAG, onlineState.tool, MPI_STATUS_IGNORE);
     handleFromPlace(st, kind);
   }
-  if (!go.paused) return;
+  if (!onlineState.paused) return;
   sendBatch();  // the place can analyze everything there is while the application waits
-  while (go.paused) receiveFromPlace();
+  while (onlineState.paused) receiveFromPlace();
 }
 
 void emitOnline(const Event& e) {
-  auto& batch = go.slots[go.slot];
+  auto& batch = onlineState.slots[onlineState.slot];
   batch.push_back(e);
-  batch.back().rank = static_cast<std::uint32_t>(go.rank);
+  batch.back().rank = static_cast<std::uint32_t>(onlineState.rank);
   // full, or old enough that the live view would lag
-  if (batch.size() >= go.batchEvents || e.t1 - go.lastFlush > 0.1) sendBatch();
+  if (batch.size() >= onlineState.batchEvents || e.t1 - onlineState.lastFlush > 0.1) sendBatch();
 }
 
 OnlineComm& onlineComm(MPI_Comm c) {
-  auto [it, added] = go.comms.try_emplace(c);
+  auto [it, added] = onlineState.comms.try_emplace(c);
   OnlineComm& info = it->second;
   if (!added) return info;
   int inter = 0;
@@ -153,7 +153,7 @@ OnlineComm& onlineComm(MPI_Comm c) {
   if (info.inter) return info;
   MPI_Group group, world;
   PMPI_Comm_group(c, &group);
-  PMPI_Comm_group(go.appWorld, &world);
+  PMPI_Comm_group(onlineState.appWorld, &world);
   int n = 0;
   PMPI_Group_size(group, &n);
   std::vector<int> local(static_cast<std::size_t>(n));
@@ -166,26 +166,26 @@ OnlineComm& onlineComm(MPI_Comm c) {
   return info;
 }
 
-void forgetOnlineComm(MPI_Comm c) { go.comms.erase(c); }
+void forgetOnlineComm(MPI_Comm c) { onlineState.comms.erase(c); }
 
 void finishOnline(std::uint32_t finalizeFn, void* returnAddress) {
-  profile::gp.inMpi = true;
+  profile::profiler.inMpi = true;
   serviceOnline();
   const std::uint64_t t0 = profile::ticks();
-  PMPI_Barrier(go.appWorld);  // MPI_Finalize is collective: its wait shows here, as in a trace
+  PMPI_Barrier(onlineState.appWorld);  // MPI_Finalize is collective: its wait shows here, as in a trace
   profile::record(finalizeFn, returnAddress, profile::ticks() - t0, profile::Visit{});
-  while (profile::gp.depth > 0) profile::leaveUser();
+  while (profile::profiler.depth > 0) profile::leaveUser();
   sendTree();
   Event finish;
   finish.kind = EventKind::Finish;
-  go.slots[go.slot].push_back(finish);
-  go.slots[go.slot].back().rank = static_cast<std::uint32_t>(go.rank);
+  onlineState.slots[onlineState.slot].push_back(finish);
+  onlineState.slots[onlineState.slot].back().rank = static_cast<std::uint32_t>(onlineState.rank);
   sendBatch();
-  while (go.inFlight > 0) receiveFromPlace();  // pause/resume on the way are read and ignored
-  for (auto& r : go.slotRequests) PMPI_Wait(&r, MPI_STATUS_IGNORE);
-  g.online = false;
-  g.profiling = false;
-  PMPI_Comm_free(&go.tool);
+  while (onlineState.inFlight > 0) receiveFromPlace();  // pause/resume on the way are read and ignored
+  for (auto& r : onlineState.slotRequests) PMPI_Wait(&r, MPI_STATUS_IGNORE);
+  recorder.online = false;
+  recorder.profiling = false;
+  PMPI_Comm_free(&onlineState.tool);
 }
 
 }  // namespace waitscope::measure

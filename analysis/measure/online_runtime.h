@@ -36,6 +36,7 @@ struct PendingReceive {
   double post;
 };
 
+// Online mode's state on an application rank: its channel to the place and what it tracks.
 struct OnlineState {
   MPI_Comm tool = MPI_COMM_NULL;      // the job's MPI_COMM_WORLD, duplicated: the channels
   MPI_Comm appWorld = MPI_COMM_NULL;  // what the application gets for MPI_COMM_WORLD
@@ -57,9 +58,9 @@ struct OnlineState {
   std::pmr::unsynchronized_pool_resource receivePool;
   std::pmr::unordered_map<MPI_Request, PendingReceive> receives{&receivePool};
 };
-extern OnlineState go;
+extern OnlineState onlineState;
 
-inline MPI_Comm onlineSubstitute(MPI_Comm c) { return c == MPI_COMM_WORLD ? go.appWorld : c; }
+inline MPI_Comm onlineSubstitute(MPI_Comm c) { return c == MPI_COMM_WORLD ? onlineState.appWorld : c; }
 template <class T>
 inline T onlineSubstitute(T a) {
   return a;

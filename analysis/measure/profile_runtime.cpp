@@ -20,7 +20,7 @@
 
 namespace waitscope::measure::profile {
 
-State gp;
+ProfilerState profiler;
 
 namespace {
 
@@ -63,11 +63,11 @@ std::string commandLine() {
 RankOut rankOutput(double secondsPerTick, const MinimumTable& localMin, const MinimumTable& testedMin,
                    const MinimumTable& globalMin, const std::vector<std::uint32_t>& globalIndex) {
   RankOut out = treeOutput(secondsPerTick);
-  const ProfileTree& tree = gp.tree;
+  const ProfileTree& tree = profiler.tree;
   for (std::uint32_t i = 0; i < tree.nodes().size(); ++i) {
     const Node& n = tree.nodes()[i];
     if (n.region >= kNumMpi) continue;
-    const EstimateRule& rule = gp.rules[n.region];
+    const EstimateRule& rule = profiler.rules[n.region];
     if (rule.pattern == Pattern::None) continue;
     NodeOut& o = out.nodes[i];
     const std::uint32_t fn = n.region;
@@ -77,7 +77,7 @@ RankOut rankOutput(double secondsPerTick, const MinimumTable& localMin, const Mi
     } else {
       o.estimate = waitEstimate(tree, i, false, secondsPerTick, [&](std::uint8_t s) { return localMin.at(fn, s); });
     }
-    if (rule.testExclusion && gp.testFirst)
+    if (rule.testExclusion && profiler.testFirst)
       o.testedEstimate = waitEstimate(tree, i, true, secondsPerTick, [&](std::uint8_t s) { return testedMin.at(fn, s); });
   }
   return out;
@@ -88,7 +88,7 @@ RankOut rankOutput(double secondsPerTick, const MinimumTable& localMin, const Mi
 bool requested() { return envFlag("WAITSCOPE_PROFILE"); }
 
 RankOut treeOutput(double secondsPerTick) {
-  const ProfileTree& tree = gp.tree;
+  const ProfileTree& tree = profiler.tree;
   const std::vector<std::uint64_t> exclusive = tree.exclusive();
   RankOut out;
   char host[256] = {};
@@ -102,8 +102,8 @@ RankOut treeOutput(double secondsPerTick) {
     if (n.region < kNumMpi) {
       o.region = kMpiNames[n.region];
       o.paradigm = "mpi";
-    } else if (n.region - kFirstUserRegion < g.userRegions.size()) {
-      const UserRegionDef& def = g.userRegions[n.region - kFirstUserRegion];
+    } else if (n.region - kFirstUserRegion < recorder.userRegions.size()) {
+      const UserRegionDef& def = recorder.userRegions[n.region - kFirstUserRegion];
       o.region = def.name;
       o.paradigm = def.compiler ? "compiler" : "user";
       o.file = def.file;
@@ -115,7 +115,7 @@ RankOut treeOutput(double secondsPerTick) {
     if (n.callSite != 0) sourceLineOf(n.callSite - 1, o.callSiteFile, o.callSiteLine);  // the call instruction
     o.visits = static_cast<double>(n.visits);
     o.exclusiveSeconds = static_cast<double>(exclusive[i]) * secondsPerTick;
-    if (i == gp.initNode) o.exclusiveSeconds += gp.initSeconds;
+    if (i == profiler.initNode) o.exclusiveSeconds += profiler.initSeconds;
     out.nodes.push_back(std::move(o));
   }
   return out;
@@ -123,64 +123,64 @@ RankOut treeOutput(double secondsPerTick) {
 
 double secondsPerTick() {
   const std::uint64_t ns = now(), t = ticks();
-  return t > gp.startTicks && ns > gp.startNs
-             ? static_cast<double>(ns - gp.startNs) * 1e-9 / static_cast<double>(t - gp.startTicks)
+  return t > profiler.startTicks && ns > profiler.startNs
+             ? static_cast<double>(ns - profiler.startNs) * 1e-9 / static_cast<double>(t - profiler.startTicks)
              : 1e-9;
 }
 
 void start() {
-  gp.testFirst = envFlag("WAITSCOPE_PROFILE_WAIT_TEST");
-  gp.useTsc = invariantTsc();
-  for (std::uint32_t f = 0; f < kNumMpi; ++f) gp.rules[f] = estimateRule(kMpiNames[f]);
-  gp.startNs = now();
-  gp.startTicks = ticks();
-  g.profiling = true;
+  profiler.testFirst = envFlag("WAITSCOPE_PROFILE_WAIT_TEST");
+  profiler.useTsc = invariantTsc();
+  for (std::uint32_t f = 0; f < kNumMpi; ++f) profiler.rules[f] = estimateRule(kMpiNames[f]);
+  profiler.startNs = now();
+  profiler.startTicks = ticks();
+  recorder.profiling = true;
 }
 
 void recordInit(std::uint32_t fn, void* returnAddress, std::uint64_t initNs) {
-  gp.initNode = gp.tree.child(gp.current, fn, reinterpret_cast<std::uintptr_t>(returnAddress));
-  gp.tree.visit(gp.initNode, 0);
-  gp.initSeconds = static_cast<double>(initNs) * 1e-9;
+  profiler.initNode = profiler.tree.child(profiler.current, fn, reinterpret_cast<std::uintptr_t>(returnAddress));
+  profiler.tree.visit(profiler.initNode, 0);
+  profiler.initSeconds = static_cast<double>(initNs) * 1e-9;
 }
 
 void enterUser(std::uint32_t region) {
-  const std::uint32_t node = gp.tree.child(gp.current, region, 0);
-  if (gp.depth < State::kMaxDepth) gp.stack[gp.depth] = {node, ticks()};
-  ++gp.depth;
-  gp.current = node;
+  const std::uint32_t node = profiler.tree.child(profiler.current, region, 0);
+  if (profiler.depth < ProfilerState::kMaxDepth) profiler.stack[profiler.depth] = {node, ticks()};
+  ++profiler.depth;
+  profiler.current = node;
 }
 
 void leaveUser() {
-  if (gp.depth == 0) return;
-  --gp.depth;
-  if (gp.depth < State::kMaxDepth) {
-    const OpenRegion& open = gp.stack[gp.depth];
-    gp.tree.visit(open.node, ticks() - open.enter);
+  if (profiler.depth == 0) return;
+  --profiler.depth;
+  if (profiler.depth < ProfilerState::kMaxDepth) {
+    const OpenRegion& open = profiler.stack[profiler.depth];
+    profiler.tree.visit(open.node, ticks() - open.enter);
   }
-  gp.current = gp.depth == 0 ? kNone : gp.stack[std::min(gp.depth, State::kMaxDepth) - 1].node;
+  profiler.current = profiler.depth == 0 ? kNone : profiler.stack[std::min(profiler.depth, ProfilerState::kMaxDepth) - 1].node;
 }
 
 void finish(std::uint32_t finalizeFn, void* returnAddress) {
-  gp.inMpi = true;
+  profiler.inMpi = true;
   // MPI_Finalize's visit: a barrier, as in the trace (its wait shows here).
   const std::uint64_t t0 = ticks();
   PMPI_Barrier(MPI_COMM_WORLD);
   const std::uint64_t t1 = ticks();
   record(finalizeFn, returnAddress, t1 - t0, Visit{});
-  while (gp.depth > 0) leaveUser();  // regions still open (main) end here
-  g.profiling = false;
+  while (profiler.depth > 0) leaveUser();  // regions still open (main) end here
+  recorder.profiling = false;
 
   const std::uint64_t endNs = now();
   const std::uint64_t endTicks = ticks();
   const double secondsPerTick =
-      endTicks > gp.startTicks ? static_cast<double>(endNs - gp.startNs) * 1e-9 / static_cast<double>(endTicks - gp.startTicks)
+      endTicks > profiler.startTicks ? static_cast<double>(endNs - profiler.startNs) * 1e-9 / static_cast<double>(endTicks - profiler.startTicks)
                                : 1e-9;
 
   // M_p(f, s) per MPI function (all visits, and the visits the test did not exclude).
   MinimumTable localMin(kNumMpi), testedMin(kNumMpi);
-  const ProfileTree& tree = gp.tree;
+  const ProfileTree& tree = profiler.tree;
   for (const Node& n : tree.nodes()) {
-    if (n.region >= kNumMpi || gp.rules[n.region].pattern == Pattern::None) continue;
+    if (n.region >= kNumMpi || profiler.rules[n.region].pattern == Pattern::None) continue;
     for (std::uint32_t s = n.firstSlot; s != kNone; s = tree.slots()[s].next) {
       const BinSlot& slot = tree.slots()[s];
       if (slot.all.count) localMin.observe(n.region, slot.sizeClass, static_cast<double>(slot.all.min) * secondsPerTick);
@@ -192,7 +192,7 @@ void finish(std::uint32_t finalizeFn, void* returnAddress) {
   std::vector<std::uint32_t> globalIndex(kNumMpi, kNone);
   std::uint32_t globals = 0;
   for (std::uint32_t f = 0; f < kNumMpi; ++f)
-    if (gp.rules[f].pattern != Pattern::None && gp.rules[f].scope == Scope::Global) globalIndex[f] = globals++;
+    if (profiler.rules[f].pattern != Pattern::None && profiler.rules[f].scope == Scope::Global) globalIndex[f] = globals++;
   MinimumTable globalMin(globals);
   for (std::uint32_t f = 0; f < kNumMpi; ++f)
     if (globalIndex[f] != kNone)
@@ -206,17 +206,17 @@ void finish(std::uint32_t finalizeFn, void* returnAddress) {
   // Every process' call paths and estimates to rank 0.
   const std::string mine = serialize(rankOutput(secondsPerTick, localMin, testedMin, globalMin, globalIndex));
   int size = static_cast<int>(mine.size());
-  const int n = g.worldSize;
+  const int n = recorder.worldSize;
   std::vector<int> sizes(static_cast<std::size_t>(n)), displs(static_cast<std::size_t>(n));
   PMPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
   std::string all;
-  if (g.worldRank == 0) {
+  if (recorder.worldRank == 0) {
     int total = 0;
     for (int r = 0; r < n; ++r) displs[static_cast<std::size_t>(r)] = total, total += sizes[static_cast<std::size_t>(r)];
     all.resize(static_cast<std::size_t>(total));
   }
   PMPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
-  if (g.worldRank != 0) return;
+  if (recorder.worldRank != 0) return;
 
   // The global minima M(f, s) as meta data: what the collective estimates subtracted.
   std::string minima;
@@ -240,11 +240,11 @@ void finish(std::uint32_t finalizeFn, void* returnAddress) {
       ranks.push_back(deserialize(all.substr(static_cast<std::size_t>(displs[static_cast<std::size_t>(r)]),
                                              static_cast<std::size_t>(sizes[static_cast<std::size_t>(r)]))));
     ReportSettings settings;
-    settings.testExclusion = gp.testFirst;
+    settings.testExclusion = profiler.testFirst;
     settings.meta = {{"waitscope_version", WAITSCOPE_VERSION},
                      {"command_line", commandLine()},
                      {"created", isoUtcNow()},
-                     {"clock", gp.useTsc ? "TSC (invariant), calibrated against CLOCK_MONOTONIC" : "CLOCK_MONOTONIC"},
+                     {"clock", profiler.useTsc ? "TSC (invariant), calibrated against CLOCK_MONOTONIC" : "CLOCK_MONOTONIC"},
                      {"profile_bytes_max", std::to_string(maxBytes)},
                      {"global_minima", minima}};
     report::writeReport(buildProfileReport(ranks, settings), path);

@@ -34,7 +34,8 @@ struct OpenRegion {
   std::uint64_t enter;
 };
 
-struct State {
+// Profile mode's state in this process: the call-path tree and what the hot path needs.
+struct ProfilerState {
   bool inMpi = false;      // an MPI call of the library itself or nested in another
   bool testFirst = false;  // WAITSCOPE_PROFILE_WAIT_TEST: MPI_Test(all) before MPI_Wait(all)
   bool useTsc = false;
@@ -50,21 +51,21 @@ struct State {
   double initSeconds = 0.0;  // MPI_Init (measured before the clock was calibrated)
   std::uint32_t initNode = kNone;
 };
-extern State gp;
+extern ProfilerState profiler;
 
 inline std::uint64_t ticks() {
 #ifdef WAITSCOPE_HAVE_TSC
-  if (gp.useTsc) [[likely]] return __rdtsc();
+  if (profiler.useTsc) [[likely]] return __rdtsc();
 #endif
   return now();
 }
 
 inline void record(std::uint32_t fn, void* returnAddress, std::uint64_t duration, const Visit& v) {
-  const std::uint32_t node = gp.tree.child(gp.current, fn, reinterpret_cast<std::uintptr_t>(returnAddress));
-  gp.tree.visit(node, duration);
-  const EstimateRule& rule = gp.rules[fn];
+  const std::uint32_t node = profiler.tree.child(profiler.current, fn, reinterpret_cast<std::uintptr_t>(returnAddress));
+  profiler.tree.visit(node, duration);
+  const EstimateRule& rule = profiler.rules[fn];
   if (rule.pattern != Pattern::None && (rule.role == Role::Any || rule.role == v.role))
-    gp.tree.sample(node, sizeClass(v.bytes), duration, v.excluded);
+    profiler.tree.sample(node, sizeClass(v.bytes), duration, v.excluded);
 }
 
 // This process' call paths with visits and exclusive time so far, no estimates (online mode
@@ -76,7 +77,7 @@ double secondsPerTick();
 
 // True when WAITSCOPE_PROFILE asks for profile mode.
 bool requested();
-// After PMPI_Init (filters loaded): sets g.profiling.
+// After PMPI_Init (filters loaded): sets recorder.profiling.
 void start();
 // MPI_Init(_thread)'s own visit, `initNs` long, called from `returnAddress`.
 void recordInit(std::uint32_t fn, void* returnAddress, std::uint64_t initNs);

@@ -1,6 +1,9 @@
 // The MPI wrappers, generated from mpi_functions.def: each records ENTER (with the call site),
 // calls Hook<F>::call (by default just the PMPI function) and records LEAVE. Functions that need
 // more records specialise Hook<F>; the encoding follows Score-P 7.1 (see docs/recording.md).
+// In profile and online mode a wrapper hands the call on to profiledMpi<F> / onlineMpi<F>
+// (profile_wrappers.h, online_wrappers.h): a direct call into the other unit, compiled as a jump;
+// the trace path stays inline here.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -8,13 +11,14 @@
 
 #include "analysis/measure/measure_internal.h"
 #include "analysis/measure/online_runtime.h"
+#include "analysis/measure/online_wrappers.h"
 #include "analysis/measure/partial_trace.h"
 #include "analysis/measure/profile_runtime.h"
+#include "analysis/measure/profile_wrappers.h"
+#include "analysis/measure/wrapper_support.h"
 
 namespace waitscope::measure {
 namespace {
-
-constexpr std::uint32_t idx(Fn f) { return static_cast<std::uint32_t>(f); }
 
 struct Call {
   Fn fn;
@@ -26,29 +30,16 @@ inline void enterMpi(Call& c, void* returnAddress) {
   boundary();
   c.enter = stamp();
   enterRegion(idx(c.fn), c.enter, site);
-  g.openMpi = idx(c.fn);
+  recorder.openMpi = idx(c.fn);
 }
 
 inline void leaveMpi(Call& c) {
   boundary();
-  const std::uint64_t t = g.stampedAfterCall ? g.lastTime : stamp();
-  g.stampedAfterCall = false;
+  const std::uint64_t t = recorder.stampedAfterCall ? recorder.lastTime : stamp();
+  recorder.stampedAfterCall = false;
   leaveRegion(idx(c.fn), t);
-  g.openMpi = OTF2_UNDEFINED_REGION;
+  recorder.openMpi = OTF2_UNDEFINED_REGION;
 }
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-template <Fn F>
-struct Pmpi;
-#define WS_MPI(category, role, name, params, args) \
-  template <>                                      \
-  struct Pmpi<Fn::name> {                          \
-    static constexpr auto fn = &P##name;           \
-  };
-#include "analysis/measure/mpi_functions.def"
-#undef WS_MPI
-#pragma GCC diagnostic pop
 
 // The default: just the region.
 template <Fn F>
@@ -77,73 +68,26 @@ struct Whole : DefaultHook<F> {
   static constexpr bool kWhole = true;
 };
 
-// ---------------------------------------------------------------------------------------------
-// helpers
-std::uint64_t bytesOf(long count, MPI_Datatype type) {
-  if (type == MPI_DATATYPE_NULL || count <= 0) return 0;
-  int size = 0;
-  PMPI_Type_size(type, &size);
-  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
-}
-std::uint64_t sumBytes(const int counts[], MPI_Datatype type, int n) {
-  long total = 0;
-  for (int i = 0; i < n; ++i) total += counts[i];
-  return bytesOf(total, type);
-}
-int commSize(MPI_Comm comm) {
-  int n = 1;
-  PMPI_Comm_size(comm, &n);
-  return n;
-}
-int commRank(MPI_Comm comm) {
-  int r = 0;
-  PMPI_Comm_rank(comm, &r);
-  return r;
-}
-std::uint64_t statusBytes(const MPI_Status& st) {
-  int count = 0;
-  PMPI_Get_count(&st, MPI_BYTE, &count);
-  return count == MPI_UNDEFINED ? 0 : static_cast<std::uint64_t>(count);
-}
-
-// Thread-local scratch buffers: wait/test families copy the request handles before PMPI frees them.
-thread_local std::vector<MPI_Request> tRequests;
-thread_local std::vector<MPI_Status> tStatuses;
-MPI_Request* saveRequests(int n, const MPI_Request* reqs) {
-  tRequests.assign(reqs, reqs + std::max(n, 0));
-  return tRequests.data();
-}
-MPI_Status* statusArray(int n, MPI_Status* user) {
-  if (user != MPI_STATUSES_IGNORE) return user;
-  if (tStatuses.size() < static_cast<std::size_t>(std::max(n, 1))) tStatuses.resize(static_cast<std::size_t>(std::max(n, 1)));
-  return tStatuses.data();
-}
-
-// Profile mode (WAITSCOPE_PROFILE): its hooks and wrapper body.
-#include "analysis/measure/profile_hooks.h"
-// Online mode (WAITSCOPE_ONLINE): its hooks and wrapper body.
-#include "analysis/measure/online_hooks.h"
-
 // --- point-to-point ---------------------------------------------------------------------------
 void recordSend(int dest, int count, MPI_Datatype type, int tag, MPI_Comm comm) {
   if (dest == MPI_PROC_NULL) return;
-  OTF2_EvtWriter_MpiSend(g.evt, nullptr, stamp(), static_cast<std::uint32_t>(dest), commId(comm),
+  OTF2_EvtWriter_MpiSend(recorder.evt, nullptr, stamp(), static_cast<std::uint32_t>(dest), commId(comm),
                          static_cast<std::uint32_t>(tag), bytesOf(count, type));
 }
 void recordRecv(const MPI_Status& st, MPI_Comm comm) {
   if (st.MPI_SOURCE == MPI_PROC_NULL || st.MPI_SOURCE < 0) return;
-  OTF2_EvtWriter_MpiRecv(g.evt, nullptr, stamp(), static_cast<std::uint32_t>(st.MPI_SOURCE), commId(comm),
+  OTF2_EvtWriter_MpiRecv(recorder.evt, nullptr, stamp(), static_cast<std::uint32_t>(st.MPI_SOURCE), commId(comm),
                          static_cast<std::uint32_t>(st.MPI_TAG), statusBytes(st));
-  g.stampedAfterCall = true;
+  recorder.stampedAfterCall = true;
 }
 void issueRequest(ReqInfo& r) {
   r.active = true;
-  r.id = g.nextRequestId++;
+  r.id = recorder.nextRequestId++;
   if (r.kind == ReqKind::Isend)
-    OTF2_EvtWriter_MpiIsend(g.evt, nullptr, stamp(), static_cast<std::uint32_t>(r.peer), r.comm,
+    OTF2_EvtWriter_MpiIsend(recorder.evt, nullptr, stamp(), static_cast<std::uint32_t>(r.peer), r.comm,
                             static_cast<std::uint32_t>(r.tag), r.bytes, r.id);
   else
-    OTF2_EvtWriter_MpiIrecvRequest(g.evt, nullptr, stamp(), r.id);
+    OTF2_EvtWriter_MpiIrecvRequest(recorder.evt, nullptr, stamp(), r.id);
 }
 void trackP2p(MPI_Request req, ReqKind kind, bool persistent, int peer, int count, MPI_Datatype type, int tag,
               MPI_Comm comm) {
@@ -156,7 +100,7 @@ void trackP2p(MPI_Request req, ReqKind kind, bool persistent, int peer, int coun
   r.bytes = bytesOf(count, type);
   r.active = false;
   if (!persistent) issueRequest(r);
-  g.requests[req] = r;
+  recorder.requests[req] = r;
 }
 
 // --- RMA ----------------------------------------------------------------------------------------
@@ -173,9 +117,9 @@ std::uint64_t completeOps(WinInfo& w, int target, Completion mode) {
       ops[keep++] = op;
       continue;
     }
-    if (!op.localDone) OTF2_EvtWriter_RmaOpCompleteNonBlocking(g.evt, nullptr, last = stamp(), w.id, op.id);
+    if (!op.localDone) OTF2_EvtWriter_RmaOpCompleteNonBlocking(recorder.evt, nullptr, last = stamp(), w.id, op.id);
     const bool remote = op.isGet || mode == Completion::Remote;
-    if (remote) OTF2_EvtWriter_RmaOpCompleteRemote(g.evt, nullptr, last = stamp(), w.id, op.id);
+    if (remote) OTF2_EvtWriter_RmaOpCompleteRemote(recorder.evt, nullptr, last = stamp(), w.id, op.id);
     if (mode == Completion::LocalKeep && !remote) {
       op.localDone = true;
       ops[keep++] = op;
@@ -186,12 +130,12 @@ std::uint64_t completeOps(WinInfo& w, int target, Completion mode) {
 }
 
 WinInfo* winOf(MPI_Win win) {
-  auto it = g.winInfo.find(win);
-  return it == g.winInfo.end() ? nullptr : &it->second;
+  auto it = recorder.winInfo.find(win);
+  return it == recorder.winInfo.end() ? nullptr : &it->second;
 }
 
 std::uint64_t addOp(WinInfo& w, int target, bool isGet) {
-  const std::uint64_t id = g.nextMatchingId++;
+  const std::uint64_t id = recorder.nextMatchingId++;
   w.pending.push_back({id, target, isGet, false});
   return id;
 }
@@ -202,9 +146,9 @@ void completeRmaRequest(const ReqInfo& r) {
   for (std::size_t i = 0; i < w->pending.size(); ++i) {
     PendingRmaOp& op = w->pending[i];
     if (op.id != r.id) continue;
-    if (!op.localDone) OTF2_EvtWriter_RmaOpCompleteNonBlocking(g.evt, nullptr, stamp(), w->id, op.id);
+    if (!op.localDone) OTF2_EvtWriter_RmaOpCompleteNonBlocking(recorder.evt, nullptr, stamp(), w->id, op.id);
     if (op.isGet) {
-      OTF2_EvtWriter_RmaOpCompleteRemote(g.evt, nullptr, stamp(), w->id, op.id);
+      OTF2_EvtWriter_RmaOpCompleteRemote(recorder.evt, nullptr, stamp(), w->id, op.id);
       w->pending.erase(w->pending.begin() + static_cast<std::ptrdiff_t>(i));
     } else {
       op.localDone = true;
@@ -215,26 +159,26 @@ void completeRmaRequest(const ReqInfo& r) {
 
 // The completion of one request in a wait/test call (saved = the handle before PMPI).
 void completed(MPI_Request saved, const MPI_Status& st) {
-  auto it = g.requests.find(saved);
-  if (it == g.requests.end()) return;
+  auto it = recorder.requests.find(saved);
+  if (it == recorder.requests.end()) return;
   ReqInfo& r = it->second;
   if (r.active) {
     int cancelled = 0;
     if (r.kind != ReqKind::Rma) PMPI_Test_cancelled(&st, &cancelled);
     if (cancelled) {
-      OTF2_EvtWriter_MpiRequestCancelled(g.evt, nullptr, stamp(), r.id);
+      OTF2_EvtWriter_MpiRequestCancelled(recorder.evt, nullptr, stamp(), r.id);
     } else if (r.kind == ReqKind::Isend) {
-      OTF2_EvtWriter_MpiIsendComplete(g.evt, nullptr, stamp(), r.id);
+      OTF2_EvtWriter_MpiIsendComplete(recorder.evt, nullptr, stamp(), r.id);
     } else if (r.kind == ReqKind::Irecv) {
       if (st.MPI_SOURCE != MPI_PROC_NULL && st.MPI_SOURCE >= 0)
-        OTF2_EvtWriter_MpiIrecv(g.evt, nullptr, stamp(), static_cast<std::uint32_t>(st.MPI_SOURCE), r.comm,
+        OTF2_EvtWriter_MpiIrecv(recorder.evt, nullptr, stamp(), static_cast<std::uint32_t>(st.MPI_SOURCE), r.comm,
                                 static_cast<std::uint32_t>(st.MPI_TAG), statusBytes(st), r.id);
     } else {
       completeRmaRequest(r);
     }
     r.active = false;
   }
-  if (!r.persistent) g.requests.erase(it);
+  if (!r.persistent) recorder.requests.erase(it);
 }
 
 // ================================================================================================
@@ -249,12 +193,12 @@ struct Hook<Fn::MPI_Init> : Whole<Fn::MPI_Init> {
   }
   static void started(void* ra, std::uint64_t t0, Fn f) {
     startMeasurement(t0);
-    if (g.profiling) {
+    if (recorder.profiling) {
       openProgramRegion(t0);
       profile::recordInit(idx(f), ra, now() - t0);
       return;
     }
-    if (!g.recording) return;
+    if (!recorder.recording) return;
     openProgramRegion(t0);
     enterRegion(idx(f), t0, callSite(ra));
     leaveRegion(idx(f), stamp());
@@ -272,15 +216,15 @@ struct Hook<Fn::MPI_Init_thread> : Whole<Fn::MPI_Init_thread> {
 template <>
 struct Hook<Fn::MPI_Finalize> : Whole<Fn::MPI_Finalize> {
   static int whole(void* ra) {
-    if (g.online && tMainThread) {
+    if (recorder.online && tMainThread) {
       finishOnline(idx(Fn::MPI_Finalize), ra);
       return PMPI_Finalize();
     }
-    if (g.placeExitCode != 0) {  // a tool place whose analysis failed (it said why)
+    if (recorder.placeExitCode != 0) {  // a tool place whose analysis failed (it said why)
       PMPI_Finalize();
-      std::_Exit(g.placeExitCode);
+      std::_Exit(recorder.placeExitCode);
     }
-    if (g.profiling && tMainThread) {
+    if (recorder.profiling && tMainThread) {
       profile::finish(idx(Fn::MPI_Finalize), ra);
       return PMPI_Finalize();
     }
@@ -297,7 +241,7 @@ struct Hook<Fn::MPI_Finalize> : Whole<Fn::MPI_Finalize> {
 template <>
 struct Hook<Fn::MPI_Abort> : Whole<Fn::MPI_Abort> {
   static int whole(void* ra, MPI_Comm comm, int code) {
-    if (g.online) return PMPI_Abort(onlineSubstitute(comm), code);
+    if (recorder.online) return PMPI_Abort(onlineSubstitute(comm), code);
     if (active()) {
       Call c{Fn::MPI_Abort, 0};
       enterMpi(c, ra);
@@ -378,8 +322,8 @@ struct Hook<Fn::MPI_Sendrecv_replace> : Custom<Fn::MPI_Sendrecv_replace> {
   }
 };
 void startRequest(MPI_Request req) {
-  auto it = g.requests.find(req);
-  if (it != g.requests.end()) issueRequest(it->second);
+  auto it = recorder.requests.find(req);
+  if (it != recorder.requests.end()) issueRequest(it->second);
 }
 template <>
 struct Hook<Fn::MPI_Start> : Custom<Fn::MPI_Start> {
@@ -398,7 +342,7 @@ struct Hook<Fn::MPI_Startall> : Custom<Fn::MPI_Startall> {
 template <>
 struct Hook<Fn::MPI_Request_free> : Custom<Fn::MPI_Request_free> {
   static int call(Call&, MPI_Request* req) {
-    g.requests.erase(*req);
+    recorder.requests.erase(*req);
     return PMPI_Request_free(req);
   }
 };
@@ -485,11 +429,11 @@ WS_SOME_HOOK(MPI_Testsome)
 
 // --- collectives ----------------------------------------------------------------------------------
 // At the ENTER time (the stamp just taken): one clock read less per collective.
-void collBegin() { OTF2_EvtWriter_MpiCollectiveBegin(g.evt, nullptr, g.lastTime); }
+void collBegin() { OTF2_EvtWriter_MpiCollectiveBegin(recorder.evt, nullptr, recorder.lastTime); }
 void collEnd(OTF2_CollectiveOp op, MPI_Comm comm, int root, std::uint64_t sent, std::uint64_t received) {
-  OTF2_EvtWriter_MpiCollectiveEnd(g.evt, nullptr, stamp(), op, commId(comm),
+  OTF2_EvtWriter_MpiCollectiveEnd(recorder.evt, nullptr, stamp(), op, commId(comm),
                                   root < 0 ? OTF2_UNDEFINED_UINT32 : static_cast<std::uint32_t>(root), sent, received);
-  g.stampedAfterCall = true;
+  recorder.stampedAfterCall = true;
 }
 // Bytes (a convention shared with Score-P): "sent" is what this rank sends to all ranks, itself
 // included; "received" what it receives from all.
@@ -723,9 +667,9 @@ struct Hook<Fn::MPI_Comm_free> : Custom<Fn::MPI_Comm_free> {
 };
 
 // --- RMA windows ----------------------------------------------------------------------------------
-void rmaCollBegin() { OTF2_EvtWriter_RmaCollectiveBegin(g.evt, nullptr, stamp()); }
+void rmaCollBegin() { OTF2_EvtWriter_RmaCollectiveBegin(recorder.evt, nullptr, stamp()); }
 void rmaCollEnd(OTF2_CollectiveOp op, OTF2_RmaSyncLevel level, OTF2_RmaWinRef win) {
-  OTF2_EvtWriter_RmaCollectiveEnd(g.evt, nullptr, stamp(), op, level, win, OTF2_UNDEFINED_UINT32, 0, 0);
+  OTF2_EvtWriter_RmaCollectiveEnd(recorder.evt, nullptr, stamp(), op, level, win, OTF2_UNDEFINED_UINT32, 0, 0);
 }
 void windowCreated(MPI_Win win, MPI_Comm comm, const char* name, bool allocated) {
   WinDef def;
@@ -733,14 +677,14 @@ void windowCreated(MPI_Win win, MPI_Comm comm, const char* name, bool allocated)
   def.comm = commId(comm);
   def.name = name;
   logDefinition(partial::record(partial::kWin, partial::winPayload(def)));
-  g.wins.push_back(std::move(def));
+  recorder.wins.push_back(std::move(def));
   WinInfo info;
-  info.id = static_cast<OTF2_RmaWinRef>(g.wins.size() - 1);
+  info.id = static_cast<OTF2_RmaWinRef>(recorder.wins.size() - 1);
   info.allocated = allocated;
-  g.winInfo[win] = std::move(info);
-  OTF2_EvtWriter_RmaWinCreate(g.evt, nullptr, stamp(), static_cast<OTF2_RmaWinRef>(g.wins.size() - 1));
+  recorder.winInfo[win] = std::move(info);
+  OTF2_EvtWriter_RmaWinCreate(recorder.evt, nullptr, stamp(), static_cast<OTF2_RmaWinRef>(recorder.wins.size() - 1));
   rmaCollEnd(allocated ? OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE : OTF2_COLLECTIVE_OP_CREATE_HANDLE,
-             OTF2_RMA_SYNC_LEVEL_PROCESS, static_cast<OTF2_RmaWinRef>(g.wins.size() - 1));
+             OTF2_RMA_SYNC_LEVEL_PROCESS, static_cast<OTF2_RmaWinRef>(recorder.wins.size() - 1));
 }
 #define WS_WINCREATE_HOOK(NAME, COMM_ARG, LABEL, ALLOCATED)                   \
   template <>                                                                 \
@@ -767,9 +711,9 @@ struct Hook<Fn::MPI_Win_free> : Custom<Fn::MPI_Win_free> {
     if (!w) return PMPI_Win_free(win);
     const OTF2_RmaWinRef id = w->id;
     const bool allocated = w->allocated;
-    g.winInfo.erase(*win);
+    recorder.winInfo.erase(*win);
     rmaCollBegin();
-    OTF2_EvtWriter_RmaWinDestroy(g.evt, nullptr, stamp(), id);
+    OTF2_EvtWriter_RmaWinDestroy(recorder.evt, nullptr, stamp(), id);
     const int rc = PMPI_Win_free(win);
     rmaCollEnd(allocated ? OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE : OTF2_COLLECTIVE_OP_DESTROY_HANDLE,
                OTF2_RMA_SYNC_LEVEL_PROCESS, id);
@@ -801,7 +745,7 @@ struct Hook<Fn::MPI_Win_fence> : Custom<Fn::MPI_Win_fence> {
       WinInfo* w = winOf(win);                                                                   \
       if (w && rc == MPI_SUCCESS) {                                                              \
         w->FIELD = groupId(group);                                                               \
-        OTF2_EvtWriter_RmaGroupSync(g.evt, nullptr, c.enter, OTF2_RMA_SYNC_LEVEL_PROCESS, w->id, w->FIELD); \
+        OTF2_EvtWriter_RmaGroupSync(recorder.evt, nullptr, c.enter, OTF2_RMA_SYNC_LEVEL_PROCESS, w->id, w->FIELD); \
       }                                                                                          \
       return rc;                                                                                 \
     }                                                                                            \
@@ -815,7 +759,7 @@ struct Hook<Fn::MPI_Win_complete> : Custom<Fn::MPI_Win_complete> {
     const int rc = PMPI_Win_complete(win);
     if (WinInfo* w = winOf(win)) {
       const std::uint64_t last = completeOps(*w, -1, Completion::Local);
-      OTF2_EvtWriter_RmaGroupSync(g.evt, nullptr, last ? last : c.enter, kProcessMemory, w->id, w->accessGroup);
+      OTF2_EvtWriter_RmaGroupSync(recorder.evt, nullptr, last ? last : c.enter, kProcessMemory, w->id, w->accessGroup);
     }
     return rc;
   }
@@ -825,7 +769,7 @@ struct Hook<Fn::MPI_Win_wait> : Custom<Fn::MPI_Win_wait> {
   static int call(Call& c, MPI_Win win) {
     const int rc = PMPI_Win_wait(win);
     if (WinInfo* w = winOf(win))
-      OTF2_EvtWriter_RmaGroupSync(g.evt, nullptr, c.enter, kProcessMemory, w->id, w->exposureGroup);
+      OTF2_EvtWriter_RmaGroupSync(recorder.evt, nullptr, c.enter, kProcessMemory, w->id, w->exposureGroup);
     return rc;
   }
 };
@@ -834,7 +778,7 @@ struct Hook<Fn::MPI_Win_test> : Custom<Fn::MPI_Win_test> {
   static int call(Call& c, MPI_Win win, int* flag) {
     const int rc = PMPI_Win_test(win, flag);
     if (WinInfo* w = winOf(win))
-      OTF2_EvtWriter_RmaGroupSync(g.evt, nullptr, c.enter, *flag ? kProcessMemory : OTF2_RmaSyncLevel{OTF2_RMA_SYNC_LEVEL_NONE}, w->id,
+      OTF2_EvtWriter_RmaGroupSync(recorder.evt, nullptr, c.enter, *flag ? kProcessMemory : OTF2_RmaSyncLevel{OTF2_RMA_SYNC_LEVEL_NONE}, w->id,
                                   w->exposureGroup);
     return rc;
   }
@@ -843,7 +787,7 @@ template <>
 struct Hook<Fn::MPI_Win_lock> : Custom<Fn::MPI_Win_lock> {
   static int call(Call& c, int type, int rank, int assertion, MPI_Win win) {
     if (WinInfo* w = winOf(win))
-      OTF2_EvtWriter_RmaRequestLock(g.evt, nullptr, c.enter, w->id, static_cast<std::uint32_t>(rank), 0,
+      OTF2_EvtWriter_RmaRequestLock(recorder.evt, nullptr, c.enter, w->id, static_cast<std::uint32_t>(rank), 0,
                                     type == MPI_LOCK_EXCLUSIVE ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED);
     return PMPI_Win_lock(type, rank, assertion, win);
   }
@@ -852,7 +796,7 @@ template <>
 struct Hook<Fn::MPI_Win_lock_all> : Custom<Fn::MPI_Win_lock_all> {
   static int call(Call& c, int assertion, MPI_Win win) {
     if (WinInfo* w = winOf(win))
-      OTF2_EvtWriter_RmaRequestLock(g.evt, nullptr, c.enter, w->id, OTF2_UNDEFINED_UINT32, 0, OTF2_LOCK_SHARED);
+      OTF2_EvtWriter_RmaRequestLock(recorder.evt, nullptr, c.enter, w->id, OTF2_UNDEFINED_UINT32, 0, OTF2_LOCK_SHARED);
     return PMPI_Win_lock_all(assertion, win);
   }
 };
@@ -862,7 +806,7 @@ struct Hook<Fn::MPI_Win_unlock> : Custom<Fn::MPI_Win_unlock> {
     const int rc = PMPI_Win_unlock(rank, win);
     if (WinInfo* w = winOf(win)) {
       completeOps(*w, rank, Completion::Remote);
-      OTF2_EvtWriter_RmaReleaseLock(g.evt, nullptr, g.lastTime, w->id, static_cast<std::uint32_t>(rank), 0);
+      OTF2_EvtWriter_RmaReleaseLock(recorder.evt, nullptr, recorder.lastTime, w->id, static_cast<std::uint32_t>(rank), 0);
     }
     return rc;
   }
@@ -873,7 +817,7 @@ struct Hook<Fn::MPI_Win_unlock_all> : Custom<Fn::MPI_Win_unlock_all> {
     const int rc = PMPI_Win_unlock_all(win);
     if (WinInfo* w = winOf(win)) {
       completeOps(*w, -1, Completion::Remote);
-      OTF2_EvtWriter_RmaReleaseLock(g.evt, nullptr, g.lastTime, w->id, OTF2_UNDEFINED_UINT32, 0);
+      OTF2_EvtWriter_RmaReleaseLock(recorder.evt, nullptr, recorder.lastTime, w->id, OTF2_UNDEFINED_UINT32, 0);
     }
     return rc;
   }
@@ -906,7 +850,7 @@ void trackRmaRequest(MPI_Request req, MPI_Win win, std::uint64_t id) {
   ReqInfo r{ReqKind::Rma};
   r.id = id;
   r.win = win;
-  g.requests[req] = r;
+  recorder.requests[req] = r;
 }
 #define WS_PUTGET_HOOK(NAME, IS_GET, RECORD, HAS_REQ)                                                          \
   template <>                                                                                                  \
@@ -922,7 +866,7 @@ void trackRmaRequest(MPI_Request req, MPI_Win win, std::uint64_t id) {
       std::uint64_t id = 0;                                                                                    \
       if (w && target != MPI_PROC_NULL) {                                                                      \
         id = addOp(*w, target, IS_GET);                                                                        \
-        RECORD(g.evt, nullptr, stamp(), w->id, static_cast<std::uint32_t>(target), bytesOf(count, type), id);  \
+        RECORD(recorder.evt, nullptr, stamp(), w->id, static_cast<std::uint32_t>(target), bytesOf(count, type), id);  \
       }                                                                                                        \
       const int rc = P##NAME(a...);                                                                            \
       if constexpr (HAS_REQ) {                                                                                 \
@@ -942,7 +886,7 @@ std::uint64_t atomic(Call& c, MPI_Win win, int target, OTF2_RmaAtomicType type, 
   WinInfo* w = winOf(win);
   if (!w || target == MPI_PROC_NULL) return 0;
   const std::uint64_t id = addOp(*w, target, false);
-  OTF2_EvtWriter_RmaAtomic(g.evt, nullptr, c.enter, w->id, static_cast<std::uint32_t>(target), type, sent, received, id);
+  OTF2_EvtWriter_RmaAtomic(recorder.evt, nullptr, c.enter, w->id, static_cast<std::uint32_t>(target), type, sent, received, id);
   return id;
 }
 template <>
@@ -1013,10 +957,10 @@ using namespace waitscope::measure;
     if constexpr (H::kWhole) {                                                                    \
       return H::whole(__builtin_return_address(0) WS_ARGS args);                                  \
     } else {                                                                                      \
-      if (!active() || (!H::kCustom && g.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])) [[unlikely]] { \
-        if (g.online) return onlined<Fn::name>(__builtin_return_address(0) WS_ARGS args);         \
-        if (g.profiling && !g.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])                  \
-          return profiled<Fn::name>(__builtin_return_address(0) WS_ARGS args);                    \
+      if (!active() || (!H::kCustom && recorder.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])) [[unlikely]] { \
+        if (recorder.online) return onlineMpi<Fn::name>(__builtin_return_address(0) WS_ARGS args);         \
+        if (recorder.profiling && !recorder.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])                  \
+          return profiledMpi<Fn::name>(__builtin_return_address(0) WS_ARGS args);                    \
         return P##name args;                                                                      \
       }                                                                                           \
       Call c{Fn::name, 0};                                                                        \

@@ -1,12 +1,24 @@
-// Profile mode's part of the wrappers (included by wrappers.cpp inside its anonymous
-// namespace, after its helpers): ProfileHook<F>::call runs the PMPI function and says
-// what the size class needs (the message size) and, for rooted collectives, whether this
+// Profile mode's MPI wrappers (WAITSCOPE_PROFILE): ProfileHook<F>::call runs the PMPI function and
+// says what the size class needs (the message size) and, for rooted collectives, whether this
 // process is the root. Functions without an estimate keep the default (time only).
 //
 // Message size per call (docs/profiling.md): received bytes (from the status) for
 // receives and request completions; the send buffer for sends; the process' own data
 // for collectives (count x type size; v-variants: the sum of the receive counts); the RMA
 // bytes issued in the epoch for MPI_Win_fence and MPI_Win_complete.
+#include "analysis/measure/profile_wrappers.h"
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <tuple>
+
+#include "analysis/measure/measure_internal.h"
+#include "analysis/measure/profile_runtime.h"
+#include "analysis/measure/wrapper_support.h"
+
+namespace waitscope::measure {
+namespace {
 
 template <Fn F>
 struct ProfileHook {
@@ -39,17 +51,17 @@ struct TypeSizeCache {
   MPI_Datatype type[kEntries] = {};
   int size[kEntries] = {};
 };
-inline TypeSizeCache gTypeSizes;
+TypeSizeCache recentTypeSizes;
 inline std::uint64_t profileBytes(long count, MPI_Datatype type) {
   if (count <= 0 || type == MPI_DATATYPE_NULL) return 0;
   const auto slot = (reinterpret_cast<std::uintptr_t>(type) >> 4) % TypeSizeCache::kEntries;
-  if (gTypeSizes.type[slot] != type) {
+  if (recentTypeSizes.type[slot] != type) {
     int size = 0;
     PMPI_Type_size(type, &size);
-    gTypeSizes.type[slot] = type;
-    gTypeSizes.size[slot] = size;
+    recentTypeSizes.type[slot] = type;
+    recentTypeSizes.size[slot] = size;
   }
-  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(gTypeSizes.size[slot]);
+  return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(recentTypeSizes.size[slot]);
 }
 inline std::uint64_t profileSumBytes(const int counts[], MPI_Datatype type, int n) {
   long total = 0;
@@ -59,7 +71,7 @@ inline std::uint64_t profileSumBytes(const int counts[], MPI_Datatype type, int 
 template <>
 struct ProfileHook<Fn::MPI_Type_free> {
   static int call(profile::Visit&, MPI_Datatype* type) {
-    gTypeSizes = {};
+    recentTypeSizes = {};
     return PMPI_Type_free(type);
   }
 };
@@ -118,7 +130,7 @@ struct ProfileHook<Fn::MPI_Wait> {
   static int call(profile::Visit& v, MPI_Request* req, MPI_Status* status) {
     MPI_Status local;
     MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-    if (profile::gp.testFirst) {
+    if (profile::profiler.testFirst) {
       int flag = 0;
       const int rc = PMPI_Test(req, &flag, st);
       if (rc != MPI_SUCCESS || flag) {
@@ -136,7 +148,7 @@ template <>
 struct ProfileHook<Fn::MPI_Waitall> {
   static int call(profile::Visit& v, int n, MPI_Request reqs[], MPI_Status statuses[]) {
     MPI_Status* st = statusArray(n, statuses);
-    if (profile::gp.testFirst) {
+    if (profile::profiler.testFirst) {
       // Open MPI's MPI_Testall runs the progress engine only after finding a request
       // incomplete and then answers without looking again: the first test delivers what
       // has arrived, the second tells.
@@ -298,7 +310,7 @@ struct ProfileHook<Fn::MPI_Gatherv> {
     template <class... A>                                                          \
     static int call(profile::Visit&, A... a) {                                     \
       auto args = std::make_tuple(a...);                                           \
-      profile::gp.rmaBytes += profileBytes(std::get<1>(args), std::get<2>(args));       \
+      profile::profiler.rmaBytes += profileBytes(std::get<1>(args), std::get<2>(args));       \
       return P##NAME(a...);                                                        \
     }                                                                              \
   };
@@ -311,30 +323,48 @@ WS_PROFILE_RMA_HOOK(MPI_Raccumulate)
 template <>
 struct ProfileHook<Fn::MPI_Win_fence> {
   static int call(profile::Visit& v, int assertion, MPI_Win win) {
-    v.bytes = profile::gp.rmaBytes;
-    profile::gp.rmaBytes = 0;
+    v.bytes = profile::profiler.rmaBytes;
+    profile::profiler.rmaBytes = 0;
     return PMPI_Win_fence(assertion, win);
   }
 };
 template <>
 struct ProfileHook<Fn::MPI_Win_complete> {
   static int call(profile::Visit& v, MPI_Win win) {
-    v.bytes = profile::gp.rmaBytes;
-    profile::gp.rmaBytes = 0;
+    v.bytes = profile::profiler.rmaBytes;
+    profile::profiler.rmaBytes = 0;
     return PMPI_Win_complete(win);
   }
 };
 
+}  // namespace
+
 // The profile-mode wrapper body: time the call, file the visit under its call path.
 template <Fn F, class... A>
-int profiled(void* returnAddress, A... a) {
-  if (!tMainThread || profile::gp.inMpi) return Pmpi<F>::fn(a...);
-  profile::gp.inMpi = true;
+int profiledMpi(void* returnAddress, A... a) {
+  if (!tMainThread || profile::profiler.inMpi) return Pmpi<F>::fn(a...);
+  profile::profiler.inMpi = true;
   profile::Visit v;
   const std::uint64_t t0 = profile::ticks();
   const int rc = ProfileHook<F>::call(v, a...);
   const std::uint64_t t1 = profile::ticks();
   profile::record(idx(F), returnAddress, t1 - t0, v);
-  profile::gp.inMpi = false;
+  profile::profiler.inMpi = false;
   return rc;
 }
+
+// Every entry of the table, with the argument types its wrapper passes (the PMPI function's).
+template <Fn F, class Signature>
+struct ProfiledInstance;
+template <Fn F, class... A>
+struct ProfiledInstance<F, int(A...)> {
+  static constexpr int (*fn)(void*, A...) = &profiledMpi<F, A...>;
+};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#define WS_MPI(category, role, name, params, args) template struct ProfiledInstance<Fn::name, decltype(P##name)>;
+#include "analysis/measure/mpi_functions.def"
+#undef WS_MPI
+#pragma GCC diagnostic pop
+
+}  // namespace waitscope::measure

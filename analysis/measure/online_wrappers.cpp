@@ -1,8 +1,23 @@
-// Online mode's part of the wrappers (included by wrappers.cpp inside its anonymous namespace,
-// after the profile hooks): OnlineHook<F>::call runs the PMPI function (the application's world
-// already substituted for MPI_COMM_WORLD) and emits what the places analyze: sends with their
-// envelope, receive completions with the call that completed them, collective instances.
-// Persistent requests and inter-communicators are not analyzed online (docs/online.md).
+// Online mode's MPI wrappers (WAITSCOPE_ONLINE): OnlineHook<F>::call runs the PMPI function (the
+// application's world already substituted for MPI_COMM_WORLD) and emits what the places analyze:
+// sends with their envelope, receive completions with the call that completed them, collective
+// instances. Persistent requests and inter-communicators are not analyzed online (docs/online.md).
+#include "analysis/measure/online_wrappers.h"
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include "analysis/measure/measure_internal.h"
+#include "analysis/measure/online_runtime.h"
+#include "analysis/measure/profile_runtime.h"
+#include "analysis/measure/wrapper_support.h"
+#include "analysis/online/online_event.h"
+
+namespace waitscope::measure {
+namespace {
 
 struct OnlineCall {
   std::uint32_t fn;
@@ -10,7 +25,7 @@ struct OnlineCall {
   double enter;
   // The call's node in the profile tree (what profile::record files the visit under).
   std::uint32_t node() const {
-    return profile::gp.tree.child(profile::gp.current, fn, reinterpret_cast<std::uintptr_t>(returnAddress));
+    return profile::profiler.tree.child(profile::profiler.current, fn, reinterpret_cast<std::uintptr_t>(returnAddress));
   }
 };
 
@@ -61,17 +76,17 @@ void emitReceive(const OnlineCall& c, const MPI_Status& st, std::uint32_t comm, 
 // The receives among `n` completed requests (saved[at(k)], statuses[k]) complete together.
 template <class At>
 void completedReceives(const OnlineCall& c, const MPI_Request* saved, const MPI_Status* statuses, int n, At at) {
-  if (go.receives.empty() || n <= 0) return;
+  if (onlineState.receives.empty() || n <= 0) return;
   std::uint32_t group = 0;
-  for (int k = 0; k < n; ++k) group += go.receives.count(saved[at(k)]) ? 1u : 0u;
+  for (int k = 0; k < n; ++k) group += onlineState.receives.count(saved[at(k)]) ? 1u : 0u;
   if (group == 0) return;
   const double leave = onlineNow();
-  const std::uint64_t call = ++go.completingCalls;
+  const std::uint64_t call = ++onlineState.completingCalls;
   for (int k = 0; k < n; ++k) {
-    const auto it = go.receives.find(saved[at(k)]);
-    if (it == go.receives.end()) continue;
+    const auto it = onlineState.receives.find(saved[at(k)]);
+    if (it == onlineState.receives.end()) continue;
     emitReceive(c, statuses[k], it->second.comm, *it->second.ranks, it->second.post, group, call, leave);
-    go.receives.erase(it);
+    onlineState.receives.erase(it);
   }
 }
 inline int identity(int k) { return k; }
@@ -118,7 +133,7 @@ struct OnlineHook<Fn::MPI_Irecv> {
     const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
     const OnlineComm& info = onlineComm(comm);
     if (rc == MPI_SUCCESS && !info.inter && source != MPI_PROC_NULL)
-      go.receives[*req] = PendingReceive{info.key, info.appRanks, c.enter};
+      onlineState.receives[*req] = PendingReceive{info.key, info.appRanks, c.enter};
     return rc;
   }
 };
@@ -235,7 +250,7 @@ WS_ONLINE_SOME(MPI_Testsome)
   template <>                                         \
   struct OnlineHook<Fn::NAME> {                       \
     static int call(OnlineCall&, MPI_Request* req) {  \
-      go.receives.erase(*req);                        \
+      onlineState.receives.erase(*req);                        \
       return P##NAME(req);                            \
     }                                                 \
   };
@@ -295,17 +310,35 @@ WS_ONLINE_COLLECTIVE(MPI_Gather, NToOne, true)
 WS_ONLINE_COLLECTIVE(MPI_Gatherv, NToOne, true)
 #undef WS_ONLINE_COLLECTIVE
 
+}  // namespace
+
 // The online-mode wrapper body: MPI_COMM_WORLD becomes the application's world everywhere; the
 // call is timed and filed under its call path like in profile mode, and emits its events.
 template <Fn F, class... A>
-int onlined(void* returnAddress, A... a) {
-  if (!tMainThread || profile::gp.inMpi || g.mpiFiltered[idx(F)]) return Pmpi<F>::fn(onlineSubstitute(a)...);
-  profile::gp.inMpi = true;
+int onlineMpi(void* returnAddress, A... a) {
+  if (!tMainThread || profile::profiler.inMpi || recorder.mpiFiltered[idx(F)]) return Pmpi<F>::fn(onlineSubstitute(a)...);
+  profile::profiler.inMpi = true;
   serviceOnline();
   OnlineCall c{idx(F), returnAddress, onlineNow()};
   const std::uint64_t t0 = profile::ticks();
   const int rc = OnlineHook<F>::call(c, onlineSubstitute(a)...);
   profile::record(idx(F), returnAddress, profile::ticks() - t0, profile::Visit{});
-  profile::gp.inMpi = false;
+  profile::profiler.inMpi = false;
   return rc;
 }
+
+// Every entry of the table, with the argument types its wrapper passes (the PMPI function's).
+template <Fn F, class Signature>
+struct OnlineInstance;
+template <Fn F, class... A>
+struct OnlineInstance<F, int(A...)> {
+  static constexpr int (*fn)(void*, A...) = &onlineMpi<F, A...>;
+};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#define WS_MPI(category, role, name, params, args) template struct OnlineInstance<Fn::name, decltype(P##name)>;
+#include "analysis/measure/mpi_functions.def"
+#undef WS_MPI
+#pragma GCC diagnostic pop
+
+}  // namespace waitscope::measure
