@@ -17,6 +17,7 @@
 #include "analysis/profile/profile_output.h"
 #include "analysis/profile/timestamped_name.h"
 #include "analysis/report/report_io.h"
+#include "analysis/report/text_output.h"
 
 namespace waitscope::measure::profile {
 
@@ -243,7 +244,7 @@ void finish(std::uint32_t finalizeFn, void* returnAddress) {
     settings.testExclusion = profiler.testFirst;
     settings.meta = {{"waitscope_version", WAITSCOPE_VERSION},
                      {"command_line", commandLine()},
-                     {"created", isoUtcNow()},
+                     {"created", report::isoUtcNow()},
                      {"clock", profiler.useTsc ? "TSC (invariant), calibrated against CLOCK_MONOTONIC" : "CLOCK_MONOTONIC"},
                      {"profile_bytes_max", std::to_string(maxBytes)},
                      {"global_minima", minima}};

@@ -1,28 +1,15 @@
 #include "analysis/online/live_report.h"
 
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 
 #include "analysis/profile/profile_output.h"
-#include "analysis/profile/timestamped_name.h"
 #include "analysis/report/report_io.h"
+#include "analysis/report/text_output.h"
 
 namespace waitscope::online {
 
-namespace {
-
-std::string jsonString(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-    else out += c;
-  }
-  return out + "\"";
-}
-
-}  // namespace
+using report::jsonString;
 
 std::string liveStatusJson(const LiveStatus& s) {
   char numbers[256];
@@ -30,7 +17,7 @@ std::string liveStatusJson(const LiveStatus& s) {
                 "\"snapshot\": %ld, \"elapsed_seconds\": %.3f, \"pauses\": %ld, \"peak_queue\": %llu, "
                 "\"interval_seconds\": %.3f",
                 s.snapshot, s.elapsedSeconds, s.pauses, s.peakQueue, s.intervalSeconds);
-  return "{\"state\": " + jsonString(s.state) + ", " + numbers + ", \"updated\": " + jsonString(measure::isoUtcNow()) +
+  return "{\"state\": " + jsonString(s.state) + ", " + numbers + ", \"updated\": " + jsonString(report::isoUtcNow()) +
          ", \"message\": " + jsonString(s.message) + "}\n";
 }
 

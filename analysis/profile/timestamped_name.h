@@ -16,14 +16,4 @@ inline std::string timestampedName(const char* format) {
   return buf;
 }
 
-// Now as ISO 8601 UTC, "2026-11-21T09:41:00Z" (report meta data, live status).
-inline std::string isoUtcNow() {
-  char buf[32];
-  const std::time_t t = std::time(nullptr);
-  std::tm tm;
-  gmtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 }  // namespace waitscope::measure

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 namespace waitscope::report {
 
@@ -44,6 +45,15 @@ std::string csvField(std::string_view text) {
     out += c;
   }
   return out + '"';
+}
+
+std::string isoUtcNow() {
+  char buf[32];
+  const std::time_t t = std::time(nullptr);
+  std::tm tm;
+  gmtime_r(&t, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 }  // namespace waitscope::report

@@ -1,6 +1,6 @@
 #pragma once
-// Formatting shared by the report commands: numbers that read back exactly,
-// JSON strings and RFC 4180 CSV fields.
+// Formatting shared by the report commands, the recorder and the online places: numbers that read
+// back exactly, JSON strings, RFC 4180 CSV fields and ISO 8601 times.
 #include <string>
 #include <string_view>
 
@@ -17,5 +17,8 @@ std::string jsonString(std::string_view text);
 
 // A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
 std::string csvField(std::string_view text);
+
+// Now as ISO 8601 UTC, "2026-11-21T09:41:00Z" (report meta data, live status).
+std::string isoUtcNow();
 
 }  // namespace waitscope::report

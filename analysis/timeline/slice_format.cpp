@@ -1,8 +1,9 @@
 #include "analysis/timeline/slice_format.h"
 
-#include <charconv>
 #include <cstring>
 #include <type_traits>
+
+#include "analysis/report/text_output.h"
 
 namespace waitscope::timeline {
 
@@ -20,7 +21,7 @@ std::string_view collectiveOpName(std::uint8_t op) {
   return op < std::size(kCollectiveOpNames) ? kCollectiveOpNames[op] : std::string_view("other");
 }
 
-// Shortest text that reads back as the same double.
+// The slice's JSON layout; numbers and strings as every report command writes them (text_output.h).
 class Json {
  public:
   explicit Json(std::ostream& out) : out_(out) {}
@@ -30,9 +31,7 @@ class Json {
     return *this;
   }
   Json& num(double v) {
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out_.write(buf, r.ptr - buf);
+    out_ << report::exactNumber(v);
     return *this;
   }
   Json& id(std::uint32_t v) {
@@ -47,7 +46,7 @@ class Json {
     return *this;
   }
   Json& str(std::string_view s) {
-    out_ << '"' << s << '"';
+    out_ << report::jsonString(s);
     return *this;
   }
   void open(char c) {
