@@ -32,6 +32,7 @@
 #include "analysis/analyzer/analyzer.h"
 #include "analysis/replay/yielding_wait.h"
 #include "analysis/report/report_io.h"
+#include "analysis/tools/command_line_args.h"
 #include "analysis/trace/otf2_reader_mpi.h"
 #include "bench/bare_otf2_read.h"
 #include "bench/bench_args.h"
@@ -269,17 +270,14 @@ int main(int argc, char** argv) {
   int code = 0;
   try {
     Args args;
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      auto value = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::invalid_argument(arg + ": missing value");
-        return argv[++i];
-      };
-      if (arg == "--events") args.events = waitscope::bench::parseCount(arg, value());
-      else if (arg == "--repeat") args.repeat = static_cast<int>(waitscope::bench::parseCount(arg, value()));
-      else if (arg == "--keep") args.keep = value();
-      else throw std::invalid_argument("unknown option " + arg);
-    }
+    waitscope::tools::CommandLineArgs options;
+    options.option({"--events"}, [&](const std::string& v) { args.events = waitscope::bench::parseCount("--events", v); })
+        .option({"--repeat"},
+                [&](const std::string& v) { args.repeat = static_cast<int>(waitscope::bench::parseCount("--repeat", v)); })
+        .option({"--keep"}, [&](const std::string& v) { args.keep = v; })
+        .whenMissing(waitscope::bench::throwMissingValue)
+        .unknown([](const std::string& arg) { throw std::invalid_argument("unknown option " + arg); });
+    options.parse(argc, argv);
     code = run(args);
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "waitscope-bench-analysis: %s\nusage: mpiexec -n R waitscope-bench-analysis [--events N] "

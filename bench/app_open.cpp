@@ -21,6 +21,7 @@
 
 #include "analysis/metrics/metric_table.h"
 #include "analysis/report/report_io.h"
+#include "analysis/tools/command_line_args.h"
 #include "app/main_window.h"
 #include "views/model/selection.h"
 #include "views/widgets/report_browser.h"
@@ -91,13 +92,16 @@ int main(int argc, char** argv) {
   qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   Options o;
-  const QStringList args = app.arguments();
-  for (qsizetype i = 1; i + 1 < args.size(); i += 2) {
-    if (args[i] == QLatin1String("--call-paths")) o.callPaths = args[i + 1].toUInt();
-    else if (args[i] == QLatin1String("--locations")) o.locations = args[i + 1].toUInt();
-    else if (args[i] == QLatin1String("--selections")) o.selections = args[i + 1].toInt();
-    else if (args[i] == QLatin1String("--binary")) o.binary = args[i + 1];
-  }
+  const auto text = [](const std::string& v) { return QString::fromLocal8Bit(v.c_str()); };
+  // Arguments it does not know, and an option without its value, are ignored (Qt's own options included).
+  tools::CommandLineArgs options;
+  options.option({"--call-paths"}, [&](const std::string& v) { o.callPaths = text(v).toUInt(); })
+      .option({"--locations"}, [&](const std::string& v) { o.locations = text(v).toUInt(); })
+      .option({"--selections"}, [&](const std::string& v) { o.selections = text(v).toInt(); })
+      .option({"--binary"}, [&](const std::string& v) { o.binary = text(v); })
+      .whenMissing([](const std::string&) {})
+      .unknown([](const std::string&) {});
+  options.parse(argc, argv);
   if (o.callPaths < 2 || o.locations < 1) {
     std::fprintf(stderr, "usage: waitscope-bench-app [--call-paths N] [--locations N] [--selections N] [--binary PATH]\n");
     return 2;

@@ -23,4 +23,9 @@ inline std::uint64_t parseCount(const std::string& option, const std::string& te
   return value;
 }
 
+// An option given last, without its value: "--events: missing value".
+[[noreturn]] inline void throwMissingValue(const std::string& option) {
+  throw std::invalid_argument(option + ": missing value");
+}
+
 }  // namespace waitscope::bench

@@ -4,6 +4,7 @@
 #include <exception>
 #include <string>
 
+#include "analysis/tools/command_line_args.h"
 #include "bench/bench_args.h"
 #include "bench/trace_generator.h"
 
@@ -15,21 +16,23 @@ int main(int argc, char** argv) {
   try {
     GeneratorOptions options;
     std::string dir;
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      auto value = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::invalid_argument(arg + ": missing value");
-        return argv[++i];
-      };
-      if (arg == "--events") options.events = parseCount(arg, value());
-      else if (arg == "--locations") options.locations = static_cast<std::uint32_t>(parseCount(arg, value()));
-      else if (arg == "--seed") options.seed = parseCount(arg, value());
-      else if (arg == "-h" || arg == "--help") {
-        std::fputs(usage, stdout);
-        return 0;
-      } else if (!arg.empty() && arg[0] == '-') throw std::invalid_argument("unknown option " + arg);
-      else if (dir.empty()) dir = arg;
-      else throw std::invalid_argument("more than one directory given");
+    bool help = false;
+    waitscope::tools::CommandLineArgs commandLine;
+    commandLine.option({"--events"}, [&](const std::string& v) { options.events = parseCount("--events", v); })
+        .option({"--locations"},
+                [&](const std::string& v) { options.locations = static_cast<std::uint32_t>(parseCount("--locations", v)); })
+        .option({"--seed"}, [&](const std::string& v) { options.seed = parseCount("--seed", v); })
+        .whenMissing(throwMissingValue)
+        .help(help)
+        .positional([&](const std::string& arg) {
+          if (!dir.empty()) throw std::invalid_argument("more than one directory given");
+          dir = arg;
+        })
+        .unknown([](const std::string& arg) { throw std::invalid_argument("unknown option " + arg); });
+    commandLine.parse(argc, argv);
+    if (help) {
+      std::fputs(usage, stdout);
+      return 0;
     }
     if (dir.empty()) {
       std::fputs(usage, stderr);

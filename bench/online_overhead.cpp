@@ -19,6 +19,7 @@
 
 #include "analysis/report/report.h"
 #include "analysis/report/report_io.h"
+#include "analysis/tools/command_line_args.h"
 #include "bench/bench_args.h"
 
 namespace fs = std::filesystem;
@@ -58,27 +59,31 @@ struct Strategy {
 int main(int argc, char** argv) {
   std::vector<int> ranks = {8, 16};
   std::uint64_t iterations = 4000, sorIterations = 100, repeat = 3, fanIn = 4, batch = 64, capacity = 4;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
+  bool unknown = false;
+  const auto count = [](const char* option, std::uint64_t& target) {
+    return [option, &target](const std::string& v) { target = waitscope::bench::parseCount(option, v); };
+  };
+  waitscope::tools::CommandLineArgs options;
+  options.option({"--ranks"}, [&](const std::string& v) { ranks = parseList(v); })
+      .option({"--iterations"}, count("--iterations", iterations))
+      .option({"--sor-iterations"}, count("--sor-iterations", sorIterations))
+      .option({"--repeat"}, count("--repeat", repeat))
+      .option({"--fan-in"}, count("--fan-in", fanIn))
+      .option({"--batch"}, count("--batch", batch))
+      .option({"--capacity"}, count("--capacity", capacity))
+      .whenMissing([](const std::string& a) {
         std::fprintf(stderr, "%s needs a value\n", a.c_str());
         std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--ranks") ranks = parseList(next());
-    else if (a == "--iterations") iterations = waitscope::bench::parseCount(a, next());
-    else if (a == "--sor-iterations") sorIterations = waitscope::bench::parseCount(a, next());
-    else if (a == "--repeat") repeat = waitscope::bench::parseCount(a, next());
-    else if (a == "--fan-in") fanIn = waitscope::bench::parseCount(a, next());
-    else if (a == "--batch") batch = waitscope::bench::parseCount(a, next());
-    else if (a == "--capacity") capacity = waitscope::bench::parseCount(a, next());
-    else {
-      std::fprintf(stderr, "usage: waitscope-bench-online [--ranks 8,16] [--iterations N] [--sor-iterations N] "
-                           "[--repeat R] [--fan-in F] [--batch B] [--capacity C]\n");
-      return 2;
-    }
+      })
+      .unknown([&](const std::string&) {
+        unknown = true;
+        options.stop();
+      });
+  options.parse(argc, argv);
+  if (unknown) {
+    std::fprintf(stderr, "usage: waitscope-bench-online [--ranks 8,16] [--iterations N] [--sor-iterations N] "
+                         "[--repeat R] [--fan-in F] [--batch B] [--capacity C]\n");
+    return 2;
   }
   const std::string mpiexec = std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
                               WAITSCOPE_MPIEXEC + " --oversubscribe -n ";

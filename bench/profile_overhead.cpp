@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "analysis/report/report_io.h"
+#include "analysis/tools/command_line_args.h"
 
 namespace fs = std::filesystem;
 
@@ -135,19 +136,24 @@ Timing runSor(const std::vector<std::string>& env, int ranks, const std::string&
   return t;
 }
 
-long argLong(int& i, int argc, char** argv) {
-  if (++i >= argc) {
-    std::fprintf(stderr, "waitscope-bench-profile-overhead: %s needs a number\n", argv[i - 1]);
-    std::exit(2);
-  }
-  char* end = nullptr;
-  const long v = std::strtol(argv[i], &end, 10);
-  if (!end || *end || v < 1) {
-    std::fprintf(stderr, "waitscope-bench-profile-overhead: %s needs a positive number, not '%s'\n", argv[i - 1],
-                 argv[i]);
-    std::exit(2);
-  }
-  return v;
+// The value of a numeric option: a positive number, or the program exits with 2.
+template <typename T>
+waitscope::tools::CommandLineArgs::ValueHandler positive(const char* option, T& target) {
+  return [option, &target](const std::string& text) {
+    char* end = nullptr;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    if (!end || *end || v < 1) {
+      std::fprintf(stderr, "waitscope-bench-profile-overhead: %s needs a positive number, not '%s'\n", option,
+                   text.c_str());
+      std::exit(2);
+    }
+    target = static_cast<T>(v);
+  };
+}
+
+[[noreturn]] void needsNumber(const std::string& option) {
+  std::fprintf(stderr, "waitscope-bench-profile-overhead: %s needs a number\n", option.c_str());
+  std::exit(2);
 }
 
 }  // namespace
@@ -158,23 +164,30 @@ int main(int argc, char** argv) {
   long sorSize = 0, sorIters = 0;  // 0: sor's defaults (770 x 770, 600 iterations)
   bool sor = *WAITSCOPE_SOR != '\0';  // empty: the example programs are not built
   std::string library = WAITSCOPE_MEASURE_LIB;  // --library: e.g. a copy of an older build, to compare
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--iterations") iterations = argLong(i, argc, argv);
-    else if (a == "--rounds") rounds = static_cast<int>(argLong(i, argc, argv));
-    else if (a == "--repeat") repeat = static_cast<int>(argLong(i, argc, argv));
-    else if (a == "--sor-ranks") sorRanks = static_cast<int>(argLong(i, argc, argv));
-    else if (a == "--sor-size") sorSize = argLong(i, argc, argv);
-    else if (a == "--sor-iters") sorIters = argLong(i, argc, argv);
-    else if (a == "--no-sor") sor = false;
-    else if (a == "--library" && i + 1 < argc) library = argv[++i];
-    else {
-      std::fprintf(stderr,
-                   "usage: waitscope-bench-profile-overhead [--iterations N] [--rounds R] [--repeat K]\n"
-                   "                                        [--sor-ranks P] [--sor-size N --sor-iters I] [--no-sor]\n"
-                   "                                        [--library LIBWAITSCOPE_MEASURE_SO]\n");
-      return 2;
-    }
+  bool wrongUsage = false;
+  waitscope::tools::CommandLineArgs options;
+  const auto usageAndStop = [&](const std::string&) {
+    wrongUsage = true;
+    options.stop();
+  };
+  options.option({"--iterations"}, positive("--iterations", iterations))
+      .option({"--rounds"}, positive("--rounds", rounds))
+      .option({"--repeat"}, positive("--repeat", repeat))
+      .option({"--sor-ranks"}, positive("--sor-ranks", sorRanks))
+      .option({"--sor-size"}, positive("--sor-size", sorSize))
+      .option({"--sor-iters"}, positive("--sor-iters", sorIters))
+      .whenMissing(needsNumber)
+      .flag({"--no-sor"}, [&] { sor = false; })
+      .option({"--library"}, [&](const std::string& file) { library = file; })
+      .ifMissing(usageAndStop)
+      .unknown(usageAndStop);
+  options.parse(argc, argv);
+  if (wrongUsage) {
+    std::fprintf(stderr,
+                 "usage: waitscope-bench-profile-overhead [--iterations N] [--rounds R] [--repeat K]\n"
+                 "                                        [--sor-ranks P] [--sor-size N --sor-iters I] [--no-sor]\n"
+                 "                                        [--library LIBWAITSCOPE_MEASURE_SO]\n");
+    return 2;
   }
   char tmpl[] = "/tmp/waitscope-bench-profile-XXXXXX";
   if (!mkdtemp(tmpl)) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/tools/command_line_args.h"
 #include "analysis/trace/otf2_reader.h"
 #include "bench/bare_otf2_read.h"
 #include "bench/bench_args.h"
@@ -79,19 +80,17 @@ struct Args {
 };
 
 Args parseArgs(int argc, char** argv) {
+  using waitscope::bench::parseCount;
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + ": missing value");
-      return argv[++i];
-    };
-    if (arg == "--events") a.events = waitscope::bench::parseCount(arg, value());
-    else if (arg == "--locations") a.locations = static_cast<std::uint32_t>(waitscope::bench::parseCount(arg, value()));
-    else if (arg == "--repeat") a.repeat = static_cast<int>(waitscope::bench::parseCount(arg, value()));
-    else if (arg == "--keep") a.keep = value();
-    else throw std::invalid_argument("unknown argument " + arg);
-  }
+  waitscope::tools::CommandLineArgs options;
+  options.option({"--events"}, [&](const std::string& v) { a.events = parseCount("--events", v); })
+      .option({"--locations"},
+              [&](const std::string& v) { a.locations = static_cast<std::uint32_t>(parseCount("--locations", v)); })
+      .option({"--repeat"}, [&](const std::string& v) { a.repeat = static_cast<int>(parseCount("--repeat", v)); })
+      .option({"--keep"}, [&](const std::string& v) { a.keep = v; })
+      .whenMissing(waitscope::bench::throwMissingValue)
+      .unknown([](const std::string& arg) { throw std::invalid_argument("unknown argument " + arg); });
+  options.parse(argc, argv);
   return a;
 }
 

@@ -30,6 +30,7 @@
 #include "analysis/report/report_io.h"
 #include "analysis/timeline/timeline_index_file.h"
 #include "analysis/timeline/timeline_query.h"
+#include "analysis/tools/command_line_args.h"
 #include "analysis/trace/otf2_reader.h"
 #include "bench/bench_args.h"
 #include "bench/trace_generator.h"
@@ -67,19 +68,16 @@ struct Args {
 
 Args parseArgs(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--events") a.events = bench::parseCount(arg, value());
-    else if (arg == "--locations") a.locations = static_cast<std::uint32_t>(bench::parseCount(arg, value()));
-    else if (arg == "--frames") a.frames = static_cast<int>(bench::parseCount(arg, value()));
-    else if (arg == "--keep") a.keep = value();
-    else if (arg == "--zoom") a.zooms.push_back(double(bench::parseCount(arg, value())));
-    else throw std::invalid_argument("unknown option " + arg);
-  }
+  tools::CommandLineArgs options;
+  options.option({"--events"}, [&](const std::string& v) { a.events = bench::parseCount("--events", v); })
+      .option({"--locations"},
+              [&](const std::string& v) { a.locations = static_cast<std::uint32_t>(bench::parseCount("--locations", v)); })
+      .option({"--frames"}, [&](const std::string& v) { a.frames = static_cast<int>(bench::parseCount("--frames", v)); })
+      .option({"--keep"}, [&](const std::string& v) { a.keep = v; })
+      .option({"--zoom"}, [&](const std::string& v) { a.zooms.push_back(double(bench::parseCount("--zoom", v))); })
+      .whenMissing([](const std::string& arg) { throw std::invalid_argument(arg + " needs a value"); })
+      .unknown([](const std::string& arg) { throw std::invalid_argument("unknown option " + arg); });
+  options.parse(argc, argv);
   return a;
 }
 

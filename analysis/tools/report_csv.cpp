@@ -4,6 +4,8 @@
 #include "analysis/report/report_io.h"
 #include "analysis/report/report_queries.h"
 #include "analysis/report/text_output.h"
+#include "analysis/tools/command_line_args.h"
+#include "analysis/tools/report_command_args.h"
 #include "analysis/tools/usage_error.h"
 
 namespace waitscope::tools {
@@ -101,33 +103,29 @@ void printCsv(const report::Report& report, std::uint32_t metric, CsvRows rows, 
 
 int runCsv(const std::vector<std::string>& args, std::ostream& out) {
   std::string path, metricName, by = "callpath";
-  bool haveMetric = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--metric" || a == "--by") {
-      if (i + 1 == args.size()) throw UsageError("csv: " + a + " needs a value");
-      (a == "--metric" ? metricName : by) = args[++i];
-      haveMetric = haveMetric || a == "--metric";
-    } else if (a.rfind("--metric=", 0) == 0) {
-      metricName = a.substr(9);
-      haveMetric = true;
-    } else if (a.rfind("--by=", 0) == 0) {
-      by = a.substr(5);
-    } else if (a == "-h" || a == "--help") {
-      out << "usage: waitscope-report " << kCsvUsage
-          << "\nPrints one metric (with its sub-metrics) per call path (exclusive of callees), per location,\n"
-             "or per call path and location (non-zero rows only) as CSV. `waitscope-report print REPORT` lists\n"
-             "the metric names. Call path rows also give the call path's id and its parent's id in the report;\n"
-             "a call path deeper than 16 levels is written as its first 4 and last 11 regions around\n"
-             "'...(N levels)...'.\n";
-      return 0;
-    } else if (!a.empty() && a[0] == '-') {
-      throw UsageError("csv: unknown option " + a);
-    } else if (path.empty()) {
-      path = a;
-    } else {
-      throw UsageError("csv: more than one report given");
-    }
+  bool haveMetric = false, help = false;
+  CommandLineArgs options;
+  options
+      .option({"--metric"},
+              [&](const std::string& name) {
+                metricName = name;
+                haveMetric = true;
+              })
+      .attachedValue()
+      .option({"--by"}, [&](const std::string& rows) { by = rows; })
+      .attachedValue()
+      .whenMissing([](const std::string& option) { throw UsageError("csv: " + option + " needs a value"); })
+      .help(help);
+  takeOneFile(options, "csv", "report", path);
+  options.parse(args);
+  if (help) {
+    out << "usage: waitscope-report " << kCsvUsage
+        << "\nPrints one metric (with its sub-metrics) per call path (exclusive of callees), per location,\n"
+           "or per call path and location (non-zero rows only) as CSV. `waitscope-report print REPORT` lists\n"
+           "the metric names. Call path rows also give the call path's id and its parent's id in the report;\n"
+           "a call path deeper than 16 levels is written as its first 4 and last 11 regions around\n"
+           "'...(N levels)...'.\n";
+    return 0;
   }
   if (path.empty()) throw UsageError("csv: no report given");
   if (!haveMetric || metricName.empty()) throw UsageError("csv: no metric given (--metric NAME)");

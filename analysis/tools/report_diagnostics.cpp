@@ -8,6 +8,8 @@
 
 #include "analysis/report/open_report.h"
 #include "analysis/report/report_queries.h"
+#include "analysis/tools/command_line_args.h"
+#include "analysis/tools/report_command_args.h"
 #include "analysis/tools/usage_error.h"
 
 namespace waitscope::tools {
@@ -96,67 +98,63 @@ void printDiagnostics(const report::Report& report, double minPercent, std::ostr
   }
 }
 
-bool takeSourceRoot(const std::vector<std::string>& args, std::size_t& i, const char* command,
-                    std::vector<report::SourceRoot>& roots) {
-  std::string text;
-  if (args[i] == "--source-root") {
-    if (i + 1 == args.size()) throw UsageError(std::string(command) + ": --source-root needs FROM=TO");
-    text = args[++i];
-  } else if (args[i].rfind("--source-root=", 0) == 0) {
-    text = args[i].substr(14);
-  } else {
-    return false;
-  }
-  const std::optional<report::SourceRoot> root = report::parseSourceRoot(text);
-  if (!root)
-    throw UsageError(std::string(command) + ": --source-root takes FROM=TO (the path prefix in the trace, then "
-                     "where the sources are here), not '" + text + "'");
-  roots.push_back(*root);
-  return true;
+void addSourceRootOption(CommandLineArgs& options, const char* command, std::vector<report::SourceRoot>& roots) {
+  options
+      .option({"--source-root"},
+              [command, &roots](const std::string& text) {
+                const std::optional<report::SourceRoot> root = report::parseSourceRoot(text);
+                if (!root)
+                  throw UsageError(std::string(command) +
+                                   ": --source-root takes FROM=TO (the path prefix in the trace, then "
+                                   "where the sources are here), not '" + text + "'");
+                roots.push_back(*root);
+              })
+      .attachedValue()
+      .ifMissing([command](const std::string&) {
+        throw UsageError(std::string(command) + ": --source-root needs FROM=TO");
+      });
 }
 
-bool takeMinPercent(const std::vector<std::string>& args, std::size_t& i, const char* command, double& minPercent) {
-  std::string text;
-  if (args[i] == "--min-percent") {
-    if (i + 1 == args.size()) throw UsageError(std::string(command) + ": --min-percent needs a value");
-    text = args[++i];
-  } else if (args[i].rfind("--min-percent=", 0) == 0) {
-    text = args[i].substr(14);
-  } else {
-    return false;
-  }
-  std::size_t used = 0;
-  try {
-    minPercent = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !std::isfinite(minPercent) || minPercent < 0.0)
-    throw UsageError(std::string(command) + ": --min-percent takes a number >= 0, not '" + text + "'");
-  return true;
+void addMinPercentOption(CommandLineArgs& options, const char* command, double& minPercent) {
+  options
+      .option({"--min-percent"},
+              [command, &minPercent](const std::string& text) {
+                std::size_t used = 0;
+                try {
+                  minPercent = std::stod(text, &used);
+                } catch (const std::exception&) {
+                  used = 0;
+                }
+                if (used == 0 || used != text.size() || !std::isfinite(minPercent) || minPercent < 0.0)
+                  throw UsageError(std::string(command) + ": --min-percent takes a number >= 0, not '" + text + "'");
+              })
+      .attachedValue()
+      .ifMissing([command](const std::string&) {
+        throw UsageError(std::string(command) + ": --min-percent needs a value");
+      });
 }
 
 int runDiagnostics(const std::vector<std::string>& args, std::ostream& out) {
   std::string path;
   double minPercent = 1.0;
   std::vector<report::SourceRoot> roots;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (takeMinPercent(args, i, "diagnostics", minPercent) || takeSourceRoot(args, i, "diagnostics", roots)) continue;
-    if (a == "-h" || a == "--help") {
-      out << "usage: waitscope-report " << kDiagnosticsUsage
-          << "\nPrints one compiler-style warning per wait-state pattern and call path that costs at least P%\n"
-             "(default 1.0) of the total time, largest first:\n"
-             "  FILE:LINE: warning: 12.3% of time in Late Sender (MPI_Recv) [mpi_latesender]"
-             " (worst: rank 2, 0.200 s)\n"
-             "--source-root FROM=TO replaces the path prefix FROM (as recorded in the trace) by TO, so the\n"
-             "files open here; repeat it for several roots (the longest matching FROM wins).\n"
-             "REPORT may also be a Cube 4 file (.cubex).\n";
-      return 0;
-    }
-    if (!a.empty() && a[0] == '-') throw UsageError("diagnostics: unknown option " + a);
-    if (!path.empty()) throw UsageError("diagnostics: more than one report given");
-    path = a;
+  bool help = false;
+  CommandLineArgs options;
+  addMinPercentOption(options, "diagnostics", minPercent);
+  addSourceRootOption(options, "diagnostics", roots);
+  options.help(help);
+  takeOneFile(options, "diagnostics", "report", path);
+  options.parse(args);
+  if (help) {
+    out << "usage: waitscope-report " << kDiagnosticsUsage
+        << "\nPrints one compiler-style warning per wait-state pattern and call path that costs at least P%\n"
+           "(default 1.0) of the total time, largest first:\n"
+           "  FILE:LINE: warning: 12.3% of time in Late Sender (MPI_Recv) [mpi_latesender]"
+           " (worst: rank 2, 0.200 s)\n"
+           "--source-root FROM=TO replaces the path prefix FROM (as recorded in the trace) by TO, so the\n"
+           "files open here; repeat it for several roots (the longest matching FROM wins).\n"
+           "REPORT may also be a Cube 4 file (.cubex).\n";
+    return 0;
   }
   if (path.empty()) throw UsageError("diagnostics: no report given");
   printDiagnostics(report::openAnyReport(path), minPercent, out, roots);

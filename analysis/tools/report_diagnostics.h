@@ -9,6 +9,7 @@
 
 #include "analysis/report/report.h"
 #include "analysis/report/source_location.h"
+#include "analysis/tools/command_line_args.h"
 
 namespace waitscope::tools {
 
@@ -35,14 +36,13 @@ struct Finding {
 // first (ties in report order).
 std::vector<Finding> significantFindings(const report::Report& report, double minPercent);
 
-// "--source-root FROM=TO" or "--source-root=FROM=TO" at args[i] (advancing i
-// past a separate value): adds the root and returns true; false for other
-// arguments. Throws UsageError for a malformed root. Shared by diagnostics and sarif.
-bool takeSourceRoot(const std::vector<std::string>& args, std::size_t& i, const char* command,
-                    std::vector<report::SourceRoot>& roots);
+// The option "--source-root FROM=TO" (or "--source-root=FROM=TO"), which adds a root to `roots`
+// each time it is given; a malformed root throws UsageError naming `command`. Shared by
+// diagnostics and sarif.
+void addSourceRootOption(CommandLineArgs& options, const char* command, std::vector<report::SourceRoot>& roots);
 
-// "--min-percent P" or "--min-percent=P" at args[i], like takeSourceRoot.
-bool takeMinPercent(const std::vector<std::string>& args, std::size_t& i, const char* command, double& minPercent);
+// The option "--min-percent P" (or "--min-percent=P"): a number >= 0, like addSourceRootOption.
+void addMinPercentOption(CommandLineArgs& options, const char* command, double& minPercent);
 
 // One line per finding, largest first, the file mapped through `roots`:
 // "fence.c:42: warning: 12.3% of time in Wait at Fence (MPI_Win_fence) [mpi_rma_wait_at_fence]

@@ -7,6 +7,8 @@
 #include "analysis/report/open_report.h"
 #include "analysis/report/report_queries.h"
 #include "analysis/report/text_output.h"
+#include "analysis/tools/command_line_args.h"
+#include "analysis/tools/report_command_args.h"
 #include "analysis/tools/usage_error.h"
 
 namespace waitscope::tools {
@@ -76,22 +78,16 @@ void printMetricTreeJson(const report::Report& report, std::ostream& out) {
 
 int runPrint(const std::vector<std::string>& args, std::ostream& out) {
   std::string path;
-  bool json = false;
-  for (const std::string& a : args) {
-    if (a == "--json") {
-      json = true;
-    } else if (a == "-h" || a == "--help") {
-      out << "usage: waitscope-report " << kPrintUsage
-          << "\nPrints the metric tree of a report with each metric's inclusive total over all call paths and\n"
-             "locations; with --json, one object {\"metrics\": {\"<unique name>\": <total>, ...}, \"meta\": {...}}.\n";
-      return 0;
-    } else if (!a.empty() && a[0] == '-') {
-      throw UsageError("print: unknown option " + a);
-    } else if (path.empty()) {
-      path = a;
-    } else {
-      throw UsageError("print: more than one report given");
-    }
+  bool json = false, help = false;
+  CommandLineArgs options;
+  options.flag({"--json"}, [&] { json = true; }).help(help);
+  takeOneFile(options, "print", "report", path);
+  options.parse(args);
+  if (help) {
+    out << "usage: waitscope-report " << kPrintUsage
+        << "\nPrints the metric tree of a report with each metric's inclusive total over all call paths and\n"
+           "locations; with --json, one object {\"metrics\": {\"<unique name>\": <total>, ...}, \"meta\": {...}}.\n";
+    return 0;
   }
   if (path.empty()) throw UsageError("print: no report given");
   const report::Report report = report::openAnyReport(path);

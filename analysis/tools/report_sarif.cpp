@@ -17,6 +17,8 @@
 #include "analysis/report/report_queries.h"
 #include "analysis/report/text_output.h"
 #include "analysis/tools/report_diagnostics.h"
+#include "analysis/tools/command_line_args.h"
+#include "analysis/tools/report_command_args.h"
 #include "analysis/tools/usage_error.h"
 
 namespace waitscope::tools {
@@ -221,27 +223,23 @@ void writeSarif(const report::Report& report, const SarifOptions& options, std::
 int runSarif(const std::vector<std::string>& args, std::ostream& out) {
   std::string path, output;
   SarifOptions options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (takeMinPercent(args, i, "sarif", options.minPercent) || takeSourceRoot(args, i, "sarif", options.roots))
-      continue;
-    if (a == "-o" || a == "--output") {
-      if (i + 1 == args.size()) throw UsageError("sarif: -o needs a file name");
-      output = args[++i];
-    } else if (a == "-h" || a == "--help") {
-      out << "usage: waitscope-report " << kSarifUsage
-          << "\nWrites the wait states costing at least P% (default 1.0) of the total time as SARIF 2.1.0:\n"
-             "one rule per wait-state pattern (with what to change), one result per pattern and call path\n"
-             "(level error from 10%, warning from 1%, else note). -o - writes to standard output.\n"
-             "--source-root FROM=TO maps recorded path prefixes as in diagnostics. REPORT may be a .cubex.\n";
-      return 0;
-    } else if (!a.empty() && a[0] == '-' && a != "-") {
-      throw UsageError("sarif: unknown option " + a);
-    } else if (path.empty()) {
-      path = a;
-    } else {
-      throw UsageError("sarif: more than one report given");
-    }
+  bool help = false;
+  CommandLineArgs commandLine;
+  addMinPercentOption(commandLine, "sarif", options.minPercent);
+  addSourceRootOption(commandLine, "sarif", options.roots);
+  commandLine.option({"-o", "--output"}, [&](const std::string& file) { output = file; })
+      .ifMissing([](const std::string&) { throw UsageError("sarif: -o needs a file name"); })
+      .help(help)
+      .dashIsPositional();
+  takeOneFile(commandLine, "sarif", "report", path);
+  commandLine.parse(args);
+  if (help) {
+    out << "usage: waitscope-report " << kSarifUsage
+        << "\nWrites the wait states costing at least P% (default 1.0) of the total time as SARIF 2.1.0:\n"
+           "one rule per wait-state pattern (with what to change), one result per pattern and call path\n"
+           "(level error from 10%, warning from 1%, else note). -o - writes to standard output.\n"
+           "--source-root FROM=TO maps recorded path prefixes as in diagnostics. REPORT may be a .cubex.\n";
+    return 0;
   }
   if (path.empty()) throw UsageError("sarif: no report given");
   if (output.empty()) throw UsageError("sarif: no output file given (-o FILE, or -o - for standard output)");

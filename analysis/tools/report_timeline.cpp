@@ -7,6 +7,8 @@
 #include "analysis/timeline/slice_format.h"
 #include "analysis/timeline/timeline_index_file.h"
 #include "analysis/timeline/timeline_query.h"
+#include "analysis/tools/command_line_args.h"
+#include "analysis/tools/report_command_args.h"
 #include "analysis/tools/usage_error.h"
 
 namespace waitscope::tools {
@@ -61,36 +63,25 @@ std::vector<std::uint32_t> parseLocations(const std::string& text) {
 int runTimeline(const std::vector<std::string>& args, std::ostream& out) {
   std::vector<std::string> files;
   std::string from, to, width, locations, indexPath;
-  bool binary = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const auto value = [&](std::string& target) {
-      if (i + 1 >= args.size()) throw UsageError("timeline: " + a + " needs a value");
-      target = args[++i];
-    };
-    if (a == "-h" || a == "--help") {
-      out << kHelp;
-      return 0;
-    }
-    if (a == "--from") {
-      value(from);
-    } else if (a == "--to") {
-      value(to);
-    } else if (a == "--width") {
-      value(width);
-    } else if (a == "--locations") {
-      value(locations);
-    } else if (a == "--index") {
-      value(indexPath);
-    } else if (a == "--json") {
-      binary = false;
-    } else if (a == "--binary") {
-      binary = true;
-    } else if (!a.empty() && a[0] == '-' && a.size() > 1) {
-      throw UsageError("timeline: unknown option " + a);
-    } else {
-      files.push_back(a);
-    }
+  bool binary = false, help = false;
+  const auto into = [](std::string& target) { return [&target](const std::string& value) { target = value; }; };
+  CommandLineArgs options;
+  options.help(help)
+      .option({"--from"}, into(from))
+      .option({"--to"}, into(to))
+      .option({"--width"}, into(width))
+      .option({"--locations"}, into(locations))
+      .option({"--index"}, into(indexPath))
+      .whenMissing([](const std::string& option) { throw UsageError("timeline: " + option + " needs a value"); })
+      .flag({"--json"}, [&] { binary = false; })
+      .flag({"--binary"}, [&] { binary = true; })
+      .dashIsPositional()
+      .positional([&](const std::string& a) { files.push_back(a); });
+  rejectUnknownOptions(options, "timeline");
+  options.parse(args);
+  if (help) {
+    out << kHelp;
+    return 0;
   }
   if (files.size() != 2) throw UsageError("timeline: give a trace and a report (TRACE.otf2 REPORT)");
   timeline::SliceRequest request;

@@ -12,6 +12,7 @@
 #include "analysis/analyzer/analyzer.h"
 #include "analysis/replay/out_of_memory.h"
 #include "analysis/report/report_io.h"
+#include "analysis/tools/command_line_args.h"
 #include "analysis/tools/output_checks.h"
 #include "analysis/trace/otf2_reader.h"
 #include "analysis/trace/otf2_reader_mpi.h"
@@ -41,28 +42,24 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "-h" || a == "--help") {
-      o.help = true;
-    } else if (a == "--version") {
-      o.help = true;
-      o.usageError = "version";
-    } else if (a == "-o" || a == "--output") {
-      if (i + 1 >= argc) o.usageError = "-o needs a file name";
-      else o.report = argv[++i];
-    } else if (a == "--quiet") {
-      o.quiet = true;
-    } else if (a == "--force") {
-      o.force = true;
-    } else if (!a.empty() && a[0] == '-') {
-      o.usageError = "unknown option " + a;
-    } else if (o.trace.empty()) {
-      o.trace = a;
-    } else {
-      o.usageError = "more than one trace given";
-    }
-  }
+  // Every argument is read: the last problem is the one reported, and -h wins over all of them.
+  tools::CommandLineArgs options;
+  options.flag({"-h", "--help"}, [&] { o.help = true; })
+      .flag({"--version"},
+            [&] {
+              o.help = true;
+              o.usageError = "version";
+            })
+      .option({"-o", "--output"}, [&](const std::string& file) { o.report = file; })
+      .whenMissing([&](const std::string&) { o.usageError = "-o needs a file name"; })
+      .flag({"--quiet"}, [&] { o.quiet = true; })
+      .flag({"--force"}, [&] { o.force = true; })
+      .positional([&](const std::string& a) {
+        if (o.trace.empty()) o.trace = a;
+        else o.usageError = "more than one trace given";
+      })
+      .unknown([&](const std::string& a) { o.usageError = "unknown option " + a; });
+  options.parse(argc, argv);
   if (!o.help && o.usageError.empty() && o.trace.empty()) o.usageError = "no trace given";
   if (o.report.empty() && !o.trace.empty()) {
     fs::path p(o.trace);

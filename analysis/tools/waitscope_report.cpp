@@ -4,8 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/tools/report_compare.h"
+#include "analysis/tools/command_line_args.h"
 #include "analysis/tools/output_checks.h"
+#include "analysis/tools/report_command_args.h"
+#include "analysis/tools/report_compare.h"
 #include "analysis/tools/report_csv.h"
 #include "analysis/tools/report_cube.h"
 #include "analysis/tools/report_diagnostics.h"
@@ -50,26 +52,20 @@ int usageError(const std::string& message) {
 
 int runStats(const std::vector<std::string>& args) {
   std::string tracePath;
-  bool json = false;
-  for (const std::string& a : args) {
-    if (a == "--json") {
-      json = true;
-    } else if (a == "-h" || a == "--help") {
-      std::cout << "usage: waitscope-report stats TRACE.otf2 [--json]\n"
-                   "Prints the number of MPI locations of the trace and its events per kind.\n";
-      return 0;
-    } else if (!a.empty() && a[0] == '-') {
-      return usageError("stats: unknown option " + a);
-    } else if (tracePath.empty()) {
-      tracePath = a;
-    } else {
-      return usageError("stats: more than one trace given");
-    }
+  bool json = false, help = false;
+  waitscope::tools::CommandLineArgs options;
+  options.flag({"--json"}, [&] { json = true; }).help(help);
+  waitscope::tools::takeOneFile(options, "stats", "trace", tracePath);
+  options.parse(args);
+  if (help) {
+    std::cout << "usage: waitscope-report stats TRACE.otf2 [--json]\n"
+                 "Prints the number of MPI locations of the trace and its events per kind.\n";
+    return 0;
   }
   if (tracePath.empty()) return usageError("stats: no trace given");
-  waitscope::trace::ReadOptions options;
-  options.warn = [](const std::string& line) { std::cerr << "waitscope-report: warning: " << line << '\n'; };
-  const waitscope::trace::Trace trace = waitscope::trace::readTrace(tracePath, options);
+  waitscope::trace::ReadOptions readOptions;
+  readOptions.warn = [](const std::string& line) { std::cerr << "waitscope-report: warning: " << line << '\n'; };
+  const waitscope::trace::Trace trace = waitscope::trace::readTrace(tracePath, readOptions);
   if (json)
     waitscope::tools::printStatsJson(trace, std::cout);
   else

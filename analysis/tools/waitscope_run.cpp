@@ -19,6 +19,7 @@
 #include "analysis/online/online_config.h"
 #include "analysis/online/tree_layout.h"
 #include "analysis/profile/timestamped_name.h"
+#include "analysis/tools/command_line_args.h"
 #include "analysis/tools/output_checks.h"
 
 namespace fs = std::filesystem;
@@ -310,74 +311,86 @@ int runMain(int argc, char** argv) {
   onlineConfig.fanIn = 0;         // 0: from --tool-ranks, or 8
   onlineConfig.sigmaResume = -1;  // -1: sigma / 2
   int places = 0;
-  int i = 1;
-  auto value = [&](const char* option) {
-    if (++i >= argc) fail(std::string(option) + " needs a value");
-    return argv[i];
-  };
-  for (; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "-h" || a == "--help") {
-      std::fputs(kHelp, stdout);
-      return 0;
-    } else if (a == "--version") {
-      std::puts("waitscope-run " WAITSCOPE_VERSION);
-      return 0;
-    } else if (a == "--") {
-      ++i;
-      break;
-    } else if (a == "-n" || a == "--np" || a == "-np") {
-      if (++i >= argc) fail("-n needs a number of processes");
-      char* end = nullptr;
-      np = static_cast<int>(std::strtol(argv[i], &end, 10));
-      if (!end || *end || np < 1) fail(std::string("-n needs a positive number, not '") + argv[i] + "'");
-    } else if (a == "-o" || a == "--output") {
-      if (++i >= argc) fail("-o needs a directory");
-      out = argv[i];
-    } else if (a == "--complete") {
-      if (++i >= argc) fail("--complete needs a trace directory");
-      const std::string dir = argv[i];
-      if (fs::exists(dir + "/traces.otf2")) fail(dir + "/traces.otf2 exists: the trace is complete already");
-      if (!completePartial(dir, dir)) fail(dir + ": no definition logs of an aborted run (traces.partial/) to complete");
-      return 0;
-    } else if (a == "--profile") {
-      profile = true;
-    } else if (a == "--waitall-test") {
-      waitallTest = true;
-    } else if (a == "--online") {
-      online = true;
-    } else if (a == "--tool-ranks") {
-      places = static_cast<int>(number("--tool-ranks", value("--tool-ranks")));
-      if (places < 1) fail("--tool-ranks needs at least 1");
-    } else if (a == "--fan-in") {
-      onlineConfig.fanIn = static_cast<int>(number("--fan-in", value("--fan-in")));
-      if (onlineConfig.fanIn < 2) fail("--fan-in needs at least 2");
-    } else if (a == "--selection") {
-      const std::string name = value("--selection");
-      if (!waitscope::online::parseSelection(name, onlineConfig.selection))
-        fail("--selection " + name + ": use heuristic, round-robin, intra-root-app or app|intra-root");
-    } else if (a == "--alpha") {
-      onlineConfig.alpha = number("--alpha", value("--alpha"));
-    } else if (a == "--beta") {
-      onlineConfig.beta = number("--beta", value("--beta"));
-    } else if (a == "--sigma") {
-      onlineConfig.sigma = static_cast<long>(number("--sigma", value("--sigma")));
-    } else if (a == "--sigma-resume") {
-      onlineConfig.sigmaResume = static_cast<long>(number("--sigma-resume", value("--sigma-resume")));
-    } else if (a == "--channel-capacity") {
-      onlineConfig.channelCapacity = static_cast<int>(number("--channel-capacity", value("--channel-capacity")));
-      if (onlineConfig.channelCapacity < 1) fail("--channel-capacity needs at least 1");
-    } else if (a == "--batch") {
-      onlineConfig.batchEvents = static_cast<int>(number("--batch", value("--batch")));
-      if (onlineConfig.batchEvents < 1) fail("--batch needs at least 1");
-    } else if (a == "--snapshot-interval") {
-      onlineConfig.snapshotSeconds = number("--snapshot-interval", value("--snapshot-interval"));
-    } else if (!a.empty() && a[0] == '-') {
-      fail("unknown option '" + a + "' (see --help)");
-    } else {
-      break;
-    }
+  bool help = false, version = false, completed = false;
+  // The options end at "--" or at the first argument that is not an option: the program, whose
+  // arguments are passed on as they are.
+  waitscope::tools::CommandLineArgs options;
+  options.help(help)
+      .flag({"--version"},
+            [&] {
+              version = true;
+              options.stop();
+            })
+      .flag({"--"}, [&] { options.stop(); })
+      .option({"-n", "--np", "-np"},
+              [&](const std::string& text) {
+                char* end = nullptr;
+                np = static_cast<int>(std::strtol(text.c_str(), &end, 10));
+                if (!end || *end || np < 1) fail("-n needs a positive number, not '" + text + "'");
+              })
+      .ifMissing([](const std::string&) { fail("-n needs a number of processes"); })
+      .option({"-o", "--output"}, [&](const std::string& file) { out = file; })
+      .ifMissing([](const std::string&) { fail("-o needs a directory"); })
+      .option({"--complete"},
+              [&](const std::string& dir) {
+                if (fs::exists(dir + "/traces.otf2")) fail(dir + "/traces.otf2 exists: the trace is complete already");
+                if (!completePartial(dir, dir))
+                  fail(dir + ": no definition logs of an aborted run (traces.partial/) to complete");
+                completed = true;
+                options.stop();
+              })
+      .ifMissing([](const std::string&) { fail("--complete needs a trace directory"); })
+      .flag({"--profile"}, [&] { profile = true; })
+      .flag({"--waitall-test"}, [&] { waitallTest = true; })
+      .flag({"--online"}, [&] { online = true; })
+      .option({"--tool-ranks"},
+              [&](const std::string& text) {
+                places = static_cast<int>(number("--tool-ranks", text.c_str()));
+                if (places < 1) fail("--tool-ranks needs at least 1");
+              })
+      .option({"--fan-in"},
+              [&](const std::string& text) {
+                onlineConfig.fanIn = static_cast<int>(number("--fan-in", text.c_str()));
+                if (onlineConfig.fanIn < 2) fail("--fan-in needs at least 2");
+              })
+      .option({"--selection"},
+              [&](const std::string& name) {
+                if (!waitscope::online::parseSelection(name, onlineConfig.selection))
+                  fail("--selection " + name + ": use heuristic, round-robin, intra-root-app or app|intra-root");
+              })
+      .option({"--alpha"}, [&](const std::string& text) { onlineConfig.alpha = number("--alpha", text.c_str()); })
+      .option({"--beta"}, [&](const std::string& text) { onlineConfig.beta = number("--beta", text.c_str()); })
+      .option({"--sigma"},
+              [&](const std::string& text) { onlineConfig.sigma = static_cast<long>(number("--sigma", text.c_str())); })
+      .option({"--sigma-resume"},
+              [&](const std::string& text) {
+                onlineConfig.sigmaResume = static_cast<long>(number("--sigma-resume", text.c_str()));
+              })
+      .option({"--channel-capacity"},
+              [&](const std::string& text) {
+                onlineConfig.channelCapacity = static_cast<int>(number("--channel-capacity", text.c_str()));
+                if (onlineConfig.channelCapacity < 1) fail("--channel-capacity needs at least 1");
+              })
+      .option({"--batch"},
+              [&](const std::string& text) {
+                onlineConfig.batchEvents = static_cast<int>(number("--batch", text.c_str()));
+                if (onlineConfig.batchEvents < 1) fail("--batch needs at least 1");
+              })
+      .option({"--snapshot-interval"},
+              [&](const std::string& text) { onlineConfig.snapshotSeconds = number("--snapshot-interval", text.c_str()); })
+      .whenMissing([](const std::string& option) { fail(option + " needs a value"); })
+      .positional([&](const std::string&) { options.stopAtCurrent(); })
+      .unknown([](const std::string& a) { fail("unknown option '" + a + "' (see --help)"); });
+  const int i = options.parse(argc, argv);
+  if (help) {
+    std::fputs(kHelp, stdout);
+    return 0;
   }
+  if (version) {
+    std::puts("waitscope-run " WAITSCOPE_VERSION);
+    return 0;
+  }
+  if (completed) return 0;
   if (i >= argc) fail("no program given (see --help)");
   const std::string program = argv[i];
   const std::string programPath = findProgram(program);
