@@ -1,0 +1,87 @@
+#pragma once
+// The cause side of the delay costs: every remote wait state this rank caused, with what it
+// charges on this location's synchronization interval (the call paths' delay, and the own wait
+// states inside the interval that pass the cost on). All but the propagated cost phi, which
+// follows the backward order (delay_propagation.h).
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "analysis/causes/analyzed_waits.h"
+#include "analysis/causes/interval_profile.h"
+#include "analysis/causes/search_hints.h"
+#include "analysis/causes/sync_index.h"
+#include "analysis/replay/chunked_vector.h"
+#include "analysis/trace/ids.h"
+
+namespace waitscope::causes::delay {
+
+// What a waiter tells the cause about one of its wait states, before the
+// wait state's profile (`entries` pairs of path id and time).
+struct WaitHeader {
+  std::uint32_t waitId;
+  std::uint32_t family;
+  std::uint32_t entries;
+  double omega;
+  double syncTime;
+};
+
+// One remote wait state this rank caused: its charge on this location's
+// interval. Its (path, numerator) pairs in charges and (own wait, v) pairs
+// in props run from its first to the next one's first.
+struct Incoming {
+  double syncTime;
+  double omega;
+  double denom;  // D; 0: the cost goes to the single path charges[first] undivided
+  double indirect;
+  double phi = 0.0;  // propagated to the waiter's wait state, from the backward order
+  trace::Rank waiter;
+  std::uint32_t waitId;
+  std::uint32_t firstCharge;
+  std::uint32_t firstProp;
+  Family family;
+};
+
+class CausedWaits {
+ public:
+  CausedWaits(const std::vector<Wait>& waits, SyncIndex& syncs, IntervalProfile& profile)
+      : waits_(waits), syncs_(syncs), profile_(profile) {}
+
+  // Adds the wait state `h` of `waiter`, whose time per call path of this rank
+  // over its interval is `theirTime`.
+  void prepare(trace::Rank waiter, const WaitHeader& h, const std::vector<double>& theirTime, SearchHints& hints);
+
+  std::size_t chargesEnd(std::size_t i) const {
+    return i + 1 < incoming.size() ? incoming[i + 1].firstCharge : charges.size();
+  }
+  std::size_t propsEnd(std::size_t i) const {
+    return i + 1 < incoming.size() ? incoming[i + 1].firstProp : props.size();
+  }
+
+  // Chunked: they grow to millions of entries on a rank that causes most wait
+  // states, and a vector's doubling would briefly hold three times that.
+  replay::ChunkedVector<Incoming> incoming;
+  // (path, numerator) pairs as two arrays: 12 bytes a charge instead of a padded 16.
+  struct Charges {
+    replay::ChunkedVector<trace::CallPathId> paths;
+    replay::ChunkedVector<double> values;
+    std::size_t size() const { return paths.size(); }
+    void add(trace::CallPathId path, double value) {
+      paths.push_back(path);
+      values.push_back(value);
+    }
+    void shrinkTo(std::size_t n) {
+      paths.shrinkTo(n);
+      values.shrinkTo(n);
+    }
+  } charges;
+  std::vector<std::pair<std::size_t, double>> props;
+
+ private:
+  const std::vector<Wait>& waits_;
+  SyncIndex& syncs_;
+  IntervalProfile& profile_;
+};
+
+}  // namespace waitscope::causes::delay

@@ -1,0 +1,297 @@
+#include "analysis/causes/delay_propagation.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "analysis/replay/merge_runs.h"
+
+namespace waitscope::causes::delay {
+namespace {
+
+using patterns::Metric;
+using trace::CallPathId;
+using trace::kNone;
+using trace::Rank;
+
+// What the backward replay adds up, as indices into its PathSums.
+enum Sum : std::size_t {
+  kDelay = 0,      // + family: delay cost (short- and long-term)
+  kDelayLong = 3,  // + family: its long-term part
+  kPropagating = 6,
+  kTerminal,
+  kIndirect,
+  kDirect,
+};
+replay::PathSums sumsFor(std::size_t paths) {
+  return replay::PathSums(paths, {Metric::DelayP2p, Metric::DelayCollective, Metric::DelayRma,
+                                  Metric::DelayP2pLongterm, Metric::DelayCollectiveLongterm,
+                                  Metric::DelayRmaLongterm, Metric::MpiWaitPropagating, Metric::MpiWaitTerminal,
+                                  Metric::MpiWaitIndirect, Metric::MpiWaitDirect});
+}
+
+}  // namespace
+
+DelayPropagation::DelayPropagation(replay::ReplayContext& ctx, const replay::YieldingComm& comm,
+                                   AnalyzedWaits& waits, CausedWaits& caused)
+    : ctx_(ctx),
+      comm_(comm),
+      waits_(waits.waits),
+      causeBegin_(waits.causeBegin),
+      byCause_(waits.byCause),
+      caused_(caused),
+      sums_(sumsFor(ctx.trace.callTree.size())) {}
+
+void DelayPropagation::run() {
+  orderItems();
+  solvePropagation();
+  backwardReplay();
+  sums_.addTo(ctx_.severities);
+}
+
+// Latest first; at equal times the own wait states first, then by waiter
+// (not by arrival, so that the order does not depend on the rounds). Own
+// wait states and each waiter's are already in time order (see
+// collectWaits): the items are those runs, reversed, merged.
+void DelayPropagation::orderItems() {
+  const auto n = static_cast<std::size_t>(ctx_.worldSize);
+  std::vector<std::size_t> runEnd(n, 0);  // per waiter; its run follows the own one and those of lower ranks
+  for (std::size_t i = 0; i < caused_.incoming.size(); ++i) ++runEnd[caused_.incoming[i].waiter];
+  for (std::size_t p = 0, end = waits_.size(); p < n; ++p) runEnd[p] = end += runEnd[p];
+  items_.resize(waits_.size() + caused_.incoming.size());
+  for (std::size_t k = 0; k < waits_.size(); ++k)
+    items_[waits_.size() - 1 - k] = {waits_[k].start, static_cast<std::uint32_t>(k), 0};
+  for (std::size_t i = 0; i < caused_.incoming.size(); ++i) {
+    const Rank waiter = caused_.incoming[i].waiter;
+    items_[--runEnd[waiter]] = {caused_.incoming[i].syncTime, static_cast<std::uint32_t>(i), waiter + 1};
+  }
+  replay::sortByMergingRuns(items_, [](const Item& a, const Item& b) {
+    return a.key != b.key ? a.key > b.key : a.from < b.from;
+  });
+}
+
+// The propagated costs phi. phi of a wait state W is complete once its rank
+// has replayed every item before W (later in time); the cause needs it at its
+// receive item. Only these scalars follow the backward order, and they are
+// cheap: every rank sends rank 0 its item sequence, cut to what moves phi
+// (its own wait states, and the remote ones whose interval holds own wait
+// states, without profiles); rank 0 replays all ranks' sequences in the order
+// of the distributed replay (a receive item waits until its waiter has passed
+// the wait state) and returns each rank the phi of its own wait states, which
+// each waiter then sends to the causes.
+void DelayPropagation::solvePropagation() {
+  // Item stream, doubles: an own wait state is -1 - its index; a remote one
+  // {waiter, id, omega, D, count} and count (own wait, v) pairs.
+  std::vector<double> stream;
+  stream.reserve(waits_.size() + 5 * caused_.incoming.size() + 2 * caused_.props.size());
+  for (const Item& item : items_) {
+    if (item.from == 0) {
+      stream.push_back(-1.0 - static_cast<double>(item.index));
+      continue;
+    }
+    const Incoming& in = caused_.incoming[item.index];
+    const std::size_t firstProp = in.firstProp, endProp = caused_.propsEnd(item.index);
+    if (endProp == firstProp) continue;  // adds to no phi here
+    stream.push_back(static_cast<double>(in.waiter));
+    stream.push_back(static_cast<double>(in.waitId));
+    stream.push_back(in.omega);
+    stream.push_back(in.denom);
+    stream.push_back(static_cast<double>(endProp - firstProp));
+    for (std::size_t j = firstProp; j < endProp; ++j) {
+      stream.push_back(static_cast<double>(caused_.props[j].first));
+      stream.push_back(caused_.props[j].second);
+    }
+  }
+  const int n = ctx_.worldSize;
+  const int me = ctx_.worldRank;
+  const int count = static_cast<int>(stream.size());
+  std::vector<int> counts(me == 0 ? n : 0), displs(me == 0 ? n + 1 : 0);
+  comm_.call(MPI_Igather, &count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0);
+  std::unique_ptr<double[]> all;  // not zeroed: the gather fills it
+  if (me == 0) {
+    for (int r = 0; r < n; ++r) displs[r + 1] = displs[r] + counts[r];
+    all = std::make_unique_for_overwrite<double[]>(static_cast<std::size_t>(displs[n]));
+  }
+  comm_.call(MPI_Igatherv, stream.data(), count, MPI_DOUBLE, all.get(), counts.data(), displs.data(), MPI_DOUBLE, 0);
+  stream = {};
+  // Rank 0: per rank, phi of each own wait state.
+  std::vector<double> answers;
+  std::vector<int> answerCounts(me == 0 ? n : 0), answerDispls(me == 0 ? n + 1 : 0);
+  if (me == 0) simulate(all.get(), displs, answers, answerCounts, answerDispls);
+  all.reset();
+  std::vector<double> phiOfMine(waits_.size());
+  comm_.call(MPI_Iscatterv, answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, phiOfMine.data(),
+             static_cast<int>(phiOfMine.size()), MPI_DOUBLE, 0);
+  exchangePhiAndIndirect(phiOfMine);
+}
+
+// Each waiter sends each cause the phi of the wait states it caused, and
+// each cause sends each waiter the indirect fraction of those, both in the
+// waiter's wait-list order (the order in which the cause received them): one
+// all-to-all, whose counts both sides know (the same both ways).
+void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMine) {
+  const auto n = static_cast<std::size_t>(ctx_.worldSize);
+  std::vector<std::size_t> fromWaiter(n + 1, 0);  // incoming per waiter, then their positions
+  for (std::size_t i = 0; i < caused_.incoming.size(); ++i) ++fromWaiter[caused_.incoming[i].waiter + 1];
+  std::vector<int> counts(n), displs(n + 1, 0);
+  for (std::size_t p = 0; p < n; ++p) {
+    counts[p] = static_cast<int>(causeBegin_[p + 1] - causeBegin_[p] + fromWaiter[p + 1]);
+    displs[p + 1] = displs[p] + counts[p];
+  }
+  // To p: phi of the own wait states p caused, then the indirect fractions of
+  // the ones p waited in. From p: the phi of those, then the fractions.
+  std::vector<double> out(static_cast<std::size_t>(displs[n])), in(out.size());
+  for (std::size_t p = 0; p < n; ++p)
+    for (std::uint32_t j = causeBegin_[p]; j < causeBegin_[p + 1]; ++j)
+      out[static_cast<std::size_t>(displs[p]) + j - causeBegin_[p]] = phiOfMine[byCause_[j]];
+  std::vector<std::size_t> at(n);
+  for (std::size_t p = 0; p < n; ++p) at[p] = static_cast<std::size_t>(displs[p]) + causeBegin_[p + 1] - causeBegin_[p];
+  for (std::size_t i = 0; i < caused_.incoming.size(); ++i)
+    out[at[caused_.incoming[i].waiter]++] = caused_.incoming[i].indirect;
+  comm_.call(MPI_Ialltoallv, out.data(), counts.data(), displs.data(), MPI_DOUBLE, in.data(), counts.data(),
+             displs.data(), MPI_DOUBLE);
+  for (std::size_t p = 0; p < n; ++p) at[p] = static_cast<std::size_t>(displs[p]);
+  for (std::size_t i = 0; i < caused_.incoming.size(); ++i)
+    caused_.incoming[i].phi = in[at[caused_.incoming[i].waiter]++];
+  // Direct / indirect, per cause in the order in which the cause replayed
+  // them (latest first).
+  for (std::size_t p = 0; p < n; ++p) {
+    const double* const fraction = in.data() + displs[p] + fromWaiter[p + 1];
+    for (std::uint32_t j = causeBegin_[p + 1]; j-- > causeBegin_[p];) {
+      const Wait& w = waits_[byCause_[j]];
+      const double omega = w.end - w.start;
+      const double indirect = std::clamp(fraction[j - causeBegin_[p]], 0.0, 1.0) * omega;
+      if (indirect > 0.0) sums_.add(kIndirect, w.path, indirect);
+      if (omega - indirect > 0.0) sums_.add(kDirect, w.path, omega - indirect);
+    }
+  }
+}
+
+// Rank 0: replays the ranks' item streams (all[displs[r], displs[r + 1]));
+// answers holds, at answerDispls[r], the phi of rank r's own wait states as
+// its rank passed them (what its waiter sends).
+void DelayPropagation::simulate(const double* all, const std::vector<int>& displs, std::vector<double>& answers,
+                                std::vector<int>& answerCounts, std::vector<int>& answerDispls) {
+  const std::size_t n = answerCounts.size();
+  // Number of own wait states per rank: the largest send index + 1. The
+  // per-wait-state arrays are flat over the ranks, at answerDispls.
+  answerDispls[0] = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    std::size_t waits = 0;
+    for (std::size_t at = static_cast<std::size_t>(displs[r]); at < static_cast<std::size_t>(displs[r + 1]);) {
+      if (all[at] < 0.0) {
+        waits = std::max(waits, static_cast<std::size_t>(-1.0 - all[at]) + 1);
+        at += 1;
+      } else {
+        at += 5 + 2 * static_cast<std::size_t>(all[at + 4]);
+      }
+    }
+    answerCounts[r] = static_cast<int>(waits);
+    answerDispls[r + 1] = answerDispls[r] + answerCounts[r];
+  }
+  const auto slots = static_cast<std::size_t>(answerDispls[n]);
+  std::vector<double>& sent = answers;
+  sent.assign(slots, 0.0);
+  std::vector<double> phi(slots, 0.0);
+  std::vector<char> done(slots, 0);
+  const auto slot = [&](std::size_t r, std::size_t id) { return static_cast<std::size_t>(answerDispls[r]) + id; };
+  std::vector<std::size_t> pos(displs.begin(), displs.end() - 1);
+  auto finished = [&](std::size_t r) { return pos[r] >= static_cast<std::size_t>(displs[r + 1]); };
+  bool warned = false;
+  for (;;) {
+    bool progress = false, open = false;
+    for (std::size_t r = 0; r < n; ++r) {
+      while (!finished(r)) {
+        std::size_t& at = pos[r];
+        if (all[at] < 0.0) {
+          const std::size_t own = slot(r, static_cast<std::size_t>(-1.0 - all[at]));
+          if (!done[own]) sent[own] = phi[own];  // what the waiter sends when it passes the wait state
+          done[own] = 1;
+          at += 1;
+          progress = true;
+          continue;
+        }
+        const auto waiter = static_cast<std::size_t>(all[at]);
+        const auto id = static_cast<std::size_t>(all[at + 1]);
+        const bool valid = waiter < n && id < static_cast<std::size_t>(answerCounts[waiter]);
+        if (valid && !done[slot(waiter, id)]) break;  // the waiter has not reached it yet
+        const double p = valid ? sent[slot(waiter, id)] : 0.0;
+        const double omega = all[at + 2], total = all[at + 3];
+        const auto props = static_cast<std::size_t>(all[at + 4]);
+        for (std::size_t k = 0; k < props; ++k) {
+          const auto own = static_cast<std::size_t>(all[at + 5 + 2 * k]);
+          phi[slot(r, own)] += (omega + p) * all[at + 6 + 2 * k] / total;
+        }
+        at += 5 + 2 * props;
+        progress = true;
+      }
+      if (!finished(r)) open = true;
+    }
+    if (!open) break;
+    if (!progress) {
+      // A cycle (impossible for a valid trace: every edge goes back in time):
+      // the distributed replay would wait forever; take the blocked item with
+      // the phi collected so far.
+      if (!warned) {
+        std::fprintf(stderr, "waitscope-analyze: warning: delay costs: cyclic wait states; long-term costs on "
+                             "the cycle are incomplete\n");
+        warned = true;
+      }
+      for (std::size_t r = 0; r < n; ++r)
+        if (!finished(r)) {
+          const std::size_t blocked =
+              slot(static_cast<std::size_t>(all[pos[r]]), static_cast<std::size_t>(all[pos[r] + 1]));
+          done[blocked] = 1;
+          sent[blocked] = phi[blocked];
+          break;
+        }
+    }
+  }
+}
+
+// The local replay in backward order, with every phi known: the same charges
+// in the same order as the message-driven replay.
+void DelayPropagation::backwardReplay() {
+  for (const Item& item : items_) {
+    if (item.from == 0) {
+      Wait& w = waits_[item.index];
+      const double omega = w.end - w.start;
+      // Propagating / terminal (the later waiting time this one explains, at most itself).
+      const double propagating = std::min(omega, w.directShare);
+      if (propagating > 0.0) sums_.add(kPropagating, w.path, propagating);
+      if (omega - propagating > 0.0) sums_.add(kTerminal, w.path, omega - propagating);
+    } else {
+      charge(item.index);
+    }
+  }
+}
+
+void DelayPropagation::charge(std::size_t i) {
+  const Incoming& in = caused_.incoming[i];
+  const auto family = static_cast<std::size_t>(in.family);
+  const double omega = in.omega, phi = in.phi, total = in.denom;
+  const std::size_t endCharge = caused_.chargesEnd(i);
+  if (total > 0.0) {
+    for (std::size_t j = in.firstCharge; j < endCharge; ++j) {
+      const CallPathId path = caused_.charges.paths[j];
+      const double d = caused_.charges.values[j];
+      chargePath(family, path, omega * d / total, phi * d / total);
+    }
+    for (std::size_t j = in.firstProp, end = caused_.propsEnd(i); j < end; ++j) {
+      const auto& [k, v] = caused_.props[j];
+      waits_[k].directShare += omega * v / total;
+    }
+  } else {
+    for (std::size_t j = in.firstCharge; j < endCharge; ++j) chargePath(family, caused_.charges.paths[j], omega, phi);
+  }
+}
+
+void DelayPropagation::chargePath(std::size_t family, CallPathId path, double shortTerm, double longTerm) {
+  if (path == kNone) return;
+  sums_.add(kDelay + family, path, shortTerm + longTerm);
+  if (longTerm > 0.0) sums_.add(kDelayLong + family, path, longTerm);
+}
+
+}  // namespace waitscope::causes::delay

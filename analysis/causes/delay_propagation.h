@@ -1,0 +1,54 @@
+#pragma once
+// The propagation and charging of the delay costs, in backward order: the propagated cost phi of
+// every wait state (solved on rank 0 from all ranks' item sequences), then the charges of every
+// remote wait state this rank caused to its call paths (short- and long-term delay) and to its
+// own wait states (direct/indirect, propagating/terminal).
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "analysis/causes/analyzed_waits.h"
+#include "analysis/causes/caused_waits.h"
+#include "analysis/replay/path_sums.h"
+#include "analysis/replay/replay_context.h"
+#include "analysis/replay/yielding_wait.h"
+#include "analysis/trace/ids.h"
+
+namespace waitscope::causes::delay {
+
+class DelayPropagation {
+ public:
+  DelayPropagation(replay::ReplayContext& ctx, const replay::YieldingComm& comm, AnalyzedWaits& waits,
+                   CausedWaits& caused);
+
+  // Collective over `comm`: orders the items, solves phi, replays backward and
+  // adds the delay_*, mpi_wait_* metrics to ctx.severities.
+  void run();
+
+ private:
+  struct Item {
+    double key;
+    std::uint32_t index;  // into waits_ or incoming
+    std::uint32_t from;   // 0: an own wait state (a send); else a remote one this rank caused, of waiter from - 1
+  };
+
+  void orderItems();
+  void solvePropagation();
+  void exchangePhiAndIndirect(const std::vector<double>& phiOfMine);
+  static void simulate(const double* all, const std::vector<int>& displs, std::vector<double>& answers,
+                       std::vector<int>& answerCounts, std::vector<int>& answerDispls);
+  void backwardReplay();
+  void charge(std::size_t i);
+  void chargePath(std::size_t family, trace::CallPathId path, double shortTerm, double longTerm);
+
+  replay::ReplayContext& ctx_;
+  const replay::YieldingComm& comm_;
+  std::vector<Wait>& waits_;
+  const std::vector<std::uint32_t>& causeBegin_;
+  const std::vector<std::uint32_t>& byCause_;
+  CausedWaits& caused_;
+  std::vector<Item> items_;
+  replay::PathSums sums_;
+};
+
+}  // namespace waitscope::causes::delay

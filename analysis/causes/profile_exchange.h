@@ -1,0 +1,58 @@
+#pragma once
+// The synchronization graph and the interval profiles, exchanged: every waiter sends each cause,
+// in all-to-all rounds, its wait states (id, family, omega, t_S) with their interval profiles, in
+// the order of its wait list; each cause prepares their charges (caused_waits.h). Neither depends
+// on the backward order.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "analysis/causes/analyzed_waits.h"
+#include "analysis/causes/caused_waits.h"
+#include "analysis/causes/interval_profile.h"
+#include "analysis/causes/path_keys.h"
+#include "analysis/causes/search_hints.h"
+#include "analysis/causes/sync_index.h"
+#include "analysis/replay/replay_context.h"
+#include "analysis/replay/yielding_wait.h"
+#include "analysis/trace/ids.h"
+
+namespace waitscope::causes::delay {
+
+class ProfileExchange {
+ public:
+  ProfileExchange(const replay::ReplayContext& ctx, const replay::YieldingComm& comm, const AnalyzedWaits& waits,
+                  SyncIndex& syncs, IntervalProfile& profile, CausedWaits& caused);
+
+  // Collective over `comm`: all rounds, until no rank has wait states left to send.
+  void run();
+
+ private:
+  bool prepareRound();
+  void receiveProfiles();
+  bool alltoallBytes(bool more);
+
+  static constexpr std::size_t kRoundBytes = std::size_t{1} << 20;  // bounds three buffers per rank
+
+  const replay::ReplayContext& ctx_;
+  const replay::YieldingComm& comm_;
+  const std::vector<Wait>& waits_;
+  const std::vector<std::uint32_t>& causeBegin_;
+  const std::vector<std::uint32_t>& byCause_;
+  SyncIndex& syncs_;
+  IntervalProfile& profile_;
+  CausedWaits& caused_;
+  const PathKeys keys_;  // the waiters' keys name call paths of this rank's tree
+
+  // Per peer, this rank as waiter and as cause.
+  std::vector<std::uint32_t> nextOfCause_;  // the next entry of byCause_ to send, per cause
+  std::vector<SearchHints> waiterHints_, causeHints_;
+  std::vector<char> keysSent_, keysFrom_;
+  std::vector<std::vector<trace::CallPathId>> localPathOf_;  // per waiter, its path ids -> this rank's
+  std::vector<char> out_, in_;
+  std::vector<int> sendCount_, recvCount_, sdispl_, rdispl_, sendInfo_, recvInfo_;
+  std::vector<double> theirTime_;  // per local call path, for the wait state being prepared
+  std::vector<trace::CallPathId> theirTouched_;
+};
+
+}  // namespace waitscope::causes::delay

@@ -1,0 +1,46 @@
+#pragma once
+// The synchronization index of one location: when it last synchronized with each peer (a message
+// with it, a collective, fence, window create/free on a communicator containing both, a
+// post/start/complete/wait whose group names it, MPI_Init/Finalize, or the start of the trace).
+// A wait state's synchronization interval starts there on both sides.
+#include <cstddef>
+#include <map>
+#include <vector>
+
+#include "analysis/causes/analyzed_waits.h"
+#include "analysis/causes/search_hints.h"
+#include "analysis/replay/replay_context.h"
+#include "analysis/trace/ids.h"
+
+namespace waitscope::causes::delay {
+
+class SyncIndex {
+ public:
+  // The synchronization times per peer and per communicator, from the call
+  // index's communication events: a synchronizing event counts at the enter of
+  // the innermost region around it (the MPI call), else at its own time;
+  // MPI_Init and MPI_Finalize synchronize with every location.
+  SyncIndex(const replay::ReplayContext& ctx, const std::vector<Wait>& waits);
+
+  // Enter of the latest synchronizing call with `peer` entered before t.
+  double previousSync(trace::Rank peer, double t, SearchHints& hints);
+
+ private:
+  // All synchronization times with one peer, sorted, built on first use.
+  struct Merged {
+    bool built = false;
+    std::vector<double> times;
+    std::size_t hint = 0;  // the last answer of previousSync
+  };
+  Merged& syncsWith(trace::Rank peer);
+
+  const std::vector<Wait>& waits_;
+  double traceStart_ = 0.0;
+  std::vector<double> globalSyncs_;
+  std::vector<std::vector<double>> perPeer_;
+  std::map<trace::CommId, std::vector<double>> perComm_;
+  std::map<trace::CommId, std::vector<char>> commMembers_;
+  std::vector<Merged> merged_;  // per peer
+};
+
+}  // namespace waitscope::causes::delay
