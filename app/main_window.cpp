@@ -55,7 +55,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       selection_(new views::Selection(this)),
       browser_(new views::ReportBrowser(selection_, this)),
-      sourcePane_(new views::SourcePane(this)),
+      sourcePane_(new views::SourcePane(selection_, this)),
       timelinePane_(new views::TimelinePane(this)),
       criticalPathPane_(new views::CriticalPathPane(this)),
       timelineDetails_(new QLabel(this)),
@@ -124,8 +124,6 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(selection_, &views::Selection::callPathsChanged, this, &MainWindow::updateStatus);
   connect(selection_, &views::Selection::metricsChanged, this, &MainWindow::updateStatus);
-  connect(selection_, &views::Selection::callPathsChanged, this, &MainWindow::updateSource);
-  connect(selection_, &views::Selection::metricsChanged, this, &MainWindow::updateSource);
 
   createActions();
   updateStatus();
@@ -301,7 +299,6 @@ void MainWindow::updateReportInPlace(views::ReportDataPtr report) {
   const views::ReportDataPtr& shown = selection_->report();
   criticalPathPane_->setReport(std::shared_ptr<const report::Report>(shown, &shown->report()));
   updateStatus();
-  updateSource();
 }
 
 void MainWindow::onLoaded(views::ReportDataPtr report) {
@@ -469,30 +466,26 @@ void MainWindow::connectTimeline() {
     const views::TreePicks& picks = selection_->metrics();
     timeline->setHighlightedMetric(picks.empty() ? report::kNoId : picks.front().node);
   });
-  connect(selection_, &views::Selection::callPathsChanged, timeline, [this, timeline] {
-    const views::TreePicks& picks = selection_->callPaths();
-    timeline->setHighlightedCallPath(picks.empty() || selection_->flatProfile() ? report::kNoId : picks.front().node);
-  });
+  connect(selection_, &views::Selection::highlightedCallPathChanged, timeline,
+          &views::TimelineView::setHighlightedCallPath);
   connect(selection_, &views::Selection::systemItemsChanged, timeline, [this, timeline] {
     const std::vector<std::uint32_t> locations = selection_->selectedLocations();
     if (!locations.empty()) timeline->scrollToLocation(locations.front());
   });
-  // ... and a click on a wait state selects its pattern, call path and location in the trees.
+  // ... and a click on a wait state selects its pattern, call path and location.
   connect(timeline, &views::TimelineView::instanceClicked, this,
           [this](std::uint32_t metric, std::uint32_t callPath, std::uint32_t location) {
             const views::ReportDataPtr& shown = selection_->report();
             if (!shown) return;
-            browser_->metricPane()->selectNode(metric);
-            browser_->setFlatProfile(false);
-            browser_->callPane()->selectNode(callPath);
-            browser_->systemPane()->selectNode(shown->systemNodeOfLocation(location));
+            selection_->setMetrics({{metric, true}});
+            selection_->setCallPaths({{callPath, true}}, false);
+            selection_->setSystemItems({{shown->systemNodeOfLocation(location), true}});
           });
   connect(timeline, &views::TimelineView::timeWindowChanged, selection_, &views::Selection::setTimeWindow);
   // A call path picked in the critical-path view: its segments light up and the call tree selects it.
   connect(criticalPathPane_, &views::CriticalPathPane::callPathSelected, this, [this](std::uint32_t callPath) {
-    timelinePane_->view()->setHighlightedCallPath(callPath);
-    browser_->setFlatProfile(false);
-    browser_->callPane()->selectNode(callPath);
+    selection_->setHighlightedCallPath(callPath);
+    selection_->setCallPaths({{callPath, true}}, false);
   });
   // Colours chosen by the user (View > Timeline Colours…).
   QSettings settings;
@@ -556,71 +549,6 @@ QString MainWindow::exportCriticalPathCsv(const QString& path) const {
   return views::writeTextFile(csv, path);
 }
 
-namespace {
-QString sourceRootKey(const QString& reportPath) {
-  return QStringLiteral("sourceRoots/") +
-         QString::fromLatin1(QCryptographicHash::hash(reportPath.toUtf8(), QCryptographicHash::Sha1).toHex());
-}
-}  // namespace
-
-QStringList MainWindow::sourceRoots() const {
-  const views::ReportDataPtr& report = selection_->report();
-  return report ? QSettings().value(sourceRootKey(report->path())).toStringList() : QStringList();
-}
-
-void MainWindow::addSourceRoot(const QString& root) {
-  const views::ReportDataPtr& report = selection_->report();
-  if (!report) return;
-  QStringList roots = sourceRoots();
-  roots.removeAll(root);
-  roots.prepend(root);
-  QSettings().setValue(sourceRootKey(report->path()), roots);
-  updateSource();
-}
-
-bool MainWindow::selectedSource(QString* recorded, QString* local, int* line) const {
-  const views::ReportDataPtr& report = selection_->report();
-  if (!report || selection_->flatProfile() || selection_->callPaths().size() != 1) return false;
-  const report::SourcePosition position = report::sourcePosition(report->report(), selection_->callPaths().front().node);
-  if (position.file.empty()) return false;
-  std::vector<report::SourceRoot> roots;
-  for (const QString& text : sourceRoots())
-    if (const auto root = report::parseSourceRoot(text.toStdString())) roots.push_back(*root);
-  *recorded = QString::fromStdString(position.file);
-  *local = QString::fromStdString(report::mapSourceRoot(roots, position.file));
-  // A relative path is relative to the report's folder (where the trace usually was).
-  if (QFileInfo(*local).isRelative()) *local = QFileInfo(report->path()).dir().filePath(*local);
-  *line = static_cast<int>(position.line);
-  return true;
-}
-
-void MainWindow::updateSource() {
-  const views::ReportDataPtr& report = selection_->report();
-  QString recorded, local;
-  int line = 0;
-  if (!report) {
-    sourcePane_->showNotice(tr("No report."));
-    return;
-  }
-  if (!selectedSource(&recorded, &local, &line)) {
-    sourcePane_->showNotice(selection_->callPaths().size() == 1 && !selection_->flatProfile()
-                                ? tr("This call path has no source location in the trace (record with "
-                                     "-finstrument-functions and debug info, or select its caller).")
-                                : tr("Select one call path in the call tree to see its source."));
-    return;
-  }
-  // The selected metrics per line of this file, over every call path located in it.
-  const std::vector<double> values = report->callPathValues(selection_->metricMask());
-  std::map<std::uint32_t, double> byLine;
-  const std::string file = recorded.toStdString();
-  for (std::uint32_t c = 0; c < values.size(); ++c) {
-    if (values[c] == 0.0) continue;
-    const report::SourcePosition p = report::sourcePosition(report->report(), c);
-    if (p.file == file && p.line > 0) byLine[p.line] += values[c];
-  }
-  sourcePane_->showSource(recorded, local, line, std::move(byLine), report->unit(selection_->metrics()));
-}
-
 void MainWindow::findSourceRoot(const QString& recordedFile) {
   const QString found = QFileDialog::getOpenFileName(
       this, tr("Where is %1 on this machine?").arg(QFileInfo(recordedFile).fileName()), QString(),
@@ -632,14 +560,14 @@ void MainWindow::findSourceRoot(const QString& recordedFile) {
                          tr("%1 is not %2: pick the file with the same name.").arg(found, recordedFile));
     return;
   }
-  addSourceRoot(QString::fromStdString(root->from + "=" + root->to));
+  sourcePane_->addSourceRoot(QString::fromStdString(root->from + "=" + root->to));
 }
 
 QString MainWindow::openSelectionInEditor() {
   QString recorded, local;
   int line = 0;
   QString error;
-  if (!selectedSource(&recorded, &local, &line))
+  if (!sourcePane_->selectedSource(&recorded, &local, &line))
     error = tr("Select one call path with a source location first.");
   else if (!QFileInfo::exists(local))
     error = tr("%1: not found on this machine; use \"Find Source Root…\" in the source pane").arg(recorded);

@@ -76,9 +76,6 @@ class MainWindow : public QMainWindow {
   // Opens the selected call path's source line in the configured editor; empty
   // on success, else one line (also shown in the status bar).
   QString openSelectionInEditor();
-  // Source roots ("FROM=TO") of the shown report, remembered per report.
-  QStringList sourceRoots() const;
-  void addSourceRoot(const QString& root);
 
   // The shown wait-state profile against the trace analysis in `traceReport`
   // (seed 004 Fig. 3); empty on success, else one line. The dialog stays open.
@@ -111,15 +108,12 @@ class MainWindow : public QMainWindow {
   void setLoadingUi(bool loading);
   void updateStatus();
   void exportInteractively(const QString& what);
-  void updateSource();
   void setTimelineNotice(const QString& text);
   void connectTimeline();
   void editTimelineColors();
   bool eventFilter(QObject* watched, QEvent* event) override;
   void findSourceRoot(const QString& recordedFile);
   void chooseEditor();
-  // The selected call path's source position mapped to this machine (file empty when none).
-  bool selectedSource(QString* recorded, QString* local, int* line) const;
 
   views::Selection* selection_;
   views::ReportBrowser* browser_;

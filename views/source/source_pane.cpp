@@ -2,18 +2,24 @@
 
 #include <cmath>
 
+#include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSettings>
 #include <QStackedWidget>
 #include <QTextBlock>
 #include <QVBoxLayout>
 
+#include "analysis/report/source_location.h"
 #include "views/model/color_scale.h"
+#include "views/model/selection.h"
 #include "views/model/value_mode.h"
 
 namespace waitscope::views {
@@ -46,7 +52,7 @@ class SourceMargin : public QWidget {
   SourcePane* pane_;
 };
 
-SourcePane::SourcePane(QWidget* parent) : QWidget(parent) {
+SourcePane::SourcePane(Selection* selection, QWidget* parent) : QWidget(parent), selection_(selection) {
   title_ = new QLabel(this);
   title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   editor_ = new SourceText(this);
@@ -81,6 +87,75 @@ SourcePane::SourcePane(QWidget* parent) : QWidget(parent) {
   layout->addWidget(title_);
   layout->addWidget(stack_, 1);
   showNotice(tr("Select a call path to see its source."));
+
+  for (auto changed : {&Selection::reportChanged, &Selection::reportUpdated, &Selection::metricsChanged,
+                       &Selection::callPathsChanged})
+    connect(selection_, changed, this, &SourcePane::followSelection);
+}
+
+namespace {
+QString sourceRootKey(const QString& reportPath) {
+  return QStringLiteral("sourceRoots/") +
+         QString::fromLatin1(QCryptographicHash::hash(reportPath.toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+}  // namespace
+
+QStringList SourcePane::sourceRoots() const {
+  const ReportDataPtr& report = selection_->report();
+  return report ? QSettings().value(sourceRootKey(report->path())).toStringList() : QStringList();
+}
+
+void SourcePane::addSourceRoot(const QString& root) {
+  const ReportDataPtr& report = selection_->report();
+  if (!report) return;
+  QStringList roots = sourceRoots();
+  roots.removeAll(root);
+  roots.prepend(root);
+  QSettings().setValue(sourceRootKey(report->path()), roots);
+  followSelection();
+}
+
+bool SourcePane::selectedSource(QString* recorded, QString* local, int* line) const {
+  const ReportDataPtr& report = selection_->report();
+  if (!report || selection_->flatProfile() || selection_->callPaths().size() != 1) return false;
+  const report::SourcePosition position = report::sourcePosition(report->report(), selection_->callPaths().front().node);
+  if (position.file.empty()) return false;
+  std::vector<report::SourceRoot> roots;
+  for (const QString& text : sourceRoots())
+    if (const auto root = report::parseSourceRoot(text.toStdString())) roots.push_back(*root);
+  *recorded = QString::fromStdString(position.file);
+  *local = QString::fromStdString(report::mapSourceRoot(roots, position.file));
+  // A relative path is relative to the report's folder (where the trace usually was).
+  if (QFileInfo(*local).isRelative()) *local = QFileInfo(report->path()).dir().filePath(*local);
+  *line = static_cast<int>(position.line);
+  return true;
+}
+
+void SourcePane::followSelection() {
+  const ReportDataPtr& report = selection_->report();
+  QString recorded, local;
+  int line = 0;
+  if (!report) {
+    showNotice(tr("No report."));
+    return;
+  }
+  if (!selectedSource(&recorded, &local, &line)) {
+    showNotice(selection_->callPaths().size() == 1 && !selection_->flatProfile()
+                   ? tr("This call path has no source location in the trace (record with "
+                        "-finstrument-functions and debug info, or select its caller).")
+                   : tr("Select one call path in the call tree to see its source."));
+    return;
+  }
+  // The selected metrics per line of this file, over every call path located in it.
+  const std::vector<double> values = report->callPathValues(selection_->metricMask());
+  std::map<std::uint32_t, double> byLine;
+  const std::string file = recorded.toStdString();
+  for (std::uint32_t c = 0; c < values.size(); ++c) {
+    if (values[c] == 0.0) continue;
+    const report::SourcePosition p = report::sourcePosition(report->report(), c);
+    if (p.file == file && p.line > 0) byLine[p.line] += values[c];
+  }
+  showSource(recorded, local, line, std::move(byLine), report->unit(selection_->metrics()));
 }
 
 bool SourcePane::showSource(const QString& recordedFile, const QString& localFile, int line,

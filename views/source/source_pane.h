@@ -3,6 +3,8 @@
 // highlighted and, in the margin, the selected metric's value on every line
 // of the file that has a call path. A file that is not found here (traces
 // often come from another machine) shows a notice with "Find source root…".
+// It follows the Selection; source roots ("FROM=TO", mapping the recorded
+// path to this machine) are remembered per report in the settings.
 #include <cstdint>
 #include <map>
 
@@ -17,10 +19,20 @@ class QStackedWidget;
 
 namespace waitscope::views {
 
+class Selection;
+
 class SourcePane : public QWidget {
   Q_OBJECT
  public:
-  explicit SourcePane(QWidget* parent = nullptr);
+  explicit SourcePane(Selection* selection, QWidget* parent = nullptr);
+
+  // Source roots ("FROM=TO") of the shown report, most recent first.
+  QStringList sourceRoots() const;
+  void addSourceRoot(const QString& root);
+  // The selected call path's source position: as recorded and mapped to this machine (a
+  // relative path is relative to the report's folder). False when one call path with a
+  // source location is not selected.
+  bool selectedSource(QString* recorded, QString* local, int* line) const;
 
   // Shows `localFile` (the recorded file mapped to this machine) at `line`
   // (1-based; 0: none) with values per line. Returns false when the file cannot
@@ -41,7 +53,6 @@ class SourcePane : public QWidget {
 
  signals:
   void findSourceRootRequested(const QString& recordedFile);
-  void openInEditorRequested(const QString& localFile, int line);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -50,7 +61,9 @@ class SourcePane : public QWidget {
   friend class SourceMargin;
   int marginWidth() const;
   void paintMargin(QPaintEvent* event);
+  void followSelection();
 
+  Selection* selection_;
   QStackedWidget* stack_;
   QPlainTextEdit* editor_;
   QWidget* margin_;

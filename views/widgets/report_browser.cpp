@@ -1,5 +1,7 @@
 #include "views/widgets/report_browser.h"
 
+#include <algorithm>
+
 #include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -25,6 +27,17 @@ QString namesOf(const ValueTree& tree, const TreePicks& picks) {
   for (const TreePick& p : picks)
     if (p.node < tree.size()) names << tree.names[p.node];
   return names.join(QStringLiteral(" + "));
+}
+
+std::vector<std::uint32_t> nodesOf(const TreePicks& picks) {
+  std::vector<std::uint32_t> nodes;
+  for (const TreePick& p : picks) nodes.push_back(p.node);
+  return nodes;
+}
+
+std::vector<std::uint32_t> sorted(std::vector<std::uint32_t> nodes) {
+  std::sort(nodes.begin(), nodes.end());
+  return nodes;
 }
 
 }  // namespace
@@ -65,26 +78,35 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
     connect(pane, &TreePane::focused, this, [this, pane] { activePane_ = pane; });
 
   // Views write their picks into the selection ...
-  connect(metricPane_, &TreePane::picksChanged, this, [this] { selection_->setMetrics(metricPane_->picks()); });
-  connect(callPane_, &TreePane::picksChanged, this,
-          [this] { selection_->setCallPaths(callPane_->picks(), callPane_->model() == regionModel_); });
-  connect(systemPane_, &TreePane::picksChanged, this, [this] { selection_->setSystemItems(systemPane_->picks()); });
+  for (TreePane* pane : {metricPane_, callPane_, systemPane_})
+    connect(pane, &TreePane::picksChanged, this, [this, pane] { writePicks(pane); });
   // ... and follow it.
   connect(selection_, &Selection::reportChanged, this, &ReportBrowser::onReport);
   connect(selection_, &Selection::reportUpdated, this, &ReportBrowser::onReportUpdated);
   connect(selection_, &Selection::metricsChanged, this, &ReportBrowser::onMetrics);
   connect(selection_, &Selection::callPathsChanged, this, &ReportBrowser::onCallPaths);
-  connect(selection_, &Selection::systemItemsChanged, this, [this] {
-    if (systemPane_->picks() == selection_->systemItems()) return;
-    std::vector<std::uint32_t> nodes;
-    for (const TreePick& p : selection_->systemItems()) nodes.push_back(p.node);
-    systemPane_->selectNodes(nodes);
-  });
+  connect(selection_, &Selection::systemItemsChanged, this, [this] { showPicks(systemPane_, selection_->systemItems()); });
   connect(selection_, &Selection::modeChanged, this, &ReportBrowser::onMode);
   connect(selection_, &Selection::thresholdChanged, this, [this] {
     for (TreePane* pane : {metricPane_, callPane_, systemPane_}) pane->setThreshold(selection_->threshold());
   });
   onReport();
+}
+
+void ReportBrowser::writePicks(TreePane* pane) {
+  if (pane == metricPane_)
+    selection_->setMetrics(pane->picks());
+  else if (pane == callPane_)
+    selection_->setCallPaths(pane->picks(), pane->model() == regionModel_);
+  else
+    selection_->setSystemItems(pane->picks());
+}
+
+void ReportBrowser::showPicks(TreePane* pane, const TreePicks& wanted) {
+  if (pane->picks() == wanted) return;
+  const std::vector<std::uint32_t> nodes = nodesOf(wanted);
+  if (sorted(nodesOf(pane->picks())) != sorted(nodes)) pane->selectNodes(nodes);
+  writePicks(pane);
 }
 
 void ReportBrowser::onReport() {
@@ -148,11 +170,7 @@ void ReportBrowser::onReportUpdated() {
 }
 
 void ReportBrowser::onMetrics() {
-  if (metricPane_->picks() != selection_->metrics()) {
-    std::vector<std::uint32_t> nodes;
-    for (const TreePick& p : selection_->metrics()) nodes.push_back(p.node);
-    metricPane_->selectNodes(nodes);
-  }
+  showPicks(metricPane_, selection_->metrics());
   const ReportDataPtr& current = selection_->report();
   if (!current) return;
   const std::vector<char> metrics = selection_->metricMask();
@@ -170,6 +188,10 @@ void ReportBrowser::onMetrics() {
 void ReportBrowser::onCallPaths() {
   const ReportDataPtr& current = selection_->report();
   if (!current) return;
+  // Picks written elsewhere (the timeline, the critical-path pane): show them in the middle pane.
+  const TreePicks wanted = selection_->callPaths();
+  if (flatProfile() != selection_->flatProfile()) setFlatProfile(selection_->flatProfile());
+  showPicks(callPane_, wanted);
   std::vector<double> byLocation = current->locationValues(selection_->metricMask(), selection_->callPathMask());
   ValueTreeModel::References references;
   references.total = current->rootTotal(selection_->metrics());

@@ -2,7 +2,8 @@
 // Cube's three coupled trees left to right (metrics, call tree or flat
 // profile, system tree) with the chart pane below. It follows one Selection:
 // picking a metric fills the call tree with that metric's values, picking call
-// paths fills the system tree and the charts.
+// paths fills the system tree and the charts. Picks written into the Selection
+// elsewhere are selected in the trees.
 #include <QWidget>
 
 #include "views/model/report_data.h"
@@ -29,7 +30,6 @@ class ReportBrowser : public QWidget {
   QSplitter* chartSplitter() const { return chartSplitter_; }
   ValueTreeModel* metricModel() const { return metricModel_; }
   ValueTreeModel* callModel() const { return callModel_; }
-  ValueTreeModel* regionModel() const { return regionModel_; }
   ValueTreeModel* systemModel() const { return systemModel_; }
 
   // The tree pane that last had the keyboard focus (for Find, Hot path, CSV export).
@@ -50,6 +50,10 @@ class ReportBrowser : public QWidget {
   void updateReport(ReportDataPtr report);
 
  private:
+  // A pane's picks into the selection, and the selection's picks into a pane (which decides
+  // inclusive or exclusive by its expansion and writes that back).
+  void writePicks(TreePane* pane);
+  void showPicks(TreePane* pane, const TreePicks& wanted);
   void onReport();
   void onReportUpdated();
   void onMetrics();

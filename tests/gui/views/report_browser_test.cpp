@@ -141,6 +141,27 @@ class ReportBrowserTest : public QObject {
     QVERIFY(!selection.hasTimeWindow());
   }
 
+  void picksWrittenElsewhereAreSelectedInTheTrees() {
+    // What a click on the timeline or the critical-path pane writes into the selection.
+    auto window = openedWindow();
+    ReportBrowser* browser = window->browser();
+    Selection* selection = window->selection();
+    browser->setFlatProfile(true);
+    browser->metricPane()->expandNode(kMpi, true);
+    selection->setMetrics({{kMpi, true}});
+    selection->setCallPaths({{kFooRecv, true}}, false);
+    selection->setSystemItems({{kRank1, true}});
+    // The expanded metric stands for its exclusive value: the pane says so.
+    QCOMPARE(selection->metrics(), (TreePicks{{kMpi, false}}));
+    QCOMPARE(browser->metricPane()->picks(), (TreePicks{{kMpi, false}}));
+    QVERIFY(!browser->flatProfile());
+    QCOMPARE(browser->callPane()->picks(), (TreePicks{{kFooRecv, true}}));
+    QCOMPARE(selection->highlightedCallPath(), static_cast<std::uint32_t>(kFooRecv));
+    QCOMPARE(browser->systemPane()->picks(), (TreePicks{{kRank1, true}}));
+    QCOMPARE(browser->systemModel()->absoluteValue(kRank1), 1.0);
+    QCOMPARE(browser->chartPane()->barValues(), (std::vector<double>{0, 1.0, 0}));
+  }
+
   void flatProfileAndModes() {
     auto window = openedWindow();
     ReportBrowser* browser = window->browser();

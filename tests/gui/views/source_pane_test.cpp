@@ -87,13 +87,13 @@ class SourcePaneTest : public QObject {
     QVERIFY(pane->notice().contains(QStringLiteral("/scratch/u1/proj/app.c")));
     QCOMPARE(pane->recordedFile(), QStringLiteral("/scratch/u1/proj/app.c"));
 
-    window->addSourceRoot(QStringLiteral("/scratch/u1/proj=") + sourceDir_);
+    window->sourcePane()->addSourceRoot(QStringLiteral("/scratch/u1/proj=") + sourceDir_);
     QVERIFY(!pane->showsNotice());
     QCOMPARE(pane->shownFile(), sourceDir_ + QStringLiteral("/app.c"));
     QCOMPARE(pane->highlightedLine(), 55);
     // Remembered for this report.
     auto reopened = open(path);
-    QCOMPARE(reopened->sourceRoots(), QStringList{QStringLiteral("/scratch/u1/proj=") + sourceDir_});
+    QCOMPARE(reopened->sourcePane()->sourceRoots(), QStringList{QStringLiteral("/scratch/u1/proj=") + sourceDir_});
 
     // Open in editor: a fake editor records its arguments; no shell, so the space stays inside one.
     const QString argsFile = dir_.filePath(QStringLiteral("editor-args.txt"));
