@@ -50,9 +50,6 @@ class RemoteSliceSource final : public QObject, public timeline::AsyncSliceSourc
 
   const ConnectionProfile& profile() const { return profile_; }
   const RemoteOrigin& origin() const { return origin_; }
-  // How long one slice may take before it counts as failed.
-  void setSliceTimeout(int ms) { sliceTimeoutMs_ = ms; }
-
   // The tool's arguments for `request` (times exact to the last bit). The trace
   // and report come from the origin file: a leading "-" gets "./", so they are
   // never taken for options.
@@ -63,7 +60,7 @@ class RemoteSliceSource final : public QObject, public timeline::AsyncSliceSourc
 
   ConnectionProfile profile_;
   RemoteOrigin origin_;
-  int sliceTimeoutMs_ = 60000;
+  int sliceTimeoutMs_ = 60000;  // how long one slice may take before it counts as failed
 };
 
 }  // namespace waitscope::app

@@ -22,7 +22,6 @@ class ReportLoader : public QObject {
 
   void load(const QString& path);
   void cancel();
-  bool isLoading() const { return loading_; }
   const QString& path() const { return path_; }
 
   // The same work on the calling thread (command-line export, tests).

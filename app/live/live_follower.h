@@ -52,14 +52,13 @@ class LiveFollower : public QObject {
   const std::optional<LiveStatus>& status() const { return status_; }
   // The snapshot last handed out with snapshotReady (0: none yet).
   qint64 shownSnapshot() const { return shown_; }
-  // One line for the status bar: the run's figures, that it finished or failed, that it is
-  // stale, or what went wrong.
-  const QString& statusLine() const { return line_; }
   // Running, but no update for more than 3 x interval + 10 s.
   bool isStale() const;
 
  signals:
   void snapshotReady(waitscope::views::ReportDataPtr report, qint64 snapshot);
+  // One line for the status bar: the run's figures, that it finished or failed, that it is
+  // stale, or what went wrong.
   void statusLineChanged(const QString& line);
   // Something went wrong (one line naming the file or host and what to do); following goes on.
   void problem(const QString& message);

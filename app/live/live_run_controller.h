@@ -34,7 +34,6 @@ class LiveRunController : public QObject {
   void stop();
   bool isFollowing() const;
 
-  void setProfileStore(launch::ProfileStore store) { store_ = std::move(store); }
   LiveFollower* follower() const { return follower_; }
   QAction* followAction() const { return followAction_; }
   QAction* stopAction() const { return stopAction_; }
