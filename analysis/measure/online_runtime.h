@@ -1,13 +1,13 @@
 #pragma once
-// Online mode's application side (issue "online", seed 002; `waitscope-run --online`). The job
-// has N application ranks and K tool places; at MPI_Init every process duplicates
-// MPI_COMM_WORLD for the tool's channels and splits it into the application's world and the
-// places'. A place runs its analysis inside MPI_Init and never returns to a program; an
-// application rank gets its own world wherever it names MPI_COMM_WORLD (every wrapper
-// substitutes it) and runs in profile mode (call paths, visits, times) while it sends compact
-// events (point-to-point envelopes, receive completions, collective instances) in batches to its
-// first-layer place. A channel holds `capacity` batches in flight; a full channel blocks the
-// rank until the place has received one. At each MPI call the rank reads its place's
+// Online mode's application side (`waitscope-run --online`; Hilbrich et al., "Memory Usage
+// Optimizations for Online Event Analysis", EASC 2014). The job has N application ranks and K tool
+// places; at MPI_Init every process duplicates MPI_COMM_WORLD for the tool's channels and splits it
+// into the application's world and the places'. A place runs its analysis inside MPI_Init and never
+// returns to a program; an application rank gets its own world wherever it names MPI_COMM_WORLD
+// (every wrapper substitutes it) and runs in profile mode (call paths, visits, times) while it
+// sends compact events (point-to-point envelopes, receive completions, collective instances) in
+// batches to its first-layer place. A channel holds `capacity` batches in flight; a full channel
+// blocks the rank until the place has received one. At each MPI call the rank reads its place's
 // acknowledgements and pause/resume messages; while paused it generates nothing.
 #include <mpi.h>
 

@@ -1,7 +1,7 @@
 #pragma once
-// Which channel a place probes next (seed 002, section 4). A channel is one direction's source:
-// each application rank (or child place) is one channel of the application direction; the
-// intralayer direction is one wildcard channel; the root direction is the parent.
+// Which channel a place probes next (Hilbrich et al., EASC 2014, section 4). A channel is one
+// direction's source: each application rank (or child place) is one channel of the application
+// direction; the intralayer direction is one wildcard channel; the root direction is the parent.
 //
 // Heuristic: every channel has a penalty score, starting at 0; a probe that finds nothing adds
 // beta and moves on to the next channel of the list; a message whose analysis raised the place's

@@ -1,5 +1,5 @@
 #pragma once
-// Collective wait states aggregated up the tree (issue "online"): every member's enter and
+// Collective wait states aggregated up the tree: every member's enter and
 // leave go to its first-layer place, which keeps them and sends a partial aggregate (latest
 // enter, earliest leave, the root's enter, the earliest non-root enter, members counted) up;
 // places merge partials on the way; the root completes an instance when all members of the

@@ -1,5 +1,5 @@
 #pragma once
-// What the root place writes (issue "online"): the report in our usual format, rebuilt from the
+// What the root place writes: the report in our usual format, rebuilt from the
 // application ranks' call trees and the wait-state totals at every snapshot, and REPORT.live, a
 // small JSON status the desktop app follows (docs/online.md). Both are replaced atomically.
 #include <string>

@@ -1,8 +1,8 @@
 #pragma once
-// Point-to-point message matching at the receiver's first-layer place (seed 002, section 3):
-// send and receive events with the same envelope (communicator, source, destination, tag) pair
-// up in order (MPI's non-overtaking rule); whichever comes first waits in the matching table.
-// A matched pair gives the Late Sender and Late Receiver waits as the trace analysis defines
+// Point-to-point message matching at the receiver's first-layer place (Hilbrich et al., EASC 2014,
+// section 3): send and receive events with the same envelope (communicator, source, destination,
+// tag) pair up in order (MPI's non-overtaking rule); whichever comes first waits in the matching
+// table. A matched pair gives the Late Sender and Late Receiver waits as the trace analysis defines
 // them (docs/patterns.md); receives completed by one call (MPI_Waitall) wait together for the
 // latest of their senders.
 #include <cstddef>

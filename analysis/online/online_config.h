@@ -1,5 +1,5 @@
 #pragma once
-// Settings of an online run (issue "online", seed 002), passed from `waitscope-run --online` to
+// Settings of an online run (Hilbrich et al., EASC 2014), passed from `waitscope-run --online` to
 // every process of the job through WAITSCOPE_ONLINE_* environment variables: the one place
 // that names them, so the tool and the library cannot disagree.
 #include <cstdint>
@@ -9,7 +9,7 @@
 
 namespace waitscope::online {
 
-// How a place picks the channel it receives from next (seed 002, sections 4 and 6).
+// How a place picks the channel it receives from next (Hilbrich et al., EASC 2014, sections 4, 6).
 enum class Selection : std::uint8_t {
   Heuristic,     // penalty list: alpha when a message raised memory, beta when a probe found nothing
   RoundRobin,    // every channel in turn

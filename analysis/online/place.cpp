@@ -119,7 +119,7 @@ class Place {
       default: break;
     }
     flush();
-    // alpha per event that raised memory (seed 002 counts events; a batch carries many)
+    // alpha per event that raised memory (the paper counts events; a batch carries many)
     selector_.delivered(raisedEvents_ ? raisedEvents_ : (memory() > before ? 1 : 0));
     checkMemory();
     return true;
@@ -309,7 +309,7 @@ class Place {
                     deltas.size() * sizeof(Partial));
   }
 
-  // --- application pause (seed 002, section 5) -------------------------------------------------
+  // --- application pause (Hilbrich et al., EASC 2014, section 5) ------------------------------
   std::size_t memory() const { return matcher_.entries() + collectives_.entries() + completion_.entries(); }
 
   void checkMemory() {

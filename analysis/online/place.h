@@ -1,8 +1,8 @@
 #pragma once
-// A tool place of an online run (seed 002): a process above the application in the tree-based
-// overlay. It receives event batches from its application ranks (first layer) or partials from
-// its child places, picks the channel to receive from with the configured selection, matches
-// point-to-point messages, aggregates collective instances towards the root, votes for
+// A tool place of an online run (Hilbrich et al., EASC 2014): a process above the application in
+// the tree-based overlay. It receives event batches from its application ranks (first layer) or
+// partials from its child places, picks the channel to receive from with the configured selection,
+// matches point-to-point messages, aggregates collective instances towards the root, votes for
 // application pauses, and (the root) writes the report and its live status.
 #include <mpi.h>
 

@@ -1,9 +1,9 @@
 #pragma once
-// The tree-based overlay of seed 002 (Fig. 1): N application ranks at the bottom, tool places
-// above them in layers with a constant fan-in, one root place at the top. World ranks 0..N-1
-// are the application, N.. the places, layer by layer from the first (above the application)
-// to the root (the last rank). An application rank's first-layer place is the one of its
-// contiguous block of fan-in ranks.
+// The tree-based overlay of Hilbrich et al. (EASC 2014), Fig. 1: N application ranks at the bottom,
+// tool places above them in layers with a constant fan-in, one root place at the top. World ranks
+// 0..N-1 are the application, N.. the places, layer by layer from the first (above the application)
+// to the root (the last rank). An application rank's first-layer place is the one of its contiguous
+// block of fan-in ranks.
 #include <string>
 #include <vector>
 

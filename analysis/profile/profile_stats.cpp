@@ -19,7 +19,7 @@ EstimateRule estimateRule(std::string_view f) {
     return {Pattern::LateSender, Scope::Local, Role::Any, false};
   if (isOneOf(f, {"MPI_Wait", "MPI_Waitall"})) return {Pattern::LateSender, Scope::Local, Role::Any, true};
   // A blocking send waits for its receiver when it is synchronous (MPI_Ssend, MPI_Send
-  // above the eager limit): the local minimum of the sends (seed 004, 3.3).
+  // above the eager limit): the local minimum of the sends (Mao et al., EuroMPI/ASIA 2014, 3.3).
   if (isOneOf(f, {"MPI_Send", "MPI_Ssend"})) return {Pattern::LateReceiver, Scope::Local, Role::Any, false};
   // Collectives: the minimum over all processes, taken in MPI_Finalize.
   if (isOneOf(f, {"MPI_Allreduce", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv",
@@ -32,8 +32,8 @@ EstimateRule estimateRule(std::string_view f) {
   // Only the root of a reduction can enter too early: only root visits.
   if (isOneOf(f, {"MPI_Reduce", "MPI_Gather", "MPI_Gatherv"}))
     return {Pattern::EarlyReduce, Scope::Global, Role::Root, false};
-  // RMA (seed 004's future work): the fence synchronizes the window's whole group like
-  // a collective; start/complete and wait synchronize pairs, like point-to-point.
+  // RMA (future work of Mao et al., EuroMPI/ASIA 2014): the fence synchronizes the window's whole
+  // group like a collective; start/complete and wait synchronize pairs, like point-to-point.
   if (f == "MPI_Win_fence") return {Pattern::WaitAtFence, Scope::Global, Role::Any, false};
   if (isOneOf(f, {"MPI_Win_start", "MPI_Win_complete"})) return {Pattern::LatePost, Scope::Local, Role::Any, false};
   if (f == "MPI_Win_wait") return {Pattern::EarlyWait, Scope::Local, Role::Any, false};

@@ -1,6 +1,7 @@
 #pragma once
-// The bookkeeping of the wait-state profiler (seed 004), free of MPI so that it
-// can be unit-tested on hand-made visit sequences:
+// The bookkeeping of the wait-state profiler (Mao, Böhme, Hermanns, Geimer, Lorenz, Wolf, "Catching
+// Idlers with Ease", EuroMPI/ASIA 2014), free of MPI so that it can be unit-tested on hand-made
+// visit sequences:
 //  * which MPI functions get an estimate, of which pattern, with the local or the
 //    global minimum (EstimateRule);
 //  * logarithmic message-size classes;

@@ -83,11 +83,11 @@ std::size_t triplePeakMatching(Selection selection, int iterations) {
 
 }  // namespace
 
-// Seed 002's study: round-robin takes the senders' events as often as the receiver's, which has
-// twice as many, so unmatched sends pile up with the iterations; the memory-preferring heuristic
-// (alpha 10, beta 1) turns to the receiver whenever the senders raise the table, so its peak does
-// not grow with the run. (Round-robin's peak here is the iteration count: the senders are done
-// when the receiver has taken half its events.)
+// The study of Hilbrich et al. (EASC 2014): round-robin takes the senders' events as often as the
+// receiver's, which has twice as many, so unmatched sends pile up with the iterations; the
+// memory-preferring heuristic (alpha 10, beta 1) turns to the receiver whenever the senders raise
+// the table, so its peak does not grow with the run. (Round-robin's peak here is the iteration
+// count: the senders are done when the receiver has taken half its events.)
 TEST(ChannelSelection, TheHeuristicBoundsTheTriplesMatchingTableRoundRobinDoesNot) {
   const std::size_t rr500 = triplePeakMatching(Selection::RoundRobin, 500);
   const std::size_t rr2000 = triplePeakMatching(Selection::RoundRobin, 2000);

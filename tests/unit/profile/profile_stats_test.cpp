@@ -1,6 +1,6 @@
-// The wait-state profiler's bookkeeping (seed 004) on hand-made visit sequences:
-// size classes, the rules, the call tree and its bins, the minima M_p(f, s) and
-// M(f, s), the estimate formula, the test-based exclusion and constant memory.
+// The wait-state profiler's bookkeeping (Mao et al., EuroMPI/ASIA 2014) on hand-made visit
+// sequences: size classes, the rules, the call tree and its bins, the minima M_p(f, s) and M(f, s),
+// the estimate formula, the test-based exclusion and constant memory.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -148,8 +148,8 @@ TEST(profile_stats, GlobalMinimumOverProcesses) {
                    14.0 - 2 * 2.0);
 }
 
-// seed 004, 4.1.1: waits whose requests a test found complete are left out of the
-// minimum and of the waiting time of the second estimate.
+// Mao et al. (EuroMPI/ASIA 2014), 4.1.1: waits whose requests a test found complete are left out of
+// the minimum and of the waiting time of the second estimate.
 TEST(profile_stats, TestBasedExclusion) {
   ProfileTree tree;
   const std::uint32_t waitall = tree.child(kNone, 11, 0x40);
