@@ -109,9 +109,11 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
   const bool yieldCore = comms.nodeOversubscribed();
   ReplayContext ctx{local, local.locations[0], static_cast<trace::Rank>(me), size, comms, calls, result.severities};
 
-  // Every family runs validate -> exchange -> detect, the phases in this order on every rank, so
-  // the collective operations match. The local checks come first and are agreed on together;
-  // then each collective check, so none runs on references another rank rejected.
+  // Every family runs validate -> exchange -> detect, phase by phase and in the same order on
+  // every rank, so the collective operations match. The local checks (references, passive-target
+  // locks) are agreed on together before anything reads the communicators and peers they check:
+  // the collective checks, and the collective and point-to-point families, which collect their
+  // operations when built.
   patterns::TimeMetrics timeMetrics(ctx);
   patterns::RmaPassive rmaPassive(ctx);
   patterns::RmaActive rmaActive(ctx);
