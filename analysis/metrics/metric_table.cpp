@@ -151,7 +151,7 @@ constexpr std::array<MetricDefinition, kMetricCount> kTable = {{
      "disagree, and the wait-state values near them are unreliable."},
     {M::Delay, kNoParent, "delay", "Delay Costs", U::Seconds, kSum,
      "Waiting time caused elsewhere, charged to the call paths on the causing locations whose extra work (delay) "
-     "caused it (seed 001)."},
+     "caused it (Hermanns et al., EuroMPI 2013)."},
     {M::DelayMpi, M::Delay, "delay_mpi", "MPI", U::Seconds, kSum, "Delay costs of wait states in MPI."},
     {M::DelayP2p, M::DelayMpi, "delay_p2p", "Point-to-point", U::Seconds, kSum,
      "Delay costs of point-to-point wait states (Late Sender, Late Receiver): short-term and long-term."},
