@@ -156,8 +156,8 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
     report::Metric m;
     m.uniqueName = estimateMetric(pattern);
     m.displayName = std::string(base->displayName) + " (estimate)";
-    m.description = "Estimated without a trace (seed 004): the time of each visit above the minimum duration of "
-                    "the same MPI function and message-size class. " +
+    m.description = "Estimated without a trace (Mao et al., EuroMPI/ASIA 2014): the time of each visit above "
+                    "the minimum duration of the same MPI function and message-size class. " +
                     std::string(base->description);
     m.parent = metricOf[patterns::index(base->parent)];
     estimateOf[static_cast<std::size_t>(p)] = static_cast<std::uint32_t>(out.metrics.size());
@@ -171,8 +171,9 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
     m.displayName = "Late Sender, test-based exclusion (estimate)";
     m.description =
         "Late Sender estimate of MPI_Wait and MPI_Waitall leaving out the visits whose requests an MPI_Test / "
-        "MPI_Testall just before the wait found complete (seed 004, 4.1.1): such abbreviated waits make the "
-        "minimum too small. An alternative to mpi_latesender_estimate for these call paths, not a part of it.";
+        "MPI_Testall just before the wait found complete (Mao et al., EuroMPI/ASIA 2014, 4.1.1): such abbreviated "
+        "waits make the minimum too small. An alternative to mpi_latesender_estimate for these call paths, not a "
+        "part of it.";
     testedMetric = static_cast<std::uint32_t>(out.metrics.size());
     estimates += std::string(",") + kTestedLateSenderMetric;
     out.metrics.push_back(std::move(m));
@@ -250,8 +251,9 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
   if (settings.estimates) {
     out.meta.emplace_back("estimates", estimates);
     out.meta.emplace_back("estimate_method",
-                          "minimum duration per MPI function and log2 message-size class (seed 004); local minimum "
-                          "for point-to-point and RMA start/complete/wait, global minimum for collectives and fences");
+                          "minimum duration per MPI function and log2 message-size class (Mao et al., "
+                          "EuroMPI/ASIA 2014); local minimum for point-to-point and RMA start/complete/wait, global "
+                          "minimum for collectives and fences");
     out.meta.emplace_back("waitall_test_exclusion", settings.testExclusion ? "on" : "off");
   }
   out.meta.emplace_back("locations", std::to_string(nLoc));
