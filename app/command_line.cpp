@@ -1,132 +1,184 @@
 #include "app/command_line.h"
 
-#include <cstring>
+#include <vector>
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
 
 namespace waitscope::app {
+namespace {
 
-QString commandLineHelp() {
-  return QStringLiteral(
-      "usage: waitscope [REPORT] [options]\n"
-      "\n"
-      "Opens a Waitscope report in the desktop app.\n"
-      "\n"
-      "options:\n"
-      "  --select-metric NAME     select the metric with this unique name (e.g. mpi_latesender)\n"
-      "  --select-callpath PATH   select a call path, e.g. main/foo/MPI_Recv\n"
-      "  --mode MODE              absolute, percent (of total), selection (percent of selection), peer\n"
-      "  --flat                   show the flat profile (by region) instead of the call tree\n"
-      "  --size WxH               window size in pixels (default 1280x800)\n"
-      "  --view VIEW              what the PNG/SVG/CSV exports show: browser (default) or timeline\n"
-      "                           (timeline CSV: the wait-state instances shown)\n"
-      "  --time-window T0:T1      the timeline's time window in seconds\n"
-      "  --export-png FILE        write the window as PNG\n"
-      "  --export-svg FILE        write the window as SVG\n"
-      "  --export-csv FILE        write a tree as CSV, exactly as shown\n"
-      "  --csv-tree TREE          the tree --export-csv writes: metric, call (default) or system\n"
-      "  --quit                   exit after the exports (renders offscreen when there is no display)\n"
-      "  --allow-remote-timeline  with --quit --view timeline: a report copied back from a remote analysis\n"
-      "                           may connect to the machine its trace is on, with your own connection\n"
-      "                           profile of the name REPORT.remote.json gives (same host only); without\n"
-      "                           it a command-line run never connects anywhere\n"
-      "  -h, --help               show this help\n"
-      "  --version                show the version\n"
-      "\n"
-      "Exit status: 0 success, 1 unreadable report or failed export (one line on stderr), 2 wrong usage.\n");
-}
+// Every option of `waitscope`, in the order --help lists them.
+struct Options {
+  QCommandLineOption metric{QStringLiteral("select-metric"),
+                            QStringLiteral("select the metric with this unique name (e.g. mpi_latesender)"),
+                            QStringLiteral("NAME")};
+  QCommandLineOption callPath{QStringLiteral("select-callpath"),
+                              QStringLiteral("select a call path, e.g. main/foo/MPI_Recv"), QStringLiteral("PATH")};
+  QCommandLineOption mode{QStringLiteral("mode"),
+                          QStringLiteral("absolute, percent (of total), selection (percent of selection), peer"),
+                          QStringLiteral("MODE")};
+  QCommandLineOption flat{QStringLiteral("flat"), QStringLiteral("show the flat profile (by region) instead of the call tree")};
+  QCommandLineOption size{QStringLiteral("size"), QStringLiteral("window size in pixels (default 1280x800)"),
+                          QStringLiteral("WxH")};
+  QCommandLineOption view{QStringLiteral("view"),
+                          QStringLiteral("what the PNG/SVG/CSV exports show: browser (default) or timeline "
+                                         "(timeline CSV: the wait-state instances shown)"),
+                          QStringLiteral("VIEW")};
+  QCommandLineOption timeWindow{QStringLiteral("time-window"), QStringLiteral("the timeline's time window in seconds"),
+                                QStringLiteral("T0:T1")};
+  QCommandLineOption exportPng{QStringLiteral("export-png"), QStringLiteral("write the window as PNG"),
+                               QStringLiteral("FILE")};
+  QCommandLineOption exportSvg{QStringLiteral("export-svg"), QStringLiteral("write the window as SVG"),
+                               QStringLiteral("FILE")};
+  QCommandLineOption exportCsv{QStringLiteral("export-csv"), QStringLiteral("write a tree as CSV, exactly as shown"),
+                               QStringLiteral("FILE")};
+  QCommandLineOption csvTree{QStringLiteral("csv-tree"),
+                             QStringLiteral("the tree --export-csv writes: metric, call (default) or system"),
+                             QStringLiteral("TREE")};
+  QCommandLineOption quit{QStringLiteral("quit"),
+                          QStringLiteral("exit after the exports (renders offscreen when there is no display)")};
+  QCommandLineOption allowRemoteTimeline{
+      QStringLiteral("allow-remote-timeline"),
+      QStringLiteral("with --quit --view timeline: a report copied back from a remote analysis may connect to the "
+                     "machine its trace is on, with your own connection profile of the name REPORT.remote.json "
+                     "gives (same host only); without it a command-line run never connects anywhere")};
+  QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("show this help")};
+  QCommandLineOption version{QStringLiteral("version"), QStringLiteral("show the version")};
+  // Qt's own options (QGuiApplication and QApplication read them from argv): accepted, not listed.
+  std::vector<QCommandLineOption> qt = qtOptions();
 
-bool parseCommandLine(const QStringList& arguments, CommandLine* out, QString* error) {
-  CommandLine cl;
-  auto value = [&](qsizetype& i, QString* target) {
-    if (i + 1 >= arguments.size()) {
-      *error = QStringLiteral("%1 needs a value").arg(arguments[i]);
+  static std::vector<QCommandLineOption> qtOptions() {
+    std::vector<QCommandLineOption> out;
+    for (const char* name : {"platform", "platformpluginpath", "platformtheme", "plugin", "qwindowgeometry",
+                             "qwindowicon", "qwindowtitle", "session", "style", "stylesheet", "display", "geometry",
+                             "title"})
+      out.emplace_back(QString::fromLatin1(name), QString(), QStringLiteral("VALUE"));
+    for (const char* name : {"reverse", "widgetcount", "nograb", "dograb", "sync"})
+      out.emplace_back(QString::fromLatin1(name), QString());
+    for (QCommandLineOption& o : out) o.setFlags(QCommandLineOption::HiddenFromHelp);
+    return out;
+  }
+
+  // The parser knowing every option; `options` must outlive it.
+  void addTo(QCommandLineParser& parser) const {
+    parser.setApplicationDescription(QStringLiteral("Opens a Waitscope report in the desktop app."));
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addPositionalArgument(QStringLiteral("REPORT"), QStringLiteral("the report to open"),
+                                 QStringLiteral("[REPORT]"));
+    for (const QCommandLineOption* o : {&metric, &callPath, &mode, &flat, &size, &view, &timeWindow, &exportPng,
+                                        &exportSvg, &exportCsv, &csvTree, &quit, &allowRemoteTimeline, &help,
+                                        &version})
+      parser.addOption(*o);
+    for (const QCommandLineOption& o : qt) parser.addOption(o);
+  }
+};
+
+bool readOptions(const QCommandLineParser& parser, const Options& o, CommandLine& cl, QString* error) {
+  if (!parser.unknownOptionNames().isEmpty()) {
+    const QString name = parser.unknownOptionNames().front();
+    *error = QStringLiteral("unknown option %1%2").arg(name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--"), name);
+    return false;
+  }
+  if (!parser.errorText().isEmpty()) {  // an option without its value
+    *error = parser.errorText();
+    return false;
+  }
+  const QStringList reports = parser.positionalArguments();
+  if (reports.size() > 1) {
+    *error = QStringLiteral("more than one report given ('%1' and '%2')").arg(reports[0], reports[1]);
+    return false;
+  }
+  cl.report = reports.value(0);
+  cl.metric = parser.value(o.metric);
+  cl.callPath = parser.value(o.callPath);
+  if (parser.isSet(o.mode)) {
+    const QString v = parser.value(o.mode);
+    if (!views::modeFromKey(v, &cl.mode)) {
+      *error = QStringLiteral("--mode: unknown mode '%1' (absolute, percent, selection or peer)").arg(v);
       return false;
     }
-    *target = arguments[++i];
-    return true;
-  };
-  for (qsizetype i = 0; i < arguments.size(); ++i) {
-    const QString& a = arguments[i];
-    QString v;
-    if (a == QLatin1String("--select-metric")) {
-      if (!value(i, &cl.metric)) return false;
-    } else if (a == QLatin1String("--select-callpath")) {
-      if (!value(i, &cl.callPath)) return false;
-    } else if (a == QLatin1String("--mode")) {
-      if (!value(i, &v)) return false;
-      if (!views::modeFromKey(v, &cl.mode)) {
-        *error = QStringLiteral("--mode: unknown mode '%1' (absolute, percent, selection or peer)").arg(v);
-        return false;
-      }
-      cl.modeGiven = true;
-    } else if (a == QLatin1String("--flat")) {
-      cl.flat = true;
-    } else if (a == QLatin1String("--size")) {
-      if (!value(i, &v)) return false;
-      const QStringList parts = v.split(QLatin1Char('x'));
-      bool okW = false, okH = false;
-      const int w = parts.size() == 2 ? parts[0].toInt(&okW) : 0;
-      const int h = parts.size() == 2 ? parts[1].toInt(&okH) : 0;
-      if (!okW || !okH || w < 200 || h < 150 || w > 16384 || h > 16384) {
-        *error = QStringLiteral("--size: expected WxH between 200x150 and 16384x16384, got '%1'").arg(v);
-        return false;
-      }
-      cl.size = QSize(w, h);
-    } else if (a == QLatin1String("--view")) {
-      if (!value(i, &v)) return false;
-      if (v != QLatin1String("browser") && v != QLatin1String("timeline")) {
-        *error = QStringLiteral("--view: expected browser or timeline, got '%1'").arg(v);
-        return false;
-      }
-      cl.timelineView = v == QLatin1String("timeline");
-    } else if (a == QLatin1String("--time-window")) {
-      if (!value(i, &v)) return false;
-      const QStringList parts = v.split(QLatin1Char(':'));
-      bool okFrom = false, okTo = false;
-      cl.windowFrom = parts.size() == 2 ? parts[0].toDouble(&okFrom) : 0.0;
-      cl.windowTo = parts.size() == 2 ? parts[1].toDouble(&okTo) : 0.0;
-      if (!okFrom || !okTo || !(cl.windowTo > cl.windowFrom)) {
-        *error = QStringLiteral("--time-window: expected T0:T1 in seconds with T1 > T0, got '%1'").arg(v);
-        return false;
-      }
-    } else if (a == QLatin1String("--export-png")) {
-      if (!value(i, &cl.exportPng)) return false;
-    } else if (a == QLatin1String("--export-svg")) {
-      if (!value(i, &cl.exportSvg)) return false;
-    } else if (a == QLatin1String("--export-csv")) {
-      if (!value(i, &cl.exportCsv)) return false;
-    } else if (a == QLatin1String("--csv-tree")) {
-      if (!value(i, &cl.csvTree)) return false;
-      if (cl.csvTree != QLatin1String("metric") && cl.csvTree != QLatin1String("call") &&
-          cl.csvTree != QLatin1String("system")) {
-        *error = QStringLiteral("--csv-tree: expected metric, call or system, got '%1'").arg(cl.csvTree);
-        return false;
-      }
-    } else if (a == QLatin1String("--quit")) {
-      cl.quit = true;
-    } else if (a == QLatin1String("--allow-remote-timeline")) {
-      cl.allowRemoteTimeline = true;
-    } else if (a.startsWith(QLatin1Char('-')) && a.size() > 1) {
-      *error = QStringLiteral("unknown option %1").arg(a);
+    cl.modeGiven = true;
+  }
+  cl.flat = parser.isSet(o.flat);
+  if (parser.isSet(o.size)) {
+    const QString v = parser.value(o.size);
+    const QStringList parts = v.split(QLatin1Char('x'));
+    bool okW = false, okH = false;
+    const int w = parts.size() == 2 ? parts[0].toInt(&okW) : 0;
+    const int h = parts.size() == 2 ? parts[1].toInt(&okH) : 0;
+    if (!okW || !okH || w < 200 || h < 150 || w > 16384 || h > 16384) {
+      *error = QStringLiteral("--size: expected WxH between 200x150 and 16384x16384, got '%1'").arg(v);
       return false;
-    } else if (cl.report.isEmpty()) {
-      cl.report = a;
-    } else {
-      *error = QStringLiteral("more than one report given ('%1' and '%2')").arg(cl.report, a);
+    }
+    cl.size = QSize(w, h);
+  }
+  if (parser.isSet(o.view)) {
+    const QString v = parser.value(o.view);
+    if (v != QLatin1String("browser") && v != QLatin1String("timeline")) {
+      *error = QStringLiteral("--view: expected browser or timeline, got '%1'").arg(v);
+      return false;
+    }
+    cl.timelineView = v == QLatin1String("timeline");
+  }
+  if (parser.isSet(o.timeWindow)) {
+    const QString v = parser.value(o.timeWindow);
+    const QStringList parts = v.split(QLatin1Char(':'));
+    bool okFrom = false, okTo = false;
+    cl.windowFrom = parts.size() == 2 ? parts[0].toDouble(&okFrom) : 0.0;
+    cl.windowTo = parts.size() == 2 ? parts[1].toDouble(&okTo) : 0.0;
+    if (!okFrom || !okTo || !(cl.windowTo > cl.windowFrom)) {
+      *error = QStringLiteral("--time-window: expected T0:T1 in seconds with T1 > T0, got '%1'").arg(v);
       return false;
     }
   }
+  cl.exportPng = parser.value(o.exportPng);
+  cl.exportSvg = parser.value(o.exportSvg);
+  cl.exportCsv = parser.value(o.exportCsv);
+  if (parser.isSet(o.csvTree)) {
+    cl.csvTree = parser.value(o.csvTree);
+    if (cl.csvTree != QLatin1String("metric") && cl.csvTree != QLatin1String("call") &&
+        cl.csvTree != QLatin1String("system")) {
+      *error = QStringLiteral("--csv-tree: expected metric, call or system, got '%1'").arg(cl.csvTree);
+      return false;
+    }
+  }
+  cl.allowRemoteTimeline = parser.isSet(o.allowRemoteTimeline);
   if ((cl.exports() || !cl.metric.isEmpty() || !cl.callPath.isEmpty()) && cl.report.isEmpty()) {
     *error = QStringLiteral("selecting and exporting need a REPORT");
     return false;
   }
-  *out = cl;
   return true;
 }
 
-bool wantsHeadless(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--quit") == 0) return true;
-  return false;
+}  // namespace
+
+QString commandLineHelp() {
+  const Options options;
+  QCommandLineParser parser;
+  options.addTo(parser);
+  // Usage names the program as users call it, not argv[0]'s path.
+  QString text = parser.helpText();
+  text.replace(0, text.indexOf(QLatin1String(" [options]")), QStringLiteral("Usage: waitscope"));
+  return text +
+         QStringLiteral("\nExit status: 0 success, 1 unreadable report or failed export (one line on stderr), "
+                        "2 wrong usage.\n");
+}
+
+bool parseCommandLine(const QStringList& arguments, CommandLine* out, QString* error) {
+  const Options options;
+  QCommandLineParser parser;
+  options.addTo(parser);
+  parser.parse(QStringList{QStringLiteral("waitscope")} + arguments);
+  CommandLine cl;
+  // What decides between help, version, a headless run and a window is read even from a
+  // command line with a usage error.
+  cl.help = parser.isSet(options.help);
+  cl.version = parser.isSet(options.version);
+  cl.quit = parser.isSet(options.quit);
+  const bool ok = readOptions(parser, options, cl, error);
+  *out = cl;
+  return ok;
 }
 
 }  // namespace waitscope::app

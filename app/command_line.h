@@ -22,6 +22,7 @@ struct CommandLine {
   bool timelineView = false;             // --view timeline: exports show the timeline
   double windowFrom = 0.0, windowTo = 0.0;  // --time-window T0:T1 (to > from when given)
   bool quit = false;
+  bool help = false, version = false;  // -h/--help, --version: print and exit
   // --allow-remote-timeline: with --quit --view timeline, a copied-back report's timeline may ask
   // the machine its trace is on (over the user's own profile named beside it); never without it.
   bool allowRemoteTimeline = false;
@@ -29,13 +30,10 @@ struct CommandLine {
   bool exports() const { return !exportPng.isEmpty() || !exportSvg.isEmpty() || !exportCsv.isEmpty(); }
 };
 
-// Parses arguments (without the program name). On a usage error returns false
-// and sets `error` to one line.
+// Parses arguments (without the program name) with QCommandLineParser. On a usage error
+// returns false and sets `error` to one line; `help`, `version` and `quit` are set even then.
 bool parseCommandLine(const QStringList& arguments, CommandLine* out, QString* error);
+// The --help text: usage, every option, exit status.
 QString commandLineHelp();
-
-// True when argv asks for a headless run (--quit): checked before QApplication
-// exists, to pick the offscreen platform when there is no display.
-bool wantsHeadless(int argc, char** argv);
 
 }  // namespace waitscope::app

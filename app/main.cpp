@@ -2,11 +2,9 @@
 // display and exits, for scripts and reproducible figures.
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 #include <QApplication>
 #include <QIcon>
-#include <QTextStream>
 
 #include "app/command_line.h"
 #include "app/main_window.h"
@@ -24,19 +22,22 @@ void fail(const QString& message) { std::fprintf(stderr, "waitscope: %s\n", qPri
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0) {
-      std::fputs(qPrintable(waitscope::app::commandLineHelp()), stdout);
-      return 0;
-    }
-    if (std::strcmp(argv[i], "--version") == 0) {
-      std::printf("waitscope %s\n", WAITSCOPE_VERSION);
-      return 0;
-    }
+  // Parsed before QApplication exists: --help, --version and a headless run need no display.
+  QStringList arguments;
+  for (int i = 1; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+  waitscope::app::CommandLine options;
+  QString error;
+  const bool parsed = waitscope::app::parseCommandLine(arguments, &options, &error);
+  if (options.help) {
+    std::fputs(qPrintable(waitscope::app::commandLineHelp()), stdout);
+    return 0;
   }
-  const bool headless = waitscope::app::wantsHeadless(argc, argv);
+  if (options.version) {
+    std::printf("waitscope %s\n", WAITSCOPE_VERSION);
+    return 0;
+  }
   if (!hasDisplay()) {
-    if (!headless) {
+    if (!options.quit) {
       fail(QStringLiteral("no display (DISPLAY is not set): run it under xvfb-run, or export with "
                           "--export-png FILE --quit"));
       return 1;
@@ -52,10 +53,7 @@ int main(int argc, char** argv) {
   QGuiApplication::setDesktopFileName(QStringLiteral("org.waitscope.Waitscope"));
   QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("org.waitscope.Waitscope"),
                                                QIcon(QStringLiteral(":/icons/org.waitscope.Waitscope.svg"))));
-
-  waitscope::app::CommandLine options;
-  QString error;
-  if (!parseCommandLine(app.arguments().mid(1), &options, &error)) {
+  if (!parsed) {
     fail(error + QStringLiteral(" (waitscope --help shows the options)"));
     return 2;
   }

@@ -363,6 +363,22 @@ class ReportBrowserTest : public QObject {
     QVERIFY(error.contains(QStringLiteral("loud")));
     QVERIFY(!app::parseCommandLine({QStringLiteral("--export-png"), QStringLiteral("a.png")}, &cl, &error));
     QVERIFY(!app::parseCommandLine({QStringLiteral("--bogus")}, &cl, &error));
+    QCOMPARE(error, QStringLiteral("unknown option --bogus"));
+    // Help, version and --quit are known even beside a usage error (main decides on them first).
+    QVERIFY(!app::parseCommandLine({QStringLiteral("--bogus"), QStringLiteral("--quit"), QStringLiteral("-h")}, &cl,
+                                   &error));
+    QVERIFY(cl.quit && cl.help && !cl.version);
+    QVERIFY(app::parseCommandLine({QStringLiteral("--version")}, &cl, &error) && cl.version);
+    // Qt's own options stay accepted; QApplication reads them.
+    QVERIFY(app::parseCommandLine({QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("r.waitscope")},
+                                  &cl, &error));
+    QCOMPARE(cl.report, QStringLiteral("r.waitscope"));
+    const QString help = app::commandLineHelp();
+    for (const char* option : {"--select-metric", "--select-callpath", "--mode", "--flat", "--size", "--view",
+                               "--time-window", "--export-png", "--export-svg", "--export-csv", "--csv-tree", "--quit",
+                               "--allow-remote-timeline", "--help", "--version"})
+      QVERIFY2(help.contains(QLatin1String(option)), option);
+    QVERIFY(!help.contains(QLatin1String("platform")));
 
     // The scripted run: select, export and report unknown names.
     MainWindow window;
