@@ -1,8 +1,8 @@
 #pragma once
-// The wait-state profile (seed 004 estimates) against the trace analysis of
-// the same program, per pattern and call path, as `waitscope-report compare`
-// prints it (the seed's Figure 3): wait ratios from both and their difference
-// in percentage points, sortable.
+// The wait-state profile (the estimates of Mao et al., EuroMPI/ASIA 2014)
+// against the trace analysis of the same program, per pattern and call path,
+// as `waitscope-report compare` prints it (the paper's Figure 3): wait ratios
+// from both and their difference in percentage points, sortable.
 #include <QDialog>
 
 #include "analysis/report/profile_comparison.h"

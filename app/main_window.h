@@ -77,8 +77,9 @@ class MainWindow : public QMainWindow {
   // on success, else one line (also shown in the status bar).
   QString openSelectionInEditor();
 
-  // The shown wait-state profile against the trace analysis in `traceReport`
-  // (seed 004 Fig. 3); empty on success, else one line. The dialog stays open.
+  // The shown wait-state profile against the trace analysis in `traceReport` (Mao et al.,
+  // EuroMPI/ASIA 2014, Fig. 3; docs/profiling.md); empty on success, else one line. The
+  // dialog stays open.
   QString compareWithTraceAnalysis(const QString& traceReport);
   CompareDialog* compareDialog() const { return compareDialog_; }
 

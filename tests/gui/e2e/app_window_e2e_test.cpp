@@ -161,7 +161,7 @@ class AppWindowE2eTest : public QObject {
   }
 
   void profileAgainstTheTraceAnalysis() {
-    // The same program profiled without a trace (seed 004); the app shows the comparison table.
+    // The same program profiled without a trace (docs/profiling.md); the app shows the comparison table.
     const QString profile = dir_.filePath(QStringLiteral("fence.profile.waitscope"));
     QVERIFY(runTool(binary(QStringLiteral("analysis/tools/waitscope-run")),
                     {QStringLiteral("--profile"), QStringLiteral("-n"), QStringLiteral("4"), QStringLiteral("-o"),

@@ -1,5 +1,5 @@
 // Following a real online run end to end: the test starts `waitscope-run --online
-// -o REPORT -- p2p_coll` (the backend of issue 11) after the window began following
+// -o REPORT -- p2p_coll` (docs/online.md) after the window began following
 // REPORT, and checks that the window shows more than one snapshot, keeps the picked
 // metric across them, and ends with "Live run finished" on the run's last snapshot.
 #include <QApplication>
