@@ -244,8 +244,8 @@ int run(const Args& args) {
                 whole / bestWholeBare, whole / bestBare, wholeCpu / bestBareCpu);
     std::printf("  causes: (whole - forward) / forward         %7.2f    target <= %.1f  %s  (CPU time ratio %.2f)\n",
                 causes, kCausesTarget, causes <= kCausesTarget ? "PASS" : "MISS", (wholeCpu - forwardCpu) / forwardCpu);
-    // The figure issue "causes" was first measured with: within one whole run,
-    // the causes' steps against the steps before them.
+    // The figure the causes' cost was first measured with (bench/history.md): within one
+    // whole run, the causes' steps against the steps before them.
     std::printf("  causes steps / forward steps, whole run     %7.2f    (CPU time ratio %.2f)\n",
                 bestWhole.wallBetween("replay 100", "causes 100") / bestWhole.wallBetween("start", "replay 100"),
                 bestWhole.cpuBetween("replay 100", "causes 100") / bestWhole.cpuBetween("start", "replay 100"));

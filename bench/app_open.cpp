@@ -1,4 +1,4 @@
-// The desktop app on a large report (issue "desktop app"): 64 locations, 20,000
+// The desktop app on a large report (docs/app.md): 64 locations, 20,000
 // call paths and the full metric tree. Prints
 //   - the time from creating the window to a populated window (report read off
 //     the GUI thread, trees filled), in-process, and the same for the real

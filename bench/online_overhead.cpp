@@ -1,7 +1,8 @@
-// The online analysis' cost (issue "online", seed 002, Figs. 3 and 4): application slowdown
-// (wall time with `waitscope-run --online` over the same program under plain mpiexec, measured
-// side by side, median of --repeat runs) and the peak analysis queue of the places, for the seed
-// 002 patterns and sor at 8 and 16 application ranks, for each channel selection.
+// The online analysis' cost, as Hilbrich et al. (EASC 2014) measure it in Figs. 3 and 4:
+// application slowdown (wall time with `waitscope-run --online` over the same program under plain
+// mpiexec, measured side by side, median of --repeat runs) and the peak analysis queue of the
+// places, for the paper's two Fig. 2 patterns (tests/apps/seed002.c) and sor at 8 and 16
+// application ranks, for each channel selection.
 //
 //   waitscope-bench-online [--ranks 8,16] [--iterations N] [--sor-iterations N] [--repeat R]
 //                          [--fan-in F] [--batch B] [--capacity C]

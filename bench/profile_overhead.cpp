@@ -1,5 +1,5 @@
 // waitscope-bench-profile-overhead: what libwaitscope-measure adds per MPI call in profile
-// mode (seed 004) and in tracing mode, against no library, measured side by side in one run;
+// mode (Mao et al., EuroMPI/ASIA 2014) and in tracing mode, against no library, measured side by side in one run;
 // and whether profile mode's memory stays constant when the program runs 10x longer.
 //
 // It runs profile_overhead_worker (one rank, cheap calls in a loop, best of the rounds in thread
@@ -9,7 +9,7 @@
 // iterations and compares the peak resident set size (VmHWM) of the two processes and the
 // profile's own table size (report meta profile_bytes_max).
 //
-// Tracing mode is also given per recorded event (issue "recording": at most 100 ns per event),
+// Tracing mode is also given per recorded event (target: at most 100 ns per event),
 // and the dilation of tests/apps/sor at its default size, without the library and tracing,
 // side by side (target: at most 3% longer).
 //

@@ -7,7 +7,7 @@
 // index and view keep per event. The report it needs (call paths, one wait-state
 // instance per fourth MPI call, a 100000-segment critical path) is made from
 // the trace itself, so no MPI analysis runs.
-// Targets (issue 7): first paint <= 2 s once the index exists; full repaint
+// Targets (docs/timeline.md): first paint <= 2 s once the index exists; full repaint
 // median <= 16 ms and worst <= 33 ms at any zoom; <= 16 bytes per event.
 // Prints PASS/MISS per target and exits 0 either way (a benchmark, not a test).
 #include <malloc.h>

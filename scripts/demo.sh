@@ -38,12 +38,12 @@ head -c 400 "$out/fence.slice.json"; echo " ..."
 echo "Also written: $out/fence.sarif (SARIF 2.1.0 for IDEs), $out/fence.cubex (Cube 4) and $out/fence.slice.json"
 
 echo
-echo "== The same program profiled without a trace (seed 004), against the trace analysis"
+echo "== The same program profiled without a trace (Mao et al., EuroMPI/ASIA 2014), against the trace analysis"
 "$tools/waitscope-run" --profile -n $ranks -o "$out/fence.profile.waitscope" -- "$build/tests/apps/fence" 20 0.010 --late-put
 "$tools/waitscope-report" compare "$out/fence.profile.waitscope" "$out/fence.waitscope"
 
 echo
-echo "== Wait states while a program runs (seed 002): tests/apps/p2p_coll on 4 ranks, 1 tool place, no trace"
+echo "== Wait states while a program runs (Hilbrich et al., EASC 2014): tests/apps/p2p_coll on 4 ranks, 1 tool place, no trace"
 "$tools/waitscope-run" --online --tool-ranks 1 -n $ranks -o "$out/p2p_coll.online.waitscope" -- \
   "$build/tests/apps/p2p_coll" 2 0.020
 "$tools/waitscope-report" print "$out/p2p_coll.online.waitscope" > "$out/p2p_coll.online.txt"

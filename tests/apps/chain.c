@@ -1,4 +1,4 @@
-/* chain.c: the wait-state propagation chain of seed 001, Fig. 1 (3 ranks).
+/* chain.c: the wait-state propagation chain of Hermanns et al. (EuroMPI 2013), Fig. 1 (3 ranks).
  * See chain.expected.md.
  *
  *   ITERS x

@@ -6,8 +6,8 @@
  *     MPI_Waitall(4)          -- the late rank's neighbours wait DELAY - B (Late Sender); the
  *                                others find their messages already there
  *     MPI_Allreduce(1 double) -- the others wait for the late rank (Wait at NxN)
- * The overlapped non-blocking exchange is what seed 004 found its minimum method to
- * overestimate in MPI_Waitall: a wait whose messages have already arrived only copies them. */
+ * The overlapped non-blocking exchange is where Mao et al. (EuroMPI/ASIA 2014) found their
+ * minimum method to overestimate in MPI_Waitall: a wait whose messages have already arrived only copies them. */
 #include "common.h"
 
 static const char *const usage = "[ITERS=40] [DELAY_SECONDS=0.010] [COUNT=1024]";

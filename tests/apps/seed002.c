@@ -1,5 +1,5 @@
-/* seed002.c: the two communication patterns of seed 002, Fig. 2 (run with a multiple of 3
- * ranks, 6 by default in the tests).  See seed002.expected.md.
+/* seed002.c: the two communication patterns of Hilbrich et al. (EASC 2014), Fig. 2 (run with a
+ * multiple of 3 ranks, 6 by default in the tests).  See seed002.expected.md.
  *
  * Pattern (a), homogeneous ring, ITERS x:
  *     rank 0 only: ring_work(DELAY)

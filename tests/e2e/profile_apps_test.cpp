@@ -1,4 +1,5 @@
-// End to end, the wait-state profiler against the trace analysis (seed 004, 4.1): every
+// End to end, the wait-state profiler against the trace analysis (Mao et al., EuroMPI/ASIA 2014,
+// section 4.1): every
 // example program of tests/apps is recorded twice, once traced (waitscope-run, then
 // `mpiexec -n N waitscope-analyze`) and once profiled (waitscope-run --profile
 // --waitall-test), and the two reports are compared as `waitscope-report compare` does.

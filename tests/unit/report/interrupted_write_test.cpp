@@ -204,7 +204,7 @@ TEST(interrupted_write, KilledAtEveryStepLeavesNothingThatReadsAsAReport) { kill
 
 TEST(interrupted_write, KilledAtEveryStepOfALargeReportThatSpillsPages) { killAtEveryStep(largeReport()); }
 
-// The state the issue found: a writer killed between its COMMIT and the rename.
+// The state a writer killed between its COMMIT and the rename leaves behind.
 TEST(interrupted_write, LeftoverTemporaryFileIsRefusedByName) {
   TempDir dir("waitscope-tmp-name");
   const std::string whole = (dir / "out.waitscope").string();
