@@ -1,9 +1,12 @@
 #include "analysis/timeline/slice_format.h"
 
 #include <cstring>
-#include <type_traits>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "analysis/report/text_output.h"
+#include "analysis/timeline/binary_io.h"
 
 namespace waitscope::timeline {
 
@@ -83,42 +86,17 @@ void jsonArray(Json& j, std::string_view name, const std::vector<T>& items, Fiel
   j.close(']');
 }
 
+// The slice reader's reads, each throwing SliceFormatError naming what was cut short.
 template <class T>
-void binaryArray(std::ostream& out, const std::vector<T>& items) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  const std::uint64_t n = items.size();
-  out.write(reinterpret_cast<const char*>(&n), 8);
-  out.write(reinterpret_cast<const char*>(items.data()), static_cast<std::streamsize>(n * sizeof(T)));
+T take(BinaryReader& r, const char* what) {
+  T v{};
+  if (!r.value(v)) throw SliceFormatError(std::string("slice: truncated ") + what);
+  return v;
 }
-
-class BinaryReader {
- public:
-  explicit BinaryReader(std::string_view data) : data_(data) {}
-  template <class T>
-  T value(const char* what) {
-    T v;
-    take(&v, sizeof v, what);
-    return v;
-  }
-  template <class T>
-  void array(std::vector<T>& items, const char* what) {
-    const auto n = value<std::uint64_t>(what);
-    if (n > (data_.size() - pos_) / sizeof(T)) throw SliceFormatError(std::string("slice: truncated ") + what);
-    items.resize(n);
-    take(items.data(), n * sizeof(T), what);
-  }
-  bool atEnd() const { return pos_ == data_.size(); }
-
- private:
-  void take(void* dst, std::size_t n, const char* what) {
-    if (n == 0) return;  // empty arrays have no storage (memcpy must not see a null pointer)
-    if (n > data_.size() - pos_) throw SliceFormatError(std::string("slice: truncated ") + what);
-    std::memcpy(dst, data_.data() + pos_, n);
-    pos_ += n;
-  }
-  std::string_view data_;
-  std::size_t pos_ = 0;
-};
+template <class T>
+void takeArray(BinaryReader& r, std::vector<T>& items, const char* what) {
+  if (!r.array(items)) throw SliceFormatError(std::string("slice: truncated ") + what);
+}
 
 }  // namespace
 
@@ -169,49 +147,50 @@ void writeSliceJson(const Slice& slice, std::ostream& out) {
 }
 
 void writeSliceBinary(const Slice& slice, std::ostream& out) {
-  out.write(kSliceMagic, 8);
-  const std::uint64_t head[2] = {kSliceFormatVersion, slice.locations.size()};
-  const double window[2] = {slice.from, slice.to};
-  const std::uint64_t width = slice.width;
-  out.write(reinterpret_cast<const char*>(head), sizeof head);
-  out.write(reinterpret_cast<const char*>(window), sizeof window);
-  out.write(reinterpret_cast<const char*>(&width), 8);
+  BinaryWriter w([&out](const void* data, std::size_t n) {
+    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
+  });
+  w.bytes(kSliceMagic, 8);
+  w.value<std::uint64_t>(kSliceFormatVersion);
+  w.value<std::uint64_t>(slice.locations.size());
+  w.value<double>(slice.from);
+  w.value<double>(slice.to);
+  w.value<std::uint64_t>(slice.width);
   for (const LocationSlice& l : slice.locations) {
-    const std::uint64_t location = l.location;
-    out.write(reinterpret_cast<const char*>(&location), 8);
-    binaryArray(out, l.regions);
-    binaryArray(out, l.messages);
-    binaryArray(out, l.collectives);
-    binaryArray(out, l.epochs);
-    binaryArray(out, l.transfers);
-    binaryArray(out, l.instances);
-    binaryArray(out, l.path);
+    w.value<std::uint64_t>(l.location);
+    w.array(std::span<const RegionSpan>(l.regions));
+    w.array(std::span<const Message>(l.messages));
+    w.array(std::span<const Collective>(l.collectives));
+    w.array(std::span<const Epoch>(l.epochs));
+    w.array(std::span<const Transfer>(l.transfers));
+    w.array(std::span<const InstanceMark>(l.instances));
+    w.array(std::span<const PathMark>(l.path));
   }
 }
 
 Slice parseBinarySlice(std::string_view data) {
-  BinaryReader r(data);
+  BinaryReader r(data.data(), data.size());
   char magic[8];
-  for (char& c : magic) c = r.value<char>("header");
+  if (!r.bytes(magic, 8)) throw SliceFormatError("slice: truncated header");
   if (std::memcmp(magic, kSliceMagic, 8) != 0) throw SliceFormatError("slice: not a binary timeline slice");
-  if (r.value<std::uint64_t>("header") != kSliceFormatVersion)
+  if (take<std::uint64_t>(r, "header") != kSliceFormatVersion)
     throw SliceFormatError("slice: unknown format version (update waitscope on both machines)");
-  const auto count = r.value<std::uint64_t>("header");
+  const auto count = take<std::uint64_t>(r, "header");
   Slice s;
-  s.from = r.value<double>("header");
-  s.to = r.value<double>("header");
-  s.width = static_cast<std::uint32_t>(r.value<std::uint64_t>("header"));
+  s.from = take<double>(r, "header");
+  s.to = take<double>(r, "header");
+  s.width = static_cast<std::uint32_t>(take<std::uint64_t>(r, "header"));
   if (count > data.size() / 64) throw SliceFormatError("slice: bad location count");
   s.locations.resize(count);
   for (LocationSlice& l : s.locations) {
-    l.location = static_cast<std::uint32_t>(r.value<std::uint64_t>("location"));
-    r.array(l.regions, "regions");
-    r.array(l.messages, "messages");
-    r.array(l.collectives, "collectives");
-    r.array(l.epochs, "epochs");
-    r.array(l.transfers, "transfers");
-    r.array(l.instances, "instances");
-    r.array(l.path, "critical path");
+    l.location = static_cast<std::uint32_t>(take<std::uint64_t>(r, "location"));
+    takeArray(r, l.regions, "regions");
+    takeArray(r, l.messages, "messages");
+    takeArray(r, l.collectives, "collectives");
+    takeArray(r, l.epochs, "epochs");
+    takeArray(r, l.transfers, "transfers");
+    takeArray(r, l.instances, "instances");
+    takeArray(r, l.path, "critical path");
     for (const RegionSpan& span : l.regions)
       if (static_cast<std::size_t>(span.group) >= kRegionGroupCount) throw SliceFormatError("slice: bad region group");
     for (const Epoch& e : l.epochs)
@@ -219,7 +198,7 @@ Slice parseBinarySlice(std::string_view data) {
     for (const Transfer& t : l.transfers)
       if (t.kind > TransferKind::Atomic) throw SliceFormatError("slice: bad transfer kind");
   }
-  if (!r.atEnd()) throw SliceFormatError("slice: trailing bytes");
+  if (r.left() != 0) throw SliceFormatError("slice: trailing bytes");
   return s;
 }
 

@@ -12,6 +12,8 @@
 #include <span>
 #include <type_traits>
 
+#include "analysis/timeline/binary_io.h"
+
 namespace waitscope::timeline {
 
 namespace {
@@ -39,72 +41,21 @@ struct FileCloser {
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
-class Writer {
- public:
-  Writer(std::FILE* f, const std::string& path) : f_(f), path_(path) {}
-  void bytes(const void* data, std::size_t n) {
-    static_assert(sizeof(std::uint64_t) == 8);
-    if (n % 8 != 0) throw IndexError(path_ + ": internal error: unaligned index record");
-    if (n != 0 && std::fwrite(data, 1, n, f_) != n)
-      throw IndexError("cannot write the timeline index " + path_ + ": " + std::strerror(errno));
+// The index's bytes go to the file, each record a multiple of 8 bytes, and into its checksum.
+struct IndexFileSink {
+  std::FILE* f;
+  const std::string& path;
+  Checksum sum;
+  std::uint64_t written = 0;
+  void operator()(const void* data, std::size_t n) {
+    if (n % 8 != 0) throw IndexError(path + ": internal error: unaligned index record");
+    if (n != 0 && std::fwrite(data, 1, n, f) != n)
+      throw IndexError("cannot write the timeline index " + path + ": " + std::strerror(errno));
     sum.add(data, n);
     written += n;
   }
-  void u64(std::uint64_t v) { bytes(&v, 8); }
-  void f64(double v) { bytes(&v, 8); }
-  template <class T>
-  void array(std::span<const T> items) {
-    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 8 == 0);
-    u64(items.size());
-    bytes(items.data(), items.size() * sizeof(T));
-  }
-  Checksum sum;
-  std::uint64_t written = 0;
-
- private:
-  std::FILE* f_;
-  const std::string& path_;
 };
-
-// Reads the payload from the mapped file; every count is checked against what
-// is left of it before anything is allocated or viewed.
-class Reader {
- public:
-  Reader(const unsigned char* data, std::uint64_t payloadBytes) : p_(data), left_(payloadBytes) {}
-  bool bytes(void* data, std::uint64_t n) {
-    if (n == 0) return true;
-    if (n > left_) return false;
-    std::memcpy(data, p_, n);
-    p_ += n;
-    left_ -= n;
-    return true;
-  }
-  bool u64(std::uint64_t& v) { return bytes(&v, 8); }
-  bool f64(double& v) { return bytes(&v, 8); }
-  // A view of the next n records, in place (records are multiples of 8 bytes
-  // at offsets that are multiples of 8 from the page-aligned mapping).
-  template <class T>
-  bool view(std::span<const T>& items) {
-    std::uint64_t n = 0;
-    if (!u64(n) || n > left_ / sizeof(T)) return false;
-    items = std::span<const T>(reinterpret_cast<const T*>(p_), n);
-    p_ += n * sizeof(T);
-    left_ -= n * sizeof(T);
-    return true;
-  }
-  template <class T>
-  bool array(std::vector<T>& items) {
-    std::span<const T> v;
-    if (!view(v)) return false;
-    items.assign(v.begin(), v.end());
-    return true;
-  }
-  std::uint64_t left() const { return left_; }
-
- private:
-  const unsigned char* p_;
-  std::uint64_t left_;
-};
+using Writer = BinaryWriter<IndexFileSink>;
 
 // The index file mapped read-only; unmapped when the last index using it goes.
 struct Mapping {
@@ -121,11 +72,12 @@ struct Mapping {
 
 template <class T>
 void writeList(Writer& w, const IntervalList<T>& list) {
+  static_assert(sizeof(T) % 8 == 0);
   w.array(std::span<const T>(list.items()));
 }
 
 template <class T>
-bool readList(Reader& r, IntervalList<T>& list) {
+bool readList(BinaryReader& r, IntervalList<T>& list) {
   std::vector<T> items;
   if (!r.array(items)) return false;
   list.assignSorted(std::move(items));
@@ -137,23 +89,23 @@ bool validCallPath(std::uint32_t path, std::size_t count) {
 }
 
 // Reads the payload after the header; returns a problem phrase or empty.
-std::string readPayload(Reader& r, const Fingerprint& expected, TimelineIndex& index, bool& stale) {
+std::string readPayload(BinaryReader& r, const Fingerprint& expected, TimelineIndex& index, bool& stale) {
   std::uint64_t files = 0;
-  if (!r.u64(files) || files > 64) return "bad source list";
+  if (!r.value(files) || files > 64) return "bad source list";
   Fingerprint stamps(files);
   for (SourceStamp& s : stamps) {
     std::uint64_t mtime = 0;
-    if (!r.u64(s.size) || !r.u64(mtime)) return "truncated source list";
+    if (!r.value(s.size) || !r.value(mtime)) return "truncated source list";
     s.modifiedNs = static_cast<std::int64_t>(mtime);
   }
   if (stamps != expected) {
     stale = true;
     return "the trace or the report changed since it was built";
   }
-  if (!r.f64(index.begin) || !r.f64(index.end)) return "truncated time range";
+  if (!r.value(index.begin) || !r.value(index.end)) return "truncated time range";
   std::vector<std::uint64_t> groupWords;
   std::uint64_t groupCount = 0;
-  if (!r.u64(groupCount) || groupCount > r.left()) return "bad call-path count";
+  if (!r.value(groupCount) || groupCount > r.left()) return "bad call-path count";
   groupWords.resize((groupCount + 7) / 8);
   if (!r.bytes(groupWords.data(), groupWords.size() * 8)) return "truncated call-path groups";
   index.callPathGroups.resize(groupCount);
@@ -161,16 +113,16 @@ std::string readPayload(Reader& r, const Fingerprint& expected, TimelineIndex& i
   for (RegionGroup g : index.callPathGroups)
     if (static_cast<std::size_t>(g) >= kRegionGroupCount) return "bad region group";
   std::uint64_t locations = 0;
-  if (!r.u64(locations) || locations > r.left() / 8) return "bad location count";
+  if (!r.value(locations) || locations > r.left() / 8) return "bad location count";
   index.locations.resize(locations);
   for (LocationTimeline& loc : index.locations) {
     std::uint64_t levels = 0;
-    if (!r.u64(levels) || levels == 0 || levels > 64) return "bad level count";
+    if (!r.value(levels) || levels == 0 || levels > 64) return "bad level count";
     loc.levels.resize(levels);
     for (RegionLevel& level : loc.levels) {
       double resolution = 0.0;
       std::span<const RegionPoint> points;
-      if (!r.f64(resolution) || !r.view(points)) return "truncated region level";
+      if (!r.value(resolution) || !r.view(points)) return "truncated region level";
       for (std::size_t i = 0; i < points.size(); ++i) {
         if (!validCallPath(points[i].callPath, groupCount)) return "call path out of range";
         if (i > 0 && !(points[i - 1].start <= points[i].start)) return "region points out of order";
@@ -219,24 +171,24 @@ void writeTimelineIndex(const TimelineIndex& index, const Fingerprint& sources, 
       std::memcpy(&header[0], kMagic, 8);
       if (std::fwrite(header, 1, sizeof header, f.get()) != sizeof header)
         throw IndexError("cannot write the timeline index " + path + ": " + std::strerror(errno));
-      Writer w(f.get(), path);
-      w.u64(sources.size());
+      Writer w(IndexFileSink{f.get(), path, {}, 0});
+      w.value<std::uint64_t>(sources.size());
       for (const SourceStamp& s : sources) {
-        w.u64(s.size);
-        w.u64(static_cast<std::uint64_t>(s.modifiedNs));
+        w.value<std::uint64_t>(s.size);
+        w.value<std::uint64_t>(static_cast<std::uint64_t>(s.modifiedNs));
       }
-      w.f64(index.begin);
-      w.f64(index.end);
-      w.u64(index.callPathGroups.size());
+      w.value<double>(index.begin);
+      w.value<double>(index.end);
+      w.value<std::uint64_t>(index.callPathGroups.size());
       std::vector<std::uint64_t> groupWords((index.callPathGroups.size() + 7) / 8, 0);
       if (!groupWords.empty())
         std::memcpy(groupWords.data(), index.callPathGroups.data(), index.callPathGroups.size());
       w.bytes(groupWords.data(), groupWords.size() * 8);
-      w.u64(index.locations.size());
+      w.value<std::uint64_t>(index.locations.size());
       for (const LocationTimeline& loc : index.locations) {
-        w.u64(loc.levels.size());
+        w.value<std::uint64_t>(loc.levels.size());
         for (const RegionLevel& level : loc.levels) {
-          w.f64(level.resolution);
+          w.value<double>(level.resolution);
           w.array(level.points());
         }
         writeList(w, loc.sends);
@@ -248,8 +200,8 @@ void writeTimelineIndex(const TimelineIndex& index, const Fingerprint& sources, 
         writeList(w, loc.instances);
         writeList(w, loc.path);
       }
-      header[3] = w.written;
-      header[4] = w.sum.h;
+      header[3] = w.sink().written;
+      header[4] = w.sink().sum.h;
       if (std::fseek(f.get(), 0, SEEK_SET) != 0 || std::fwrite(header, 1, sizeof header, f.get()) != sizeof header ||
           std::fflush(f.get()) != 0)
         throw IndexError("cannot write the timeline index " + path + ": " + std::strerror(errno));
@@ -301,7 +253,7 @@ LoadedIndex loadTimelineIndex(const std::string& path, const Fingerprint& expect
   if (mapping->length != kHeaderBytes + header[3])
     return fail(IndexLoad::Corrupt, "file size does not match its header (truncated?)");
   const unsigned char* payload = mapping->bytes() + kHeaderBytes;
-  Reader r(payload, header[3]);
+  BinaryReader r(payload, header[3]);
   bool stale = false;
   std::string problem = readPayload(r, expected, out.index, stale);
   if (stale) return fail(IndexLoad::Stale, problem);
