@@ -397,14 +397,6 @@ void MainWindow::dropEvent(QDropEvent* event) {
 QString MainWindow::exportWindowPng(const QString& path) { return views::exportPng(this, path); }
 QString MainWindow::exportWindowSvg(const QString& path) { return views::exportSvg(this, path, windowTitle()); }
 
-QString MainWindow::exportTreeCsv(views::TreePane* pane, const QString& path) {
-  return views::writeTextFile(pane->toCsv(), path);
-}
-QString MainWindow::exportTreePng(views::TreePane* pane, const QString& path) { return views::exportPng(pane, path); }
-QString MainWindow::exportTreeSvg(views::TreePane* pane, const QString& path) {
-  return views::exportSvg(pane, path, windowTitle());
-}
-
 void MainWindow::exportInteractively(const QString& what) {
   const bool png = what.endsWith(QLatin1String("png"));
   const bool svg = what.endsWith(QLatin1String("svg"));
@@ -415,13 +407,13 @@ void MainWindow::exportInteractively(const QString& what) {
   QString error;
   if (what == QLatin1String("window-png")) error = exportWindowPng(path);
   else if (what == QLatin1String("window-svg")) error = exportWindowSvg(path);
-  else if (what == QLatin1String("tree-png")) error = exportTreePng(pane, path);
-  else if (what == QLatin1String("tree-svg")) error = exportTreeSvg(pane, path);
+  else if (what == QLatin1String("tree-png")) error = pane->exportPng(path);
+  else if (what == QLatin1String("tree-svg")) error = pane->exportSvg(path);
   else if (what == QLatin1String("timeline-png")) error = timelineView()->exportPng(path);
   else if (what == QLatin1String("timeline-svg")) error = timelineView()->exportSvg(path);
   else if (what == QLatin1String("timeline-csv")) error = timelineView()->exportInstancesCsv(path);
   else if (what == QLatin1String("critical-path-csv")) error = exportCriticalPathCsv(path);
-  else error = exportTreeCsv(pane, path);
+  else error = pane->exportCsv(path);
   if (error.isEmpty())
     statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
   else

@@ -22,7 +22,6 @@ class Selection;
 class SourcePane;
 class TimelinePane;
 class TimelineView;
-class TreePane;
 }  // namespace waitscope::views
 
 namespace waitscope::launch {
@@ -86,9 +85,6 @@ class MainWindow : public QMainWindow {
   // Export; each returns an empty string on success, else a one-line error.
   QString exportWindowPng(const QString& path);
   QString exportWindowSvg(const QString& path);
-  QString exportTreeCsv(views::TreePane* pane, const QString& path);
-  QString exportTreePng(views::TreePane* pane, const QString& path);
-  QString exportTreeSvg(views::TreePane* pane, const QString& path);
 
  signals:
   void reportLoaded();

@@ -135,7 +135,7 @@ int runScriptedExport(MainWindow& window, const CommandLine& options) {
     views::TreePane* pane = options.csvTree == QLatin1String("metric")   ? b->metricPane()
                             : options.csvTree == QLatin1String("system") ? b->systemPane()
                                                                          : b->callPane();
-    if (!(error = window.exportTreeCsv(pane, options.exportCsv)).isEmpty()) return fail(error);
+    if (!(error = pane->exportCsv(options.exportCsv)).isEmpty()) return fail(error);
   }
   return 0;
 }

@@ -12,6 +12,7 @@
 
 #include "views/model/tree_filter_proxy.h"
 #include "views/model/value_tree_model.h"
+#include "views/widgets/widget_export.h"
 
 namespace waitscope::views {
 
@@ -262,5 +263,9 @@ bool TreePane::eventFilter(QObject* watched, QEvent* event) {
   if (watched == view_ && event->type() == QEvent::FocusIn) emit focused();
   return QWidget::eventFilter(watched, event);
 }
+
+QString TreePane::exportCsv(const QString& path) const { return writeTextFile(toCsv(), path); }
+QString TreePane::exportPng(const QString& path) { return views::exportPng(this, path); }
+QString TreePane::exportSvg(const QString& path) { return views::exportSvg(this, path, window()->windowTitle()); }
 
 }  // namespace waitscope::views

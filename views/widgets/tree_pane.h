@@ -59,6 +59,10 @@ class TreePane : public QWidget {
   // Exactly the rows shown (expanded ancestors, threshold, order) as CSV:
   // depth,name,value with the value in the current mode.
   QString toCsv() const;
+  // Exports of the pane (the CSV above, or the picture); empty on success, else one line.
+  QString exportCsv(const QString& path) const;
+  QString exportPng(const QString& path);
+  QString exportSvg(const QString& path);
 
  signals:
   void picksChanged();

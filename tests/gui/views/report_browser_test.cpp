@@ -219,7 +219,7 @@ class ReportBrowserTest : public QObject {
     QCOMPARE(renderer.viewBox().size(), window->size());
 
     const QString csv = dir_.filePath(QStringLiteral("calls.csv"));
-    QCOMPARE(window->exportTreeCsv(browser->callPane(), csv), QString());
+    QCOMPARE(browser->callPane()->exportCsv(csv), QString());
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
