@@ -1,16 +1,11 @@
 #pragma once
-// For every communication event of a location, the innermost region instance
-// around it (usually the MPI call that wrote it): its call path, enter and leave
-// time. Built in one pass; region enter/leave events themselves map to none.
-// Only the few events that are not an enter or leave are listed (not a slot per
-// event, which cost 4 bytes for every enter and leave), with a coarse index per
-// block of events so that a lookup searches a few cached entries. The list is
-// also what the pattern passes walk: they look at those events only, a tenth
-// or less of a trace. The same pass lists the MPI environment calls
-// (MPI_Init, MPI_Init_thread, MPI_Finalize), which synchronize every location
-// and contain no communication event, so that no other pass has to look for them,
-// and sums the time per call path for the time metrics (RegionTimes), so that
-// no other pass reads every event.
+// For every communication event of a location, the innermost region instance around it (usually
+// the MPI call that wrote it): its call path, enter and leave time, built in one pass. Only the
+// events other than enters and leaves are listed, with a coarse index per block of events, so a
+// lookup searches a few cached entries and the pattern passes walk a tenth or less of a trace.
+// The same pass lists the MPI environment calls (MPI_Init, MPI_Init_thread, MPI_Finalize), which
+// synchronize every location, and sums the time per call path (RegionTimes): no other pass reads
+// every event.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
