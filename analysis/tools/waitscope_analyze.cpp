@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "analysis/analyzer/analyzer.h"
 #include "analysis/replay/out_of_memory.h"
 #include "analysis/report/report_io.h"
+#include "analysis/report/text_output.h"
 #include "analysis/tools/command_line_args.h"
 #include "analysis/tools/output_checks.h"
 #include "analysis/trace/otf2_reader.h"
@@ -110,13 +110,6 @@ std::string commandLine(int argc, char** argv, int size) {
   return out;
 }
 
-std::string now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 int run(int argc, char** argv) {
   int me = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -173,7 +166,7 @@ int run(int argc, char** argv) {
       rep.meta.emplace_back("waitscope_version", WAITSCOPE_VERSION);
       rep.meta.emplace_back("command_line", commandLine(argc, argv, size));
       rep.meta.emplace_back("trace", fs::absolute(o.trace).string());
-      rep.meta.emplace_back("created", now());
+      rep.meta.emplace_back("created", report::isoUtcNow());
       rep.meta.emplace_back("analysis_seconds", std::to_string(seconds));
       rep.meta.emplace_back("kind", "trace analysis");
       report::writeReport(rep, o.report);
