@@ -1,7 +1,7 @@
 // The online analysis' cost, as Hilbrich et al. (EASC 2014) measure it in Figs. 3 and 4:
 // application slowdown (wall time with `waitscope-run --online` over the same program under plain
 // mpiexec, measured side by side, median of --repeat runs) and the peak analysis queue of the
-// places, for the paper's two Fig. 2 patterns (tests/apps/seed002.c) and sor at 8 and 16
+// places, for the paper's two Fig. 2 patterns (tests/apps/ring_triples.c) and sor at 8 and 16
 // application ranks, for each channel selection.
 //
 //   waitscope-bench-online [--ranks 8,16] [--iterations N] [--sor-iterations N] [--repeat R]
@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
     std::string program;
   };
   const std::string it = std::to_string(iterations);
-  const std::vector<App> apps = {{"seed002 ring (Fig. 2a)", std::string(WAITSCOPE_SEED002) + " " + it + " 0 1"},
-                                 {"seed002 triples (Fig. 2b)", std::string(WAITSCOPE_SEED002) + " " + it + " 0 2"},
+  const std::vector<App> apps = {{"ring_triples ring (Fig. 2a)", std::string(WAITSCOPE_RING_TRIPLES) + " " + it + " 0 1"},
+                                 {"ring_triples triples (Fig. 2b)", std::string(WAITSCOPE_RING_TRIPLES) + " " + it + " 0 2"},
                                  {"sor", std::string(WAITSCOPE_SOR) + " 770 " + std::to_string(sorIterations)}};
   const std::vector<Strategy> strategies = {{"heuristic a=1 b=1", "--selection heuristic --alpha 1 --beta 1"},
                                             {"heuristic a=10 b=1", "--selection heuristic --alpha 10 --beta 1"},
@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
 
   std::printf("Online analysis: slowdown (online wall time / plain mpiexec wall time, median of %llu) and peak\n"
               "analysis queue (entries of the fullest place); fan-in %llu, batches of %llu events, %llu batches per\n"
-              "channel; no pause (sigma 10^6). seed002 with %llu iterations and no delay, sor 770 x %llu.\n\n",
+              "channel; no pause (sigma 10^6). ring_triples with %llu iterations and no delay, sor 770 x %llu.\n\n",
               static_cast<unsigned long long>(repeat), static_cast<unsigned long long>(fanIn),
               static_cast<unsigned long long>(batch), static_cast<unsigned long long>(capacity),
               static_cast<unsigned long long>(iterations), static_cast<unsigned long long>(sorIterations));

@@ -30,7 +30,7 @@ apps=(
   "sor 4 sor 770 300"
   "sor_fence 4 sor 770 300 --fence"
   "p2p_coll 4 p2p_coll 2 0.080"
-  "seed002 6 seed002 6 0.040"
+  "ring_triples 6 ring_triples 6 0.040"
   "halo 4 halo 40 0.010"
 )
 for a in "${apps[@]}"; do

@@ -580,12 +580,12 @@ TEST_F(AnalyzeApps, P2pColl) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// seed002 (6 ranks): (a) ring with a delay travelling one rank per iteration, (b) triples with
+// ring_triples (6 ranks): (a) ring with a delay travelling one rank per iteration, (b) triples with
 // messages in wrong order.
 
-TEST_F(AnalyzeApps, Seed002) {
+TEST_F(AnalyzeApps, RingTriples) {
   const int p = 6;
-  recordAnalyzeCheck(analyze("seed002", p, "seed002", "6 0.040"), [&](Checks& c) {
+  recordAnalyzeCheck(analyze("ring_triples", p, "ring_triples", "6 0.040"), [&](Checks& c) {
     const std::string recv = "main/MPI_Recv", barrier = "main/MPI_Barrier";
     // (a) rank k waits in the ring's receives, then (k-1) delays in the first barrier; (b) r%3==1
     // waits for r-1 while r+1's message is there; r%3==2 waits in the second barrier.

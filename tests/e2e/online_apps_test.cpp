@@ -1,7 +1,7 @@
 // End to end, the online analysis (Hilbrich et al., "Memory Usage Optimizations for Online Event Analysis"):
 // `waitscope-run --online` on the example programs,
 // beside the trace analysis of the same programs, the channel selections and the application
-// pause on the Fig. 2 programs of that paper (tests/apps/seed002.c), live snapshots, and option errors.
+// pause on the Fig. 2 programs of that paper (tests/apps/ring_triples.c), live snapshots, and option errors.
 //
 // Every check here holds under any schedule of the processes, so on a loaded machine too. Two
 // runs of a busy-waiting program on 2 oversubscribed cores differ by tens of percent when the
@@ -95,9 +95,9 @@ void expectOnRanks(const report::Report& r, const std::string& what, const std::
 
 }  // namespace
 
-// p2p_coll (4 ranks) and seed002 (6 ranks, ring and triples), traced and analyzed, and online
+// p2p_coll (4 ranks) and ring_triples (6 ranks, ring and triples), traced and analyzed, and online
 // with 2 places: both analyses find each constructed wait where p2p_coll.expected.md and
-// seed002.expected.md put it.
+// ring_triples.expected.md put it.
 TEST_F(OnlineApps, TheOnlineAnalysisFindsTheWaitsTheTraceAnalysisFinds) {
   struct Case {
     std::string name, args;
@@ -108,7 +108,7 @@ TEST_F(OnlineApps, TheOnlineAnalysisFindsTheWaitsTheTraceAnalysisFinds) {
       {"p2p_coll", "2 0.2", 4,
        {{"mpi_latesender", {1, 3}}, {"mpi_latereceiver", {0, 2}}, {"mpi_latebroadcast", {1, 2, 3}},
         {"mpi_earlyreduce", {0}}}},
-      {"seed002", "10 0.1", 6, {{"mpi_latesender", {1, 2, 3, 4, 5}}}}};
+      {"ring_triples", "10 0.1", 6, {{"mpi_latesender", {1, 2, 3, 4, 5}}}}};
   for (const Case& c : cases) {
     const fs::path traceDir = *gDir / (c.name + "-trace");
     const std::string traceReport = (*gDir / (c.name + ".trace.waitscope")).string();
@@ -141,12 +141,12 @@ TEST_F(OnlineApps, EverySelectionFinishesTheTriples) {
     for (const std::string selection : {"round-robin", "heuristic --alpha 10 --beta 1"}) {
       const std::string tag = std::to_string(ranks) + "-" + selection.substr(0, selection.find(' '));
       const Online o = online("triples-" + tag, ranks, channels + "--selection " + selection,
-                              app("seed002") + " " + std::to_string(iterations) + " 0 2");
+                              app("ring_triples") + " " + std::to_string(iterations) + " 0 2");
       std::printf("[triples, %d ranks, %s] peak matching table %ld\n", ranks, selection.c_str(),
                   meta(o.report, "online_peak_matching"));
       EXPECT_EQ(o.report.metaValue("online_state"), "finished") << tag;
       EXPECT_EQ(o.report.locations.size(), static_cast<std::size_t>(ranks)) << tag;
-      EXPECT_NE(o.result.out.find("seed002: " + std::to_string(ranks) + " ranks"), std::string::npos) << o.result.out;
+      EXPECT_NE(o.result.out.find("ring_triples: " + std::to_string(ranks) + " ranks"), std::string::npos) << o.result.out;
     }
   }
 }
@@ -155,7 +155,7 @@ TEST_F(OnlineApps, ThePauseKeepsThePeakNearSigma) {
   const std::string options = "--fan-in 3 --batch 1 --channel-capacity 1 --selection app-intra-root ";
   // Every event is a round trip between a rank and its place: few enough that the runs stay
   // short on a loaded machine, enough that the receives pile up beyond sigma.
-  const std::string program = app("seed002") + " 2000 0 1";
+  const std::string program = app("ring_triples") + " 2000 0 1";
   const long sigma = 100;
   // without a sigma the run never pauses ...
   const Online free = online("ring-nopause", 6, options, program);
@@ -174,15 +174,15 @@ TEST_F(OnlineApps, ThePauseKeepsThePeakNearSigma) {
     }
     EXPECT_LE(peak, sigma * 105 / 100);
     EXPECT_EQ(o.report.metaValue("online_state"), "finished");
-    EXPECT_NE(o.result.out.find("seed002: " + std::to_string(ranks) + " ranks"), std::string::npos) << o.result.out;
+    EXPECT_NE(o.result.out.find("ring_triples: " + std::to_string(ranks) + " ranks"), std::string::npos) << o.result.out;
   }
 }
 
 TEST_F(OnlineApps, TheApplicationKeepsItsOwnWorld) {
   // 6 application ranks and 3 tool places: the program sees 6 ranks, its messages (checked by
   // the program, which fails on a wrong one) reach its own ranks, and it exits normally.
-  const Online o = online("world", 6, "--fan-in 3", app("seed002") + " 20 0");
-  EXPECT_NE(o.result.out.find("seed002: 6 ranks, 20 iterations per pattern"), std::string::npos) << o.result.out;
+  const Online o = online("world", 6, "--fan-in 3", app("ring_triples") + " 20 0");
+  EXPECT_NE(o.result.out.find("ring_triples: 6 ranks, 20 iterations per pattern"), std::string::npos) << o.result.out;
   EXPECT_NE(o.result.out.find("6 application ranks, 3 tool places in 2 layers (fan-in 3)"), std::string::npos) << o.result.out;
   EXPECT_EQ(o.report.locations.size(), 6u);
   EXPECT_EQ(o.report.metaValue("kind"), "online");
@@ -202,15 +202,15 @@ TEST_F(OnlineApps, TheRootRewritesTheReportWhileTheProgramRuns) {
 }
 
 TEST_F(OnlineApps, BadOptionsSayWhatToDo) {
-  const auto wrongPlaces = test::run(run(6) + " --online --tool-ranks 5 -- " + app("seed002"));
+  const auto wrongPlaces = test::run(run(6) + " --online --tool-ranks 5 -- " + app("ring_triples"));
   EXPECT_NE(wrongPlaces.exitCode, 0);
   EXPECT_NE(wrongPlaces.err.find("no tree of 5 tool places fits 6 application ranks"), std::string::npos)
       << wrongPlaces.err;
-  const auto both = test::run(run(2) + " --online --profile -- " + app("seed002"));
+  const auto both = test::run(run(2) + " --online --profile -- " + app("ring_triples"));
   EXPECT_NE(both.err.find("--online and --profile exclude each other"), std::string::npos) << both.err;
-  const auto selection = test::run(run(2) + " --online --selection fastest -- " + app("seed002"));
+  const auto selection = test::run(run(2) + " --online --selection fastest -- " + app("ring_triples"));
   EXPECT_NE(selection.err.find("use heuristic, round-robin, intra-root-app or app|intra-root"), std::string::npos)
       << selection.err;
-  const auto sigma = test::run(run(2) + " --online --sigma 10 --sigma-resume 20 -- " + app("seed002"));
+  const auto sigma = test::run(run(2) + " --online --sigma 10 --sigma-resume 20 -- " + app("ring_triples"));
   EXPECT_NE(sigma.err.find("--sigma-resume must be below --sigma"), std::string::npos) << sigma.err;
 }

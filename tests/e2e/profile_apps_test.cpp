@@ -8,7 +8,7 @@
 // Checked, as the paper found: where the method's premise holds -- the constructed waits
 // dominate and some visits of each function are wait-free -- the Late Sender estimate of
 // blocking receives (MPI_Recv) and the Wait at NxN estimate of all-to-all collectives are
-// within 2 percentage points of the trace analysis' wait ratio: p2p_coll and seed002. Every
+// within 2 percentage points of the trace analysis' wait ratio: p2p_coll and ring_triples. Every
 // checked row must exist (at >= 0.5%), so the checks cannot pass empty.
 //
 // Reported, not checked (docs/profiling.md, "Accuracy" has the measured figures):
@@ -148,7 +148,7 @@ TEST_F(profile_apps, P2pColl) {
   check({"p2p_coll", 4, "2 0.150",
          {{"mpi_latesender", "MPI_Recv"}, {"mpi_wait_nxn", "MPI_Allreduce"}, {"mpi_wait_nxn", "MPI_Alltoall"}}});
 }
-TEST_F(profile_apps, Seed002) { check({"seed002", 6, "6 0.200", {{"mpi_latesender", "MPI_Recv"}}}); }
+TEST_F(profile_apps, RingTriples) { check({"ring_triples", 6, "6 0.200", {{"mpi_latesender", "MPI_Recv"}}}); }
 // Reported only (see the top of the file): persistent imbalance, noise-dominated collectives,
 // MPI_Waitall, RMA.
 TEST_F(profile_apps, Chain) { check({"chain", 3, "5 0.040", {}}); }

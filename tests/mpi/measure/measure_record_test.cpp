@@ -241,8 +241,8 @@ TEST_F(Record, P2pCollCounts) {
   }
 }
 
-TEST_F(Record, Seed002Counts) {
-  const auto c = countEvents(checkedTrace(app("seed002", 6)));
+TEST_F(Record, RingTriplesCounts) {
+  const auto c = countEvents(checkedTrace(app("ring_triples", 6)));
   ASSERT_EQ(c.size(), 6u);
   const int recv[] = {10, 30, 10, 10, 30, 10}, send[] = {10, 0, 10, 10, 0, 10};
   for (int r = 0; r < 6; ++r) {

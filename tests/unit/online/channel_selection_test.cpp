@@ -33,7 +33,7 @@ std::vector<std::size_t> emptySequence(ChannelSelector& s, int n) {
   return out;
 }
 
-// One triple of Fig. 2 of Hilbrich et al. (seed002.c PATTERNS=2) at its first-layer place: per iteration ranks 0
+// One triple of Fig. 2 of Hilbrich et al. (ring_triples.c PATTERNS=2) at its first-layer place: per iteration ranks 0
 // and 2 each send rank 1 a message, and rank 1 receives from 0, then from 2. The arrival order
 // is the one that costs the place most memory: the application runs ahead of the tool, so every
 // rank's next event is always waiting in its channel. The place takes one event per probe, as

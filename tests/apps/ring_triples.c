@@ -1,5 +1,5 @@
-/* seed002.c: the two communication patterns of Hilbrich et al. (EASC 2014), Fig. 2 (run with a
- * multiple of 3 ranks, 6 by default in the tests).  See seed002.expected.md.
+/* ring_triples.c: the two communication patterns of Hilbrich et al. (EASC 2014), Fig. 2 (run with a
+ * multiple of 3 ranks, 6 by default in the tests).  See ring_triples.expected.md.
  *
  * Pattern (a), homogeneous ring, ITERS x:
  *     rank 0 only: ring_work(DELAY)
@@ -81,9 +81,9 @@ int main(int argc, char **argv)
     }
     WS_TIMED("b MPI_Barrier", MPI_Barrier(MPI_COMM_WORLD));
 
-    ws_debug_report("seed002");
+    ws_debug_report("ring_triples");
     if (rank == 0)
-        printf("seed002: %d ranks, %d iterations per pattern, delay %.3f s: ok\n", size, iters, delay);
+        printf("ring_triples: %d ranks, %d iterations per pattern, delay %.3f s: ok\n", size, iters, delay);
     MPI_Finalize();
     return 0;
 }
