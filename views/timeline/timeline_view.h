@@ -5,12 +5,13 @@
 // each row; wait-state instances hatched and outlined in their pattern's
 // colour; the critical path as one connected line across rows; a time ruler.
 //
-// Everything it paints comes from one slice query (the visible rows at the
-// view's width in pixels), made again only when the window, the width, the rows
-// or the source's data changed; painting reuses its buffers (no allocation per
-// item) and, on raster devices, writes the dense layers (regions, narrow wait
-// states, vertical lines, critical-path bars) straight into one image each
-// (raster_layer.h), pixel for pixel what QPainter would draw.
+// Everything it paints comes from one slice query (visible_slice.h), made
+// again only when the window, the width, the rows or the source's data changed;
+// it is painted by a list of render passes, one per kind of item (passes/),
+// which reuse their buffers (no allocation per item) and, on raster devices,
+// write the dense items straight into pixel memory (raster_layer.h), pixel for
+// pixel what QPainter would draw. Hit testing (timeline_hit.h) and tooltips
+// (timeline_tooltip.h) search the same slice.
 //
 // Asynchronous sources (a remote trace) are never waited for: the view draws
 // the best slice the source has, "loading…" while it has none, and the
@@ -22,31 +23,32 @@
 // the middle button or Shift+left pans; a click on an instance emits
 // instanceClicked. Keys: + / - zoom, Left / Right pan, Up / Down scroll, Home
 // the whole trace, Ctrl+Z / Ctrl+Shift+Z (or Backspace / Ctrl+Y) undo and redo zoom steps.
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
-#include <QBrush>
 #include <QElapsedTimer>
-#include <QLine>
+#include <QPoint>
 #include <QRect>
-#include <QPen>
-#include <QStaticText>
 #include <QString>
 #include <QWidget>
 
 #include "analysis/report/report.h"
 #include "analysis/timeline/timeline_query.h"
-#include "views/timeline/column_spans.h"
 #include "views/timeline/raster_layer.h"
 #include "views/timeline/timeline_colors.h"
+#include "views/timeline/timeline_hit.h"
 #include "views/timeline/timeline_rows.h"
+#include "views/timeline/timeline_scene.h"
+#include "views/timeline/timeline_style.h"
+#include "views/timeline/visible_slice.h"
 #include "views/timeline/zoom_history.h"
 
 class QScrollBar;
 
 namespace waitscope::views {
+
+class RenderPass;
 
 class TimelineView : public QWidget {
   Q_OBJECT
@@ -88,12 +90,12 @@ class TimelineView : public QWidget {
   // Paints the whole view into `painter` at `size` (exports, benchmarks).
   void paintTo(QPainter& painter, const QSize& size);
   // Items of the last slice painted (for benchmarks and tests).
-  std::size_t lastSliceItems() const { return slice_.itemCount(); }
+  std::size_t lastSliceItems() const { return slice_.slice().itemCount(); }
   // The window of the slice last drawn (an asynchronous source's may differ from timeWindow()).
-  TimeWindow lastSliceWindow() const { return {slice_.from, slice_.to}; }
+  TimeWindow lastSliceWindow() const { return {slice_.slice().from, slice_.slice().to}; }
   // What the source answered for the last query, and the line shown for it
   // ("" when the slice is exact; "loading…"; or the source's problem).
-  timeline::SliceStatus sliceStatus() const { return status_; }
+  timeline::SliceStatus sliceStatus() const { return slice_.status(); }
   QString statusText() const;
   // The next paint queries the source again (its data changed).
   void invalidateSlice();
@@ -132,96 +134,39 @@ class TimelineView : public QWidget {
   bool event(QEvent* event) override;
 
  private:
-  struct Hit;
-  struct PathPoint {
-    std::uint32_t order;
-    double x0, x1, y;
-  };
-
   QRect plotRect(const QSize& size) const;
-  double xOf(double time, const QRect& plot) const;
   int contentTop(const QRect& plot) const;  // widget y of content y 0
   void applyWindow(TimeWindow w, bool recordStep);
   TimeWindow clamped(TimeWindow w) const;
   void zoomAround(double time, double factor, bool recordStep);
   void updateScrollBar();
   void querySlice(const QRect& plot);
-  Hit hitTest(const QPoint& pos) const;
-  void rebuildStyles();
-  // Whether a line of `key` starting at pixel x is too close to the last one drawn (else records it).
-  bool crowded(std::uint32_t key, int x);
-  // Draws outlineLines_ (axis-aligned) with `pen`.
-  void drawWideLines(QPainter& p, const QRect& plot, const QPen& pen);
-  // Appends the four sides of `r` to outlineLines_.
-  void addOutline(const QRectF& r);
-
+  // What the last slice shows and where, across `plot`.
+  TimelineScene scene(const QRect& plot) const;
+  // What is under `pos` in the last slice.
+  TimelineHit hitAt(const QPoint& pos) const;
+  void rebuildStyle();
   void paintAll(QPainter& p, const QSize& size);
-  void paintRows(QPainter& p, const QRect& plot);
-  void paintLines(QPainter& p, const QRect& plot);
-  void paintCriticalPath(QPainter& p, const QRect& plot);
-  void collectHighlightedPath(const QRect& plot);
-  void paintLabels(QPainter& p, const QRect& plot);
-  void paintRuler(QPainter& p, const QRect& plot);
-  void paintLegend(QPainter& p, const QSize& size);
-  void paintStatus(QPainter& p, const QRect& plot);
 
   std::shared_ptr<timeline::SliceSource> source_;
   std::shared_ptr<const report::Report> report_;
   TimelineRows rows_;
   TimelineColors colors_;
+  TimelineStyle style_;  // pens, brushes and laid-out names: made per report and colour change
   TimeWindow window_;
   ZoomHistory history_;
   QElapsedTimer lastWheelStep_;
   QScrollBar* scroll_ = nullptr;
+  bool legendVisible_ = true;
 
   std::uint32_t highlightedMetric_ = timeline::kNoId;
   std::vector<char> metricHighlighted_;  // per metric: it or an ancestor is highlighted
   std::uint32_t highlightedCallPath_ = timeline::kNoId;
 
-  // Precomputed once per report: names and their widths, pens and brushes.
-  std::vector<QString> callPathNames_;
-  std::vector<int> callPathNameWidths_;
-  std::vector<QStaticText> callPathTexts_;  // laid out once: drawing them allocates nothing
-  double textHeight_ = 0.0;
-  std::vector<QString> locationNames_;
-  std::vector<QString> nodeNames_;
-  std::vector<QStaticText> locationTexts_, nodeTexts_;  // row labels, laid out once
-  std::vector<QStaticText> legendTexts_;                // legend entries, in drawing order
-  std::vector<int> legendWidths_;
-  double textAscent_ = 0.0;
-  std::vector<QBrush> groupBrushes_;
-  std::vector<QBrush> epochBrushes_;
-  std::vector<QPen> patternPens_, patternStrongPens_;
-  std::vector<QBrush> patternBrushes_;
-  QPen messagePen_, transferPen_, pathPen_, pathLinkPen_, highlightPen_, paleInstancePen_;
-  QBrush transferBrush_, paleInstanceBrush_, pathBrush_, highlightBrush_;
-
-  // Reused by every frame.
-  timeline::SliceRequest request_;
-  timeline::Slice slice_;
-  std::vector<std::uint32_t> visible_;  // locations of the visible rows, this frame
-  bool sliceFresh_ = false;             // slice_ answers request_ and the source has not changed since
-  timeline::SliceStatus status_ = timeline::SliceStatus::Exact;
-  QString problem_;
+  VisibleSlice slice_;
+  std::vector<std::unique_ptr<RenderPass>> passes_;  // in drawing order
+  RasterLayer layer_;  // scratch the passes share
   bool directRaster_ = true;
-  bool opaqueRegions_ = true, opaqueMarks_ = true, opaqueLines_ = true, opaquePath_ = true;  // colours a layer may write
-  RasterLayer layer_;
-  RasterLayer::Pattern hatch_;  // the wait states' BDiagPattern, as QPainter tiles it
-  ColumnSpans columnSpans_;  // vertical message lines and transfer shafts, merged per column
-  std::vector<double> rowCenter_;  // per location: widget y of its region band's middle, or -1
-  std::vector<PathPoint> pathPoints_;
-  std::vector<PathPoint> highlightedPath_;  // the path's bars inside the highlighted call path's regions
-  std::array<std::vector<QRect>, timeline::kRegionGroupCount> regionRects_;  // batched per colour
-  std::vector<QRect> bandSpans_;  // per row, the runs of pixels its region rectangles cover
-  std::array<std::vector<QRect>, 5> epochRects_;
-  std::vector<QLine> lines_;
-  std::vector<QRect> pathRects_;
-  std::vector<QRectF> outlineRects_;
-  std::vector<QLineF> outlineLines_;
-  std::vector<std::pair<std::uint32_t, int>> lastLineX_;  // (line key, x of its last drawn line) of one row
-  std::vector<std::vector<QRect>> instanceRects_;  // narrow instances, per pattern
-  QRect lastPlot_;
-  bool legendVisible_ = true;
 
   // Mouse gestures.
   enum class Drag { None, Pending, RubberBand, Pan };

@@ -1,0 +1,25 @@
+#pragma once
+// What is under a point of the timeline: an item of the slice shown (by its
+// place in the slice), or a node header in the label column.
+#include <cstddef>
+#include <cstdint>
+
+#include <QPoint>
+
+#include "views/timeline/timeline_scene.h"
+
+namespace waitscope::views {
+
+struct TimelineHit {
+  enum class Kind { None, Region, Message, Transfer, Epoch, Instance, Path, NodeHeader };
+  Kind kind = Kind::None;
+  std::size_t slot = 0;   // index into the slice's locations
+  std::size_t index = 0;  // index into that location's list of `kind`
+  std::uint32_t node = 0;  // NodeHeader: the row group (TimelineRows::nodes())
+};
+
+// The item at widget position `pos` of `scene`; marks win over lines, lines
+// over regions, with a few pixels of slop.
+TimelineHit hitTest(const TimelineScene& scene, const QPoint& pos);
+
+}  // namespace waitscope::views
