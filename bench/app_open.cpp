@@ -40,11 +40,11 @@ struct Options {
 report::Report makeReport(const Options& o) {
   report::Report r;
   r.meta = {{"format_version", "1"}};
-  for (const patterns::MetricDefinition& d : patterns::metricTable()) {
+  for (const metrics::MetricDefinition& d : metrics::metricTable()) {
     r.metrics.push_back({std::string(d.uniqueName), std::string(d.displayName), std::string(d.description),
                          static_cast<report::MetricUnit>(d.unit),
-                         d.parent == patterns::kNoParent ? report::kNoId
-                                                         : static_cast<std::uint32_t>(patterns::index(d.parent))});
+                         d.parent == metrics::kNoParent ? report::kNoId
+                                                         : static_cast<std::uint32_t>(metrics::index(d.parent))});
   }
   const char* mpiCalls[] = {"MPI_Recv", "MPI_Send", "MPI_Wait", "MPI_Allreduce", "MPI_Barrier", "MPI_Win_fence"};
   for (const char* name : mpiCalls) r.regions.push_back({name, "", 0, 0, "mpi"});
@@ -63,22 +63,22 @@ report::Report makeReport(const Options& o) {
   for (std::uint32_t l = 0; l < o.locations; ++l)
     r.locations.push_back({"MPI Rank " + std::to_string(l), l, 1 + l * 4 / o.locations});
   std::uniform_real_distribution<double> seconds(0.0, 0.01);
-  auto row = [&](patterns::Metric m, std::uint32_t c) {
-    report::SeverityRow s{static_cast<std::uint32_t>(patterns::index(m)), c, std::vector<double>(o.locations)};
+  auto row = [&](metrics::Metric m, std::uint32_t c) {
+    report::SeverityRow s{static_cast<std::uint32_t>(metrics::index(m)), c, std::vector<double>(o.locations)};
     for (double& v : s.values) v = seconds(random);
     r.severities.push_back(std::move(s));
   };
-  const patterns::Metric waits[] = {patterns::Metric::MpiLateSender, patterns::Metric::MpiWaitNxN,
-                                    patterns::Metric::MpiBarrierWait, patterns::Metric::MpiRmaWaitAtFence,
-                                    patterns::Metric::MpiRmaSyncLatePost};
+  const metrics::Metric waits[] = {metrics::Metric::MpiLateSender, metrics::Metric::MpiWaitNxN,
+                                    metrics::Metric::MpiBarrierWait, metrics::Metric::MpiRmaWaitAtFence,
+                                    metrics::Metric::MpiRmaSyncLatePost};
   for (std::uint32_t c = 0; c < o.callPaths; ++c) {
     const bool mpi = r.callPaths[c].region < 6;
-    row(mpi ? patterns::Metric::MpiPoint2Point : patterns::Metric::Comp, c);
-    row(patterns::Metric::Visits, c);
+    row(mpi ? metrics::Metric::MpiPoint2Point : metrics::Metric::Comp, c);
+    row(metrics::Metric::Visits, c);
     if (mpi) {
       row(waits[c % 5], c);
-      row(patterns::Metric::DelayP2p, c);
-      row(patterns::Metric::CriticalPath, c);
+      row(metrics::Metric::DelayP2p, c);
+      row(metrics::Metric::CriticalPath, c);
     }
   }
   return r;

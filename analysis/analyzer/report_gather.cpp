@@ -144,15 +144,15 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
 
     const auto& defs = local.defs;
     // Metrics: the table, in enum order (its parents come first).
-    for (const auto& def : patterns::metricTable()) {
+    for (const auto& def : metrics::metricTable()) {
       report::Metric m;
       m.uniqueName = std::string(def.uniqueName);
       m.displayName = std::string(def.displayName);
       m.description = std::string(def.description);
-      m.unit = def.unit == patterns::Unit::Seconds      ? report::MetricUnit::Seconds
-               : def.unit == patterns::Unit::Bytes      ? report::MetricUnit::Bytes
+      m.unit = def.unit == metrics::Unit::Seconds      ? report::MetricUnit::Seconds
+               : def.unit == metrics::Unit::Bytes      ? report::MetricUnit::Bytes
                                                          : report::MetricUnit::Occurrences;
-      m.parent = def.parent == patterns::kNoParent ? report::kNoId : static_cast<std::uint32_t>(def.parent);
+      m.parent = def.parent == metrics::kNoParent ? report::kNoId : static_cast<std::uint32_t>(def.parent);
       out.metrics.push_back(std::move(m));
     }
     for (const trace::Region& r : defs.regions)

@@ -5,15 +5,15 @@
 
 namespace waitscope::causes::delay {
 
-using patterns::Metric;
+using metrics::Metric;
 using trace::kNone;
 using trace::Rank;
 
 Family familyOf(Metric m) {
-  switch (patterns::waitFamily(m)) {
-    case patterns::WaitFamily::PointToPoint: return kP2p;
-    case patterns::WaitFamily::Collective: return kCollective;
-    case patterns::WaitFamily::RmaActive: return kRma;
+  switch (metrics::waitFamily(m)) {
+    case metrics::WaitFamily::PointToPoint: return kP2p;
+    case metrics::WaitFamily::Collective: return kCollective;
+    case metrics::WaitFamily::RmaActive: return kRma;
     default: return kNoFamily;  // passive target: contention, not delay (docs/causes-delay.md)
   }
 }

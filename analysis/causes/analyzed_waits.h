@@ -17,7 +17,7 @@ namespace waitscope::causes::delay {
 enum Family : int { kNoFamily = -1, kP2p = 0, kCollective = 1, kRma = 2 };
 
 // The delay family of a wait-state metric; kNoFamily for those without delay costs.
-Family familyOf(patterns::Metric m);
+Family familyOf(metrics::Metric m);
 
 // One analyzed wait state of this location.
 struct Wait {

@@ -22,7 +22,7 @@
 namespace waitscope::causes {
 namespace {
 
-using patterns::Metric;
+using metrics::Metric;
 using trace::CallPathId;
 using trace::kNone;
 
@@ -33,7 +33,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Late Complete, Early Fence; the Late Sender instance carries its most specific
 // pattern, so all of its variants count).
 bool switchesPath(Metric m) {
-  return patterns::waitFamily(m) != patterns::WaitFamily::None && m != Metric::MpiRmaLateComplete &&
+  return metrics::waitFamily(m) != metrics::WaitFamily::None && m != Metric::MpiRmaLateComplete &&
          m != Metric::MpiRmaEarlyFence;
 }
 

@@ -11,7 +11,7 @@
 namespace waitscope::causes::delay {
 namespace {
 
-using patterns::Metric;
+using metrics::Metric;
 using trace::CallPathId;
 using trace::kNone;
 using trace::Rank;

@@ -1,6 +1,6 @@
 #include "analysis/metrics/metric_table.h"
 
-namespace waitscope::patterns {
+namespace waitscope::metrics {
 namespace {
 
 using M = Metric;
@@ -235,4 +235,4 @@ WaitFamily waitFamily(Metric metric) {
 const MetricDefinition& definition(Metric metric) { return kTable[index(metric)]; }
 const std::array<MetricDefinition, kMetricCount>& metricTable() { return kTable; }
 
-}  // namespace waitscope::patterns
+}  // namespace waitscope::metrics

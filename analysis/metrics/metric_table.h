@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace waitscope::patterns {
+namespace waitscope::metrics {
 
 enum class Metric : std::uint8_t {
   Time,
@@ -122,4 +122,4 @@ const MetricDefinition& definition(Metric metric);
 const std::array<MetricDefinition, kMetricCount>& metricTable();
 constexpr std::size_t index(Metric metric) { return static_cast<std::size_t>(metric); }
 
-}  // namespace waitscope::patterns
+}  // namespace waitscope::metrics

@@ -3,7 +3,7 @@
 #include <array>
 #include <initializer_list>
 
-namespace waitscope::patterns {
+namespace waitscope::metrics {
 namespace {
 
 bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
@@ -62,4 +62,4 @@ Metric mpiTimeCategory(std::string_view name) {
   return mpiCategory(name.substr(4));
 }
 
-}  // namespace waitscope::patterns
+}  // namespace waitscope::metrics

@@ -7,10 +7,10 @@
 
 #include "analysis/metrics/metric_table.h"
 
-namespace waitscope::patterns {
+namespace waitscope::metrics {
 
 // The category of "MPI_Xxx"; Metric::Mpi for calls that fit no category (and
 // for names without the "MPI_" prefix).
 Metric mpiTimeCategory(std::string_view mpiFunctionName);
 
-}  // namespace waitscope::patterns
+}  // namespace waitscope::metrics

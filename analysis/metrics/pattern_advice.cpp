@@ -3,7 +3,7 @@
 #include <array>
 #include <utility>
 
-namespace waitscope::patterns {
+namespace waitscope::metrics {
 namespace {
 
 constexpr std::array<std::pair<std::string_view, std::string_view>, 25> kAdvice = {{
@@ -97,4 +97,4 @@ std::string_view patternAdvice(std::string_view uniqueName) {
   return {};
 }
 
-}  // namespace waitscope::patterns
+}  // namespace waitscope::metrics

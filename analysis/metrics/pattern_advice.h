@@ -5,11 +5,11 @@
 // docs. Lives beside the metric table, without dependencies, so the app can use it.
 #include <string_view>
 
-namespace waitscope::patterns {
+namespace waitscope::metrics {
 
 // The advice for `uniqueName` ("mpi_latesender"); a profiler estimate
 // ("mpi_latesender_estimate") gets its pattern's advice. Empty when the metric
 // is no wait-state pattern (time categories, counts, derived metrics).
 std::string_view patternAdvice(std::string_view uniqueName);
 
-}  // namespace waitscope::patterns
+}  // namespace waitscope::metrics

@@ -6,7 +6,7 @@
 #include "analysis/metrics/metric_table.h"
 #include "analysis/metrics/pattern_advice.h"
 
-namespace waitscope::patterns {
+namespace waitscope::metrics {
 namespace {
 
 std::string_view unitName(Unit unit) {
@@ -121,4 +121,4 @@ void writePatternReference(std::ostream& out) {
   writeOthers(out);
 }
 
-}  // namespace waitscope::patterns
+}  // namespace waitscope::metrics

@@ -3,10 +3,10 @@
 // pattern advice the analyzer and the app use, so the documentation cannot drift from them.
 #include <ostream>
 
-namespace waitscope::patterns {
+namespace waitscope::metrics {
 
 // Writes the whole Markdown page: the metric tree, a section per wait-state pattern
 // (description, parent, unit, what to change) and a table of the other metrics.
 void writePatternReference(std::ostream& out);
 
-}  // namespace waitscope::patterns
+}  // namespace waitscope::metrics

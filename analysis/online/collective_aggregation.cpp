@@ -4,7 +4,7 @@
 
 namespace waitscope::online {
 
-using patterns::Metric;
+using metrics::Metric;
 
 void mergePartial(Partial& into, const Partial& from) {
   if (into.count == 0) {

@@ -47,7 +47,7 @@ report::Report buildOnlineReport(const std::vector<std::string>& trees, const st
   for (const MetricValue& v : totals) {
     // a wait on a node the rank's last tree does not have yet shows at the next snapshot
     if (v.rank >= ranks.size() || v.node >= ranks[v.rank].nodes.size()) continue;
-    settings.waits.push_back({v.rank, v.node, static_cast<patterns::Metric>(v.metric), v.value});
+    settings.waits.push_back({v.rank, v.node, static_cast<metrics::Metric>(v.metric), v.value});
   }
   return measure::profile::buildProfileReport(ranks, settings);
 }

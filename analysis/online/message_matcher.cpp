@@ -4,7 +4,7 @@
 
 namespace waitscope::online {
 
-using patterns::Metric;
+using metrics::Metric;
 
 void MessageMatcher::add(const Event& e, bool isSend) {
   const Key key = isSend ? Key{e.comm, e.rank, static_cast<std::uint32_t>(e.peer), e.tag}

@@ -79,7 +79,7 @@ struct Partial {
 };
 static_assert(std::is_trivially_copyable_v<Partial>);
 
-// One wait-state total: metric (patterns::Metric), application rank, call-path node on it.
+// One wait-state total: metric (metrics::Metric), application rank, call-path node on it.
 struct MetricValue {
   std::uint32_t metric = 0;
   std::uint32_t rank = 0;

@@ -2,7 +2,7 @@
 
 namespace waitscope::online {
 
-void WaitTotals::add(patterns::Metric metric, std::uint32_t rank, std::uint32_t node, double seconds) {
+void WaitTotals::add(metrics::Metric metric, std::uint32_t rank, std::uint32_t node, double seconds) {
   add(MetricValue{static_cast<std::uint32_t>(metric), rank, node, 0, seconds});
 }
 
@@ -25,7 +25,7 @@ std::vector<MetricValue> WaitTotals::values() const {
   return out;
 }
 
-double WaitTotals::total(patterns::Metric metric) const {
+double WaitTotals::total(metrics::Metric metric) const {
   double sum = 0.0;
   for (const auto& [k, v] : values_)
     if (v.metric == static_cast<std::uint32_t>(metric)) sum += v.value;

@@ -12,12 +12,12 @@ namespace waitscope::online {
 
 class WaitTotals {
  public:
-  void add(patterns::Metric metric, std::uint32_t rank, std::uint32_t node, double seconds);
+  void add(metrics::Metric metric, std::uint32_t rank, std::uint32_t node, double seconds);
   void add(const MetricValue& v);
   // Everything gathered, and empties the table (the next call returns only what came after).
   std::vector<MetricValue> take();
   std::vector<MetricValue> values() const;
-  double total(patterns::Metric metric) const;
+  double total(metrics::Metric metric) const;
   bool empty() const { return values_.empty(); }
 
  private:

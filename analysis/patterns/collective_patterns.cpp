@@ -10,6 +10,8 @@
 #include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::patterns {
+
+using metrics::Metric;
 namespace {
 
 using trace::CollectiveOp;

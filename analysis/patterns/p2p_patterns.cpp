@@ -12,6 +12,8 @@
 #include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::patterns {
+
+using metrics::Metric;
 namespace {
 
 using trace::EventKind;

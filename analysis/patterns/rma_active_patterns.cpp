@@ -39,6 +39,8 @@
 #include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::patterns {
+
+using metrics::Metric;
 namespace {
 
 using rma_active::callAround;

@@ -32,6 +32,8 @@
 #include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::patterns {
+
+using metrics::Metric;
 namespace {
 
 using replay::Call;

@@ -7,6 +7,9 @@
 #include <vector>
 
 namespace waitscope::patterns {
+
+using metrics::Metric;
+using metrics::mpiTimeCategory;
 namespace {
 
 using trace::EventKind;

@@ -13,7 +13,7 @@ namespace waitscope::patterns {
 // The time category of a region: Comp for non-MPI code, else the MPI category
 // its function belongs to (MpiPoint2Point for MPI_Recv, MpiRmaSyncActive for
 // MPI_Win_fence, ...; Mpi for calls that fit no category).
-Metric timeCategory(const trace::Region& region);
+metrics::Metric timeCategory(const trace::Region& region);
 
 class TimeMetrics {
  public:

@@ -46,33 +46,33 @@ struct Reader {
   }
 };
 
-using patterns::Metric;
+using metrics::Metric;
 
-report::MetricUnit unitOf(patterns::Unit u) {
-  return u == patterns::Unit::Seconds ? report::MetricUnit::Seconds
-         : u == patterns::Unit::Bytes ? report::MetricUnit::Bytes
+report::MetricUnit unitOf(metrics::Unit u) {
+  return u == metrics::Unit::Seconds ? report::MetricUnit::Seconds
+         : u == metrics::Unit::Bytes ? report::MetricUnit::Bytes
                                       : report::MetricUnit::Occurrences;
 }
 
 // The metrics a profile measures: the time tree's categories (the roll-ups whose
 // exclusive value is time spent in a kind of code) and visits.
-bool measuredByProfile(const patterns::MetricDefinition& def) {
+bool measuredByProfile(const metrics::MetricDefinition& def) {
   if (def.id == Metric::Visits) return true;
   if (def.partOfParent) return false;
-  for (Metric m = def.id;; m = patterns::definition(m).parent) {
+  for (Metric m = def.id;; m = metrics::definition(m).parent) {
     if (m == Metric::Time) return true;
-    if (patterns::definition(m).parent == patterns::kNoParent) return false;
+    if (metrics::definition(m).parent == metrics::kNoParent) return false;
   }
 }
 
-const patterns::MetricDefinition* findDefinition(std::string_view uniqueName) {
-  for (const auto& def : patterns::metricTable())
+const metrics::MetricDefinition* findDefinition(std::string_view uniqueName) {
+  for (const auto& def : metrics::metricTable())
     if (def.uniqueName == uniqueName) return &def;
   return nullptr;
 }
 
 Metric timeCategoryOf(const NodeOut& n) {
-  if (n.paradigm == "mpi") return patterns::mpiTimeCategory(n.region);
+  if (n.paradigm == "mpi") return metrics::mpiTimeCategory(n.region);
   return Metric::Comp;
 }
 
@@ -131,27 +131,27 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
 
   // Metrics: the measured part of the table (parents first, as in the table), then the
   // estimates under their pattern's parent.
-  std::vector<bool> waited(patterns::kMetricCount, false);
-  for (const NodeWait& w : settings.waits) waited[patterns::index(w.metric)] = true;
-  std::vector<std::uint32_t> metricOf(patterns::kMetricCount, report::kNoId);
-  for (const auto& def : patterns::metricTable()) {
-    const bool measuredWait = waited[patterns::index(def.id)] && def.parent != patterns::kNoParent &&
-                              metricOf[patterns::index(def.parent)] != report::kNoId;
+  std::vector<bool> waited(metrics::kMetricCount, false);
+  for (const NodeWait& w : settings.waits) waited[metrics::index(w.metric)] = true;
+  std::vector<std::uint32_t> metricOf(metrics::kMetricCount, report::kNoId);
+  for (const auto& def : metrics::metricTable()) {
+    const bool measuredWait = waited[metrics::index(def.id)] && def.parent != metrics::kNoParent &&
+                              metricOf[metrics::index(def.parent)] != report::kNoId;
     if (!measuredByProfile(def) && !measuredWait) continue;
     report::Metric m;
     m.uniqueName = std::string(def.uniqueName);
     m.displayName = std::string(def.displayName);
     m.description = std::string(def.description);
     m.unit = unitOf(def.unit);
-    m.parent = def.parent == patterns::kNoParent ? report::kNoId : metricOf[patterns::index(def.parent)];
-    metricOf[patterns::index(def.id)] = static_cast<std::uint32_t>(out.metrics.size());
+    m.parent = def.parent == metrics::kNoParent ? report::kNoId : metricOf[metrics::index(def.parent)];
+    metricOf[metrics::index(def.id)] = static_cast<std::uint32_t>(out.metrics.size());
     out.metrics.push_back(std::move(m));
   }
   std::vector<std::uint32_t> estimateOf(kPatternCount, report::kNoId);
   std::string estimates;
   for (int p = 1; settings.estimates && p < kPatternCount; ++p) {
     const auto pattern = static_cast<Pattern>(p);
-    const patterns::MetricDefinition* base = findDefinition(baseMetric(pattern));
+    const metrics::MetricDefinition* base = findDefinition(baseMetric(pattern));
     if (!base) continue;
     report::Metric m;
     m.uniqueName = estimateMetric(pattern);
@@ -159,7 +159,7 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
     m.description = "Estimated without a trace (Mao et al., EuroMPI/ASIA 2014): the time of each visit above "
                     "the minimum duration of the same MPI function and message-size class. " +
                     std::string(base->description);
-    m.parent = metricOf[patterns::index(base->parent)];
+    m.parent = metricOf[metrics::index(base->parent)];
     estimateOf[static_cast<std::size_t>(p)] = static_cast<std::uint32_t>(out.metrics.size());
     estimates += (estimates.empty() ? "" : ",") + m.uniqueName;
     out.metrics.push_back(std::move(m));
@@ -218,7 +218,7 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
       // call's time category), so the category keeps the rest.
       const Pattern pattern = n.paradigm == "mpi" ? estimateRule(n.region).pattern : Pattern::None;
       const std::uint32_t estimate = estimateOf[static_cast<std::size_t>(pattern)];
-      const std::uint32_t category = metricOf[patterns::index(timeCategoryOf(n))];
+      const std::uint32_t category = metricOf[metrics::index(timeCategoryOf(n))];
       double rest = n.exclusiveSeconds;
       if (estimate != report::kNoId) {
         add(estimate, path, r, n.estimate);
@@ -226,14 +226,14 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
       }
       if (const auto w = waitsOf.find({static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(i)}); w != waitsOf.end()) {
         for (const NodeWait* wait : w->second) {
-          const std::uint32_t metric = metricOf[patterns::index(wait->metric)];
+          const std::uint32_t metric = metricOf[metrics::index(wait->metric)];
           if (metric == report::kNoId) continue;
           add(metric, path, r, wait->seconds);
           if (out.metrics[metric].parent == category) rest -= wait->seconds;
         }
       }
       add(category, path, r, rest);
-      add(metricOf[patterns::index(Metric::Visits)], path, r, n.visits);
+      add(metricOf[metrics::index(Metric::Visits)], path, r, n.visits);
       if (testedMetric != report::kNoId && estimateRule(n.region).testExclusion && n.paradigm == "mpi")
         add(testedMetric, path, r, n.testedEstimate);
     }

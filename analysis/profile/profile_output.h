@@ -46,7 +46,7 @@ RankOut deserialize(const std::string& bytes);
 struct NodeWait {
   std::uint32_t rank = 0;
   std::uint32_t node = 0;
-  patterns::Metric metric = patterns::Metric::MpiLateSender;
+  metrics::Metric metric = metrics::Metric::MpiLateSender;
   double seconds = 0.0;
 };
 

@@ -44,8 +44,8 @@ void Severities::add(Metric metric, trace::CallPathId path, double value) {
   if (value == 0.0) return;
   for (Metric m = metric;;) {
     slot(key(m, path)) += value;
-    const auto& def = patterns::definition(m);
-    if (def.partOfParent || def.parent == patterns::kNoParent) break;
+    const auto& def = metrics::definition(m);
+    if (def.partOfParent || def.parent == metrics::kNoParent) break;
     m = def.parent;
   }
 }

@@ -11,7 +11,7 @@
 
 namespace waitscope::replay {
 
-using patterns::Metric;
+using metrics::Metric;
 
 // One wait state on this location. `cause` is the world rank that caused it
 // (trace::kNone when unknown).

@@ -41,12 +41,12 @@ const char* unitName(report::MetricUnit unit) {
 // The delay metric that charges this pattern's wait states to their causes
 // (docs/causes-delay.md); empty for patterns without delay costs.
 std::string delayMetricOf(const std::string& pattern) {
-  for (const patterns::MetricDefinition& d : patterns::metricTable()) {
+  for (const metrics::MetricDefinition& d : metrics::metricTable()) {
     if (d.uniqueName != pattern) continue;
-    switch (patterns::waitFamily(d.id)) {
-      case patterns::WaitFamily::PointToPoint: return "delay_p2p";
-      case patterns::WaitFamily::Collective: return "delay_collective";
-      case patterns::WaitFamily::RmaActive: return "delay_rma";
+    switch (metrics::waitFamily(d.id)) {
+      case metrics::WaitFamily::PointToPoint: return "delay_p2p";
+      case metrics::WaitFamily::Collective: return "delay_collective";
+      case metrics::WaitFamily::RmaActive: return "delay_rma";
       default: return {};
     }
   }
@@ -152,7 +152,7 @@ void writeSarif(const report::Report& report, const SarifOptions& options, std::
   for (std::uint32_t m = 0; m < report.metrics.size(); ++m) {
     if (!isWaitStatePattern(report, m)) continue;
     const report::Metric& metric = report.metrics[m];
-    const std::string advice(patterns::patternAdvice(metric.uniqueName));
+    const std::string advice(metrics::patternAdvice(metric.uniqueName));
     const std::string name = metric.displayName.empty() ? metric.uniqueName : metric.displayName;
     rules += std::string(ruleCount ? ",\n" : "\n") + "        {\"id\": " + jsonString(metric.uniqueName) +
              ", \"shortDescription\": {\"text\": " + jsonString(name) + "}" +

@@ -11,11 +11,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (argc == 1) {
-    waitscope::patterns::writePatternReference(std::cout);
+    waitscope::metrics::writePatternReference(std::cout);
     return std::cout ? 0 : 1;
   }
   std::ofstream file(argv[1], std::ios::binary);
-  waitscope::patterns::writePatternReference(file);
+  waitscope::metrics::writePatternReference(file);
   file.close();
   if (!file) {
     std::fprintf(stderr, "waitscope-pattern-reference: cannot write %s\n", argv[1]);

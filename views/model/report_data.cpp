@@ -29,7 +29,7 @@ ReportData::ReportData(report::Report report, QString path) : report_(std::move(
     QString tip = QStringLiteral("<b>%1</b> (%2)<br>%3")
                       .arg(metricTree_.names[i].toHtmlEscaped(), fromStd(m.uniqueName).toHtmlEscaped(),
                            fromStd(m.description).toHtmlEscaped());
-    const std::string_view advice = patterns::patternAdvice(m.uniqueName);
+    const std::string_view advice = metrics::patternAdvice(m.uniqueName);
     if (!advice.empty())
       tip += QStringLiteral("<p><i>What to change:</i> %1</p>")
                  .arg(QString::fromUtf8(advice.data(), static_cast<qsizetype>(advice.size())).toHtmlEscaped());

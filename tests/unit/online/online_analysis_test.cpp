@@ -8,7 +8,7 @@
 #include "analysis/online/wait_totals.h"
 
 using namespace waitscope::online;
-using waitscope::patterns::Metric;
+using waitscope::metrics::Metric;
 
 namespace {
 

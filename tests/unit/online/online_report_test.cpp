@@ -51,8 +51,8 @@ TEST(OnlineReport, WaitsGoUnderTheirPatternAndOutOfTheCategory) {
   const std::vector<std::string> trees = {waitscope::measure::profile::serialize(rankWithRecv(0.5)),
                                           waitscope::measure::profile::serialize(rankWithRecv(2.0))};
   const std::vector<MetricValue> totals = {
-      {static_cast<std::uint32_t>(waitscope::patterns::Metric::MpiLateSender), 1, 1, 0, 1.5},
-      {static_cast<std::uint32_t>(waitscope::patterns::Metric::MpiLateSender), 1, 9, 0, 7.0},  // node not in the tree yet
+      {static_cast<std::uint32_t>(waitscope::metrics::Metric::MpiLateSender), 1, 1, 0, 1.5},
+      {static_cast<std::uint32_t>(waitscope::metrics::Metric::MpiLateSender), 1, 9, 0, 7.0},  // node not in the tree yet
   };
   const auto report = buildOnlineReport(trees, totals, {{"online_snapshot", "3"}});
   EXPECT_EQ(report.metaValue("kind"), "online");

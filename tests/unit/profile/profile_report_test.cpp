@@ -81,8 +81,8 @@ TEST(profile_report, EstimatesSitUnderTheirPatternsParent) {
     EXPECT_TRUE(rep.metrics[m].displayName.ends_with(" (estimate)"));
     // The parent is the trace analysis' parent of the pattern ...
     std::string parent;
-    for (const auto& def : waitscope::patterns::metricTable())
-      if (def.uniqueName == baseMetric(pattern)) parent = waitscope::patterns::definition(def.parent).uniqueName;
+    for (const auto& def : waitscope::metrics::metricTable())
+      if (def.uniqueName == baseMetric(pattern)) parent = waitscope::metrics::definition(def.parent).uniqueName;
     ASSERT_NE(rep.metrics[m].parent, report::kNoId);
     EXPECT_EQ(rep.metrics[rep.metrics[m].parent].uniqueName, parent);
   }
@@ -93,7 +93,7 @@ TEST(profile_report, EstimatesSitUnderTheirPatternsParent) {
                         "MPI_Win_start", "MPI_Win_complete", "MPI_Win_wait"}) {
     const std::uint32_t m = rep.findMetric(estimateMetric(estimateRule(f).pattern));
     ASSERT_NE(m, report::kNoId) << f;
-    const auto category = waitscope::patterns::definition(waitscope::patterns::mpiTimeCategory(f)).uniqueName;
+    const auto category = waitscope::metrics::definition(waitscope::metrics::mpiTimeCategory(f)).uniqueName;
     EXPECT_EQ(rep.metrics[rep.metrics[m].parent].uniqueName, category) << f;
   }
   // Trace-only metrics are not in a profile.

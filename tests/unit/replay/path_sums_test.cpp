@@ -4,7 +4,7 @@
 
 #include "analysis/replay/path_sums.h"
 
-using waitscope::patterns::Metric;
+using waitscope::metrics::Metric;
 using waitscope::replay::PathSums;
 using waitscope::replay::Severities;
 
