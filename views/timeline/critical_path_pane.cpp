@@ -16,6 +16,7 @@
 
 #include "analysis/report/critical_path_profile.h"
 #include "analysis/report/report_queries.h"
+#include "views/model/selection.h"
 
 namespace waitscope::views {
 
@@ -34,8 +35,11 @@ QStandardItem* number(double value) {
 
 }  // namespace
 
-CriticalPathPane::CriticalPathPane(QWidget* parent)
+CriticalPathPane::CriticalPathPane(QWidget* parent) : CriticalPathPane(nullptr, parent) {}
+
+CriticalPathPane::CriticalPathPane(Selection* selection, QWidget* parent)
     : QWidget(parent),
+      selection_(selection),
       model_(new QStandardItemModel(this)),
       proxy_(new QSortFilterProxyModel(this)),
       table_(new QTableView(this)),
@@ -67,13 +71,28 @@ CriticalPathPane::CriticalPathPane(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(split);
+  if (selection_) followSelection();
+}
+
+void CriticalPathPane::followSelection() {
+  const auto showReport = [this] {
+    const ReportDataPtr& shown = selection_->report();
+    setReport(shown ? std::shared_ptr<const report::Report>(shown, &shown->report()) : nullptr);
+  };
+  connect(selection_, &Selection::reportChanged, this, showReport);
+  connect(selection_, &Selection::reportUpdated, this, showReport);
+  // A picked row: its segments light up in the timeline and the call tree selects it.
+  connect(this, &CriticalPathPane::callPathSelected, selection_, [this](std::uint32_t callPath) {
+    selection_->setHighlightedCallPath(callPath);
+    selection_->setCallPaths({{callPath, true}}, false);
+  });
 }
 
 void CriticalPathPane::setReport(std::shared_ptr<const report::Report> report) {
   report_ = std::move(report);
   model_->removeRows(0, model_->rowCount());
   if (report_) {
-    for (const timeline::PathProfileRow& row : timeline::criticalPathProfile(*report_)) {
+    for (const report::PathProfileRow& row : report::criticalPathProfile(*report_)) {
       auto* name = new QStandardItem(QString::fromStdString(report::callPathString(*report_, row.callPath)));
       name->setData(row.callPath, kCallPathRole);
       name->setEditable(false);

@@ -1,9 +1,10 @@
 #pragma once
 // The critical-path view beside the timeline: per call path its time on the
 // critical path, share of the path and imbalance, as a sortable table and a
-// bar chart of the ten largest. Selecting a row emits callPathSelected, which
-// the main window connects to TimelineView::setHighlightedCallPath (its
-// segments on the path light up) and to the call tree.
+// bar chart of the ten largest. Selecting a row emits callPathSelected.
+// Constructed with the app's Selection, it shows the selection's report and
+// writes a selected row there as the highlighted call path and the call-tree
+// pick (its segments on the path light up in the timeline).
 #include <cstdint>
 #include <memory>
 
@@ -18,6 +19,8 @@ class QTableView;
 
 namespace waitscope::views {
 
+class Selection;
+
 class CriticalPathPane : public QWidget {
   Q_OBJECT
 
@@ -25,6 +28,8 @@ class CriticalPathPane : public QWidget {
   enum Column { CallPathColumn, OnPathColumn, ShareColumn, ImbalanceColumn };
 
   explicit CriticalPathPane(QWidget* parent = nullptr);
+  // Follows `selection`'s report and writes the selected row to it (see above).
+  explicit CriticalPathPane(Selection* selection, QWidget* parent = nullptr);
   void setReport(std::shared_ptr<const report::Report> report);
 
   QTableView* table() const { return table_; }
@@ -35,8 +40,10 @@ class CriticalPathPane : public QWidget {
   void callPathSelected(std::uint32_t callPath);
 
  private:
+  void followSelection();
   void rebuildChart();
 
+  Selection* selection_ = nullptr;
   std::shared_ptr<const report::Report> report_;
   QStandardItemModel* model_;
   QSortFilterProxyModel* proxy_;

@@ -22,8 +22,13 @@ QToolButton* button(QWidget* parent, const QString& text, const QString& tip) {
 
 }  // namespace
 
-TimelinePane::TimelinePane(QWidget* parent)
-    : QWidget(parent), view_(new TimelineView(this)), from_(new QLineEdit(this)), to_(new QLineEdit(this)) {
+TimelinePane::TimelinePane(QWidget* parent) : TimelinePane(nullptr, parent) {}
+
+TimelinePane::TimelinePane(Selection* selection, QWidget* parent)
+    : QWidget(parent),
+      view_(new TimelineView(selection, this)),
+      from_(new QLineEdit(this)),
+      to_(new QLineEdit(this)) {
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(0, 0, 0, 0);
   for (QLineEdit* e : {from_, to_}) {

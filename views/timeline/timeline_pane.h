@@ -1,7 +1,7 @@
 #pragma once
 // The timeline with its tool bar: the exact time window (from / to, in
 // seconds, Enter applies), zoom in / out / whole trace, undo / redo of zoom
-// steps. The main window embeds this pane; view() gives the coupling slots.
+// steps. The main window embeds this pane, constructed with its Selection.
 #include <QWidget>
 
 class QLineEdit;
@@ -9,6 +9,7 @@ class QToolButton;
 
 namespace waitscope::views {
 
+class Selection;
 class TimelineView;
 
 class TimelinePane : public QWidget {
@@ -16,6 +17,8 @@ class TimelinePane : public QWidget {
 
  public:
   explicit TimelinePane(QWidget* parent = nullptr);
+  // The view follows `selection` and writes to it (TimelineView).
+  explicit TimelinePane(Selection* selection, QWidget* parent = nullptr);
   TimelineView* view() const { return view_; }
   QLineEdit* fromEdit() const { return from_; }
   QLineEdit* toEdit() const { return to_; }

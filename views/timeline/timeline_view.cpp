@@ -16,6 +16,7 @@
 #include <QWheelEvent>
 
 #include "analysis/report/report_queries.h"
+#include "views/model/selection.h"
 #include "views/timeline/passes/critical_path_pass.h"
 #include "views/timeline/passes/epoch_pass.h"
 #include "views/timeline/passes/legend_pass.h"
@@ -46,7 +47,10 @@ using timeline::kNoId;
 
 }  // namespace
 
-TimelineView::TimelineView(QWidget* parent) : QWidget(parent), scroll_(new QScrollBar(Qt::Vertical, this)) {
+TimelineView::TimelineView(QWidget* parent) : TimelineView(nullptr, parent) {}
+
+TimelineView::TimelineView(Selection* selection, QWidget* parent)
+    : QWidget(parent), selection_(selection), scroll_(new QScrollBar(Qt::Vertical, this)) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
   setMinimumSize(320, 160);
@@ -67,6 +71,32 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), scroll_(new QScro
   passes_.push_back(std::make_unique<RulerPass>());
   passes_.push_back(std::make_unique<LegendPass>());
   rebuildStyle();
+  if (selection_) followSelection();
+}
+
+void TimelineView::followSelection() {
+  connect(selection_, &Selection::metricsChanged, this, [this] {
+    const TreePicks& picks = selection_->metrics();
+    setHighlightedMetric(picks.empty() ? kNoId : picks.front().node);
+  });
+  connect(selection_, &Selection::highlightedCallPathChanged, this, &TimelineView::setHighlightedCallPath);
+  connect(selection_, &Selection::systemItemsChanged, this, [this] {
+    const std::vector<std::uint32_t> locations = selection_->selectedLocations();
+    if (!locations.empty()) scrollToLocation(locations.front());
+  });
+  connect(selection_, &Selection::timeWindowChanged, this, [this](double from, double to) {
+    if (source_ && !(TimeWindow{from, to} == window_)) setTimeWindow(from, to);  // one zoom step
+  });
+  // What the user does goes to the selection (and from there to the other views).
+  connect(this, &TimelineView::timeWindowChanged, selection_, &Selection::setTimeWindow);
+  connect(this, &TimelineView::instanceClicked, selection_,
+          [this](std::uint32_t metric, std::uint32_t callPath, std::uint32_t location) {
+            const ReportDataPtr& shown = selection_->report();
+            if (!shown) return;
+            selection_->setMetrics({{metric, true}});
+            selection_->setCallPaths({{callPath, true}}, false);
+            selection_->setSystemItems({{shown->systemNodeOfLocation(location), true}});
+          });
 }
 
 TimelineView::~TimelineView() {

@@ -18,6 +18,12 @@
 // source's one-line problem when a request failed; it repaints when an answer
 // arrives.
 //
+// Constructed with the app's Selection, it follows it (the first picked metric
+// and the highlighted call path stand out, a picked location is scrolled to, a
+// time window set there is shown) and writes to it what the user does (its time
+// window; a click on a wait state picks its metric, call path and location).
+// Without one it stands alone, driven through its slots.
+//
 // Mouse: wheel zooms around the pointer, Shift+wheel scrolls the rows; drag
 // with the left button selects a time range to zoom to (rubber band); drag with
 // the middle button or Shift+left pans; a click on an instance emits
@@ -49,12 +55,15 @@ class QScrollBar;
 namespace waitscope::views {
 
 class RenderPass;
+class Selection;
 
 class TimelineView : public QWidget {
   Q_OBJECT
 
  public:
   explicit TimelineView(QWidget* parent = nullptr);
+  // Follows `selection` and writes the user's actions to it (see above).
+  explicit TimelineView(Selection* selection, QWidget* parent = nullptr);
   ~TimelineView() override;
 
   // The slices to draw and the report they belong to (names, nodes, metrics).
@@ -134,6 +143,7 @@ class TimelineView : public QWidget {
   bool event(QEvent* event) override;
 
  private:
+  void followSelection();
   QRect plotRect(const QSize& size) const;
   int contentTop(const QRect& plot) const;  // widget y of content y 0
   void applyWindow(TimeWindow w, bool recordStep);
@@ -148,6 +158,7 @@ class TimelineView : public QWidget {
   void rebuildStyle();
   void paintAll(QPainter& p, const QSize& size);
 
+  Selection* selection_ = nullptr;
   std::shared_ptr<timeline::SliceSource> source_;
   std::shared_ptr<const report::Report> report_;
   TimelineRows rows_;

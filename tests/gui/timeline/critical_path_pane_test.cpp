@@ -1,5 +1,6 @@
 // The critical-path view: the profile rows of a hand-made report, sorting by
-// any column, the chart's bars, and callPathSelected when a row is picked.
+// any column, the chart's bars, and callPathSelected when a row is picked; with a
+// Selection, its report and a picked row written there.
 #include <QChart>
 #include <QHorizontalBarSeries>
 #include <QBarSet>
@@ -8,6 +9,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include "views/model/selection.h"
 #include "views/timeline/critical_path_pane.h"
 
 using namespace waitscope;
@@ -69,6 +71,23 @@ class CriticalPathPaneTest : public QObject {
     QCOMPARE(bars->barSets().first()->at(2), 2.25);
 
     pane.setReport(nullptr);
+    QCOMPARE(shown->rowCount(), 0);
+  }
+
+  void followsTheSelectionAndWritesToIt() {
+    views::Selection selection;
+    CriticalPathPane pane(&selection);
+    QAbstractItemModel* shown = pane.table()->model();
+    auto data = std::make_shared<views::ReportData>(*sampleReport(), QStringLiteral("sample.waitscope"));
+    selection.setReport(data);
+    QCOMPARE(shown->rowCount(), 3);
+    selection.updateReport(std::make_shared<views::ReportData>(*sampleReport(), QStringLiteral("sample.waitscope")));
+    QCOMPARE(shown->rowCount(), 3);
+    pane.table()->setCurrentIndex(shown->index(1, CriticalPathPane::CallPathColumn));  // main/MPI_Recv
+    QCOMPARE(selection.highlightedCallPath(), 1u);
+    QCOMPARE(selection.callPaths(), (views::TreePicks{{1, true}}));
+    QVERIFY(!selection.flatProfile());
+    selection.setReport(nullptr);
     QCOMPARE(shown->rowCount(), 0);
   }
 };

@@ -1,7 +1,8 @@
 // The timeline view, offscreen: zoom steps by keys, rubber band and wheel with
 // undo and redo; the SVG holds the RMA epochs and the instance shapes of a
 // builder-made trace only where the window shows them; a click on an instance
-// emits instanceClicked; tooltips; collapsing a node; the coupling slots.
+// emits instanceClicked; tooltips; collapsing a node; the coupling slots; a view
+// constructed with a Selection follows it and writes the user's actions to it.
 #include <QFile>
 #include <QPainter>
 #include <QScrollBar>
@@ -14,6 +15,7 @@
 
 #include "analysis/timeline/timeline_query.h"
 #include "tests/unit/timeline/timeline_scenarios.h"
+#include "views/model/selection.h"
 #include "views/timeline/column_spans.h"
 #include "views/timeline/raster_layer.h"
 #include "views/timeline/timeline_view.h"
@@ -288,6 +290,58 @@ class TimelineViewTest : public QObject {
     QFile none(dir.filePath("none.csv"));
     QVERIFY(none.open(QIODevice::ReadOnly));
     QCOMPARE(none.readAll().count('\n'), 1);  // the header only
+  }
+
+  // With a Selection: the first picked metric and the highlighted call path
+  // stand out as through the slots, a picked location is scrolled to, the time
+  // window goes both ways, and a click on a wait state picks its metric, call
+  // path and location.
+  void followsTheSelectionAndWritesToIt() {
+    auto f = rmaFixture();
+    auto data = std::make_shared<views::ReportData>(*f->report, QStringLiteral("rma.waitscope"));
+    views::Selection selection;
+    selection.setReport(data);
+    TimelineView view(&selection);
+    view.resize(900, 300);
+    f->attach(view);
+    QCOMPARE(selection.windowStart(), 0.0);
+    QCOMPARE(selection.windowEnd(), 8.0);
+    view.zoomIn();
+    QCOMPARE(selection.windowStart(), 2.0);
+    QCOMPARE(selection.windowEnd(), 6.0);
+    selection.setTimeWindow(3.5, 5.0);
+    QCOMPARE(view.timeWindow(), (TimeWindow{3.5, 5.0}));
+    view.undoZoom();  // the window the selection set was one step
+    QCOMPARE(view.timeWindow(), (TimeWindow{2.0, 6.0}));
+    QCOMPARE(selection.windowStart(), 2.0);
+
+    const std::uint32_t start = test::callPathOf(*f->report, "main/MPI_Win_start");
+    TimelineView alone;  // driven through the slots: the same pixels
+    alone.resize(view.size());
+    f->attach(alone);
+    alone.setTimeWindow(2.0, 6.0);
+    selection.setMetrics({{0, true}});
+    selection.setHighlightedCallPath(start);
+    alone.setHighlightedMetric(0);
+    alone.setHighlightedCallPath(start);
+    QCOMPARE(paintedBy(view, true), paintedBy(alone, true));
+    selection.setMetrics({});
+    selection.setHighlightedCallPath(views::kNoNode);
+    QVERIFY(paintedBy(view, true) != paintedBy(alone, true));
+    alone.setHighlightedMetric(timeline::kNoId);
+    alone.setHighlightedCallPath(timeline::kNoId);
+    QCOMPARE(paintedBy(view, true), paintedBy(alone, true));
+
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, 24 + 8));  // collapse the node
+    QCOMPARE(view.positionOf(2, 1.0).y(), -1.0);
+    selection.setSystemItems({{data->systemNodeOfLocation(2), true}});
+    QVERIFY(view.positionOf(2, 1.0).y() > 0);
+
+    QTest::mouseClick(&view, Qt::LeftButton, {}, view.positionOf(1, 4.25).toPoint());
+    QCOMPARE(selection.metrics(), (views::TreePicks{{1, true}}));
+    QCOMPARE(selection.callPaths(), (views::TreePicks{{start, true}}));
+    QVERIFY(!selection.flatProfile());
+    QCOMPARE(selection.systemItems(), (views::TreePicks{{data->systemNodeOfLocation(1), true}}));
   }
 
   void nodeHeaderCollapsesAndScrollToLocationExpands() {
