@@ -8,7 +8,7 @@
 #include "analysis/measure/profile_runtime.h"
 #include "analysis/measure/waitscope.h"
 #include "analysis/online/online_config.h"
-#include "analysis/profile/timestamped_name.h"
+#include "analysis/report/timestamped_name.h"
 
 #define OTF2_MPI_USE_PMPI
 #include <otf2/OTF2_MPI_Collectives.h>
@@ -492,7 +492,7 @@ void startMeasurement(std::uint64_t initEnter) {
   char dirBuf[4096] = {};
   if (recorder.worldRank == 0) {
     const char* env = std::getenv("WAITSCOPE_TRACE_DIR");
-    const std::string dir = env && *env ? env : timestampedName("waitscope-trace-%Y%m%d-%H%M%S");
+    const std::string dir = env && *env ? env : report::timestampedName("waitscope-trace-%Y%m%d-%H%M%S");
     if (!makeDirs(dir)) {
       std::fprintf(stderr, "waitscope: cannot write the trace to %s: %s; not recording\n", dir.c_str(),
                    std::strerror(errno));

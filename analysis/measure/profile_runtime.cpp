@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "analysis/profile/profile_output.h"
-#include "analysis/profile/timestamped_name.h"
+#include "analysis/report/timestamped_name.h"
 #include "analysis/report/report_io.h"
 #include "analysis/report/text_output.h"
 
@@ -234,7 +234,7 @@ void finish(std::uint32_t finalizeFn, void* returnAddress) {
   }
 
   const char* env = std::getenv("WAITSCOPE_PROFILE_OUT");
-  const std::string path = env && *env ? env : timestampedName("waitscope-profile-%Y%m%d-%H%M%S.waitscope");
+  const std::string path = env && *env ? env : report::timestampedName("waitscope-profile-%Y%m%d-%H%M%S.waitscope");
   try {
     std::vector<RankOut> ranks;
     for (int r = 0; r < n; ++r)

@@ -20,7 +20,14 @@
 #define WAITSCOPE_HAVE_TSC 1
 #endif
 
+namespace waitscope::profile {
+struct RankOut;
+}  // namespace waitscope::profile
+
 namespace waitscope::measure::profile {
+
+// The recorder's side of the profile: it fills the bookkeeping of analysis/profile.
+using namespace waitscope::profile;
 
 // What a wrapper learned about one visit.
 struct Visit {
@@ -70,8 +77,7 @@ inline void record(std::uint32_t fn, void* returnAddress, std::uint64_t duration
 
 // This process' call paths with visits and exclusive time so far, no estimates (online mode
 // sends it to the root place at every snapshot); regions still open count up to their last visit.
-struct RankOut;
-RankOut treeOutput(double secondsPerTick);
+waitscope::profile::RankOut treeOutput(double secondsPerTick);
 // Seconds per tick() since start().
 double secondsPerTick();
 

@@ -34,13 +34,13 @@ void writeLiveStatus(const std::string& reportPath, const LiveStatus& s) {
 
 report::Report buildOnlineReport(const std::vector<std::string>& trees, const std::vector<MetricValue>& totals,
                                  std::vector<std::pair<std::string, std::string>> meta) {
-  using measure::profile::RankOut;
+  using profile::RankOut;
   std::vector<RankOut> ranks(trees.size());
   for (std::size_t r = 0; r < trees.size(); ++r) {
-    if (!trees[r].empty()) ranks[r] = measure::profile::deserialize(trees[r]);
+    if (!trees[r].empty()) ranks[r] = profile::deserialize(trees[r]);
     if (ranks[r].host.empty()) ranks[r].host = "unknown host";
   }
-  measure::profile::ReportSettings settings;
+  profile::ReportSettings settings;
   settings.estimates = false;
   settings.kind = "online";
   settings.meta = std::move(meta);
@@ -49,7 +49,7 @@ report::Report buildOnlineReport(const std::vector<std::string>& trees, const st
     if (v.rank >= ranks.size() || v.node >= ranks[v.rank].nodes.size()) continue;
     settings.waits.push_back({v.rank, v.node, static_cast<metrics::Metric>(v.metric), v.value});
   }
-  return measure::profile::buildProfileReport(ranks, settings);
+  return profile::buildProfileReport(ranks, settings);
 }
 
 }  // namespace waitscope::online

@@ -16,7 +16,7 @@
 #include "analysis/online/message_matcher.h"
 #include "analysis/online/tree_layout.h"
 #include "analysis/online/wait_totals.h"
-#include "analysis/profile/timestamped_name.h"
+#include "analysis/report/timestamped_name.h"
 #include "analysis/report/report_io.h"
 
 namespace waitscope::online {
@@ -53,7 +53,7 @@ class Place {
     childStats_.assign(children_.size(), PlaceStats{});
     intraOut_.resize(static_cast<std::size_t>(layout_.firstLayerPlaces()));
     if (root_) trees_.resize(static_cast<std::size_t>(c.appRanks));
-    output_ = c.output.empty() ? measure::timestampedName("waitscope-online-%Y%m%d-%H%M%S.waitscope") : c.output;
+    output_ = c.output.empty() ? report::timestampedName("waitscope-online-%Y%m%d-%H%M%S.waitscope") : c.output;
   }
 
   int run() {

@@ -9,7 +9,7 @@
 #include "analysis/metrics/metric_table.h"
 #include "analysis/metrics/mpi_category.h"
 
-namespace waitscope::measure::profile {
+namespace waitscope::profile {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -261,4 +261,4 @@ report::Report buildProfileReport(const std::vector<RankOut>& ranks, const Repor
   return out;
 }
 
-}  // namespace waitscope::measure::profile
+}  // namespace waitscope::profile

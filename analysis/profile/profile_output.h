@@ -17,7 +17,7 @@
 #include "analysis/profile/profile_stats.h"
 #include "analysis/report/report.h"
 
-namespace waitscope::measure::profile {
+namespace waitscope::profile {
 
 struct NodeOut {
   std::uint32_t parent = kNone;  // index into RankOut::nodes (parents first); kNone for a root
@@ -66,4 +66,4 @@ inline constexpr const char* kTestedLateSenderMetric = "mpi_latesender_tested_es
 // ranks[r] is world rank r.
 report::Report buildProfileReport(const std::vector<RankOut>& ranks, const ReportSettings& settings);
 
-}  // namespace waitscope::measure::profile
+}  // namespace waitscope::profile

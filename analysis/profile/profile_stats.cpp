@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <initializer_list>
 
-namespace waitscope::measure::profile {
+namespace waitscope::profile {
 namespace {
 
 bool isOneOf(std::string_view name, std::initializer_list<std::string_view> names) {
@@ -133,4 +133,4 @@ void MinimumTable::combine(const MinimumTable& other) {
     values_[i] = std::min(values_[i], other.values_[i]);
 }
 
-}  // namespace waitscope::measure::profile
+}  // namespace waitscope::profile

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace waitscope::measure::profile {
+namespace waitscope::profile {
 
 // ---------------------------------------------------------------------------------------------
 // Patterns and the rule of each MPI function.
@@ -209,4 +209,4 @@ double waitEstimate(const ProfileTree& tree, std::uint32_t node, bool tested, do
   return wait;
 }
 
-}  // namespace waitscope::measure::profile
+}  // namespace waitscope::profile

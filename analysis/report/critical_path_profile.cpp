@@ -4,7 +4,7 @@
 
 #include "analysis/report/report_queries.h"
 
-namespace waitscope::timeline {
+namespace waitscope::report {
 
 // From the severities, not the segments: a segment is one visit of the path to
 // a location and names only the call path at its end (docs/causes-critical-path.md).
@@ -29,4 +29,4 @@ std::vector<PathProfileRow> criticalPathProfile(const report::Report& report) {
   return rows;
 }
 
-}  // namespace waitscope::timeline
+}  // namespace waitscope::report

@@ -8,7 +8,7 @@
 
 #include "analysis/report/report.h"
 
-namespace waitscope::timeline {
+namespace waitscope::report {
 
 struct PathProfileRow {
   std::uint32_t callPath = 0;
@@ -20,4 +20,4 @@ struct PathProfileRow {
 // Empty when the report has no critical_path metric.
 std::vector<PathProfileRow> criticalPathProfile(const report::Report& report);
 
-}  // namespace waitscope::timeline
+}  // namespace waitscope::report

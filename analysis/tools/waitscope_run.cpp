@@ -18,7 +18,7 @@
 #include "analysis/measure/partial_trace.h"
 #include "analysis/online/online_config.h"
 #include "analysis/online/tree_layout.h"
-#include "analysis/profile/timestamped_name.h"
+#include "analysis/report/timestamped_name.h"
 #include "analysis/tools/command_line_args.h"
 #include "analysis/tools/output_checks.h"
 
@@ -133,7 +133,7 @@ std::string findPlaceProgram() {
   return place.string();
 }
 
-using waitscope::measure::timestampedName;
+using waitscope::report::timestampedName;
 std::string defaultDir() { return timestampedName("waitscope-trace-%Y%m%d-%H%M%S"); }
 
 // SIGTERM to waitscope-run goes on to mpiexec (which ends the ranks with SIGTERM, and they flush

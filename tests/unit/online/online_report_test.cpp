@@ -14,8 +14,8 @@
 #include "analysis/report/report_io.h"
 
 using namespace waitscope::online;
-using waitscope::measure::profile::NodeOut;
-using waitscope::measure::profile::RankOut;
+using waitscope::profile::NodeOut;
+using waitscope::profile::RankOut;
 
 namespace {
 
@@ -48,8 +48,8 @@ double severity(const waitscope::report::Report& r, const std::string& metric, s
 }  // namespace
 
 TEST(OnlineReport, WaitsGoUnderTheirPatternAndOutOfTheCategory) {
-  const std::vector<std::string> trees = {waitscope::measure::profile::serialize(rankWithRecv(0.5)),
-                                          waitscope::measure::profile::serialize(rankWithRecv(2.0))};
+  const std::vector<std::string> trees = {waitscope::profile::serialize(rankWithRecv(0.5)),
+                                          waitscope::profile::serialize(rankWithRecv(2.0))};
   const std::vector<MetricValue> totals = {
       {static_cast<std::uint32_t>(waitscope::metrics::Metric::MpiLateSender), 1, 1, 0, 1.5},
       {static_cast<std::uint32_t>(waitscope::metrics::Metric::MpiLateSender), 1, 9, 0, 7.0},  // node not in the tree yet

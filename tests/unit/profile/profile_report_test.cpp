@@ -13,7 +13,7 @@
 #include "analysis/report/report_queries.h"
 #include "tests/support/test_support.h"
 
-using namespace waitscope::measure::profile;
+using namespace waitscope::profile;
 namespace report = waitscope::report;
 
 namespace {

@@ -9,7 +9,7 @@
 
 #include "analysis/profile/profile_stats.h"
 
-using namespace waitscope::measure::profile;
+using namespace waitscope::profile;
 
 namespace {
 

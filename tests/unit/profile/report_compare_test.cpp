@@ -11,7 +11,7 @@
 #include "analysis/report/report_io.h"
 #include "tests/support/test_support.h"
 
-using namespace waitscope::measure::profile;
+using namespace waitscope::profile;
 namespace report = waitscope::report;
 using waitscope::report::compareReports;
 

@@ -4,7 +4,7 @@
 #include <ctime>
 #include <string>
 
-namespace waitscope::measure {
+namespace waitscope::report {
 
 // `format` is a strftime format, e.g. "waitscope-trace-%Y%m%d-%H%M%S".
 inline std::string timestampedName(const char* format) {
@@ -16,4 +16,4 @@ inline std::string timestampedName(const char* format) {
   return buf;
 }
 
-}  // namespace waitscope::measure
+}  // namespace waitscope::report
