@@ -56,8 +56,8 @@ MainWindow::MainWindow(QWidget* parent)
       selection_(new views::Selection(this)),
       browser_(new views::ReportBrowser(selection_, this)),
       sourcePane_(new views::SourcePane(selection_, this)),
-      timelinePane_(new views::TimelinePane(this)),
-      criticalPathPane_(new views::CriticalPathPane(this)),
+      timelinePane_(new views::TimelinePane(selection_, this)),
+      criticalPathPane_(new views::CriticalPathPane(selection_, this)),
       timelineDetails_(new QLabel(this)),
       timelineStack_(new QStackedWidget(this)),
       timelineLoader_(new TimelineLoader(this)),
@@ -278,8 +278,6 @@ void MainWindow::showReport(views::ReportDataPtr report) {
   flatAction_->setChecked(false);
   browser_->setFlatProfile(false);
   selection_->setReport(std::move(report));
-  const views::ReportDataPtr& shown = selection_->report();
-  criticalPathPane_->setReport(shown ? std::shared_ptr<const report::Report>(shown, &shown->report()) : nullptr);
   timelineDetails_->clear();
   if (selection_->report()) {
     setTimelineNotice(tr("Opening the timeline (the first time, its index is built from the trace)…"));
@@ -296,8 +294,6 @@ void MainWindow::showReport(views::ReportDataPtr report) {
 void MainWindow::updateReportInPlace(views::ReportDataPtr report) {
   if (!selection_->report() || !report) return showReport(std::move(report));
   browser_->updateReport(std::move(report));
-  const views::ReportDataPtr& shown = selection_->report();
-  criticalPathPane_->setReport(std::shared_ptr<const report::Report>(shown, &shown->report()));
   updateStatus();
 }
 
@@ -453,32 +449,6 @@ void MainWindow::connectTimeline() {
     emit timelineReady();
   });
   connect(timelineLoader_, &TimelineLoader::failed, this, &MainWindow::setTimelineNotice);
-  // The timeline follows the selection ...
-  connect(selection_, &views::Selection::metricsChanged, timeline, [this, timeline] {
-    const views::TreePicks& picks = selection_->metrics();
-    timeline->setHighlightedMetric(picks.empty() ? report::kNoId : picks.front().node);
-  });
-  connect(selection_, &views::Selection::highlightedCallPathChanged, timeline,
-          &views::TimelineView::setHighlightedCallPath);
-  connect(selection_, &views::Selection::systemItemsChanged, timeline, [this, timeline] {
-    const std::vector<std::uint32_t> locations = selection_->selectedLocations();
-    if (!locations.empty()) timeline->scrollToLocation(locations.front());
-  });
-  // ... and a click on a wait state selects its pattern, call path and location.
-  connect(timeline, &views::TimelineView::instanceClicked, this,
-          [this](std::uint32_t metric, std::uint32_t callPath, std::uint32_t location) {
-            const views::ReportDataPtr& shown = selection_->report();
-            if (!shown) return;
-            selection_->setMetrics({{metric, true}});
-            selection_->setCallPaths({{callPath, true}}, false);
-            selection_->setSystemItems({{shown->systemNodeOfLocation(location), true}});
-          });
-  connect(timeline, &views::TimelineView::timeWindowChanged, selection_, &views::Selection::setTimeWindow);
-  // A call path picked in the critical-path view: its segments light up and the call tree selects it.
-  connect(criticalPathPane_, &views::CriticalPathPane::callPathSelected, this, [this](std::uint32_t callPath) {
-    selection_->setHighlightedCallPath(callPath);
-    selection_->setCallPaths({{callPath, true}}, false);
-  });
   // Colours chosen by the user (View > Timeline Colours…).
   QSettings settings;
   for (int g = 0; g < static_cast<int>(timeline::kRegionGroupCount); ++g) {
