@@ -6,7 +6,6 @@
 #include <QCloseEvent>
 #include <QColorDialog>
 #include <QCryptographicHash>
-#include <QStandardItemModel>
 #include <QVBoxLayout>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -498,17 +497,7 @@ QString MainWindow::compareWithTraceAnalysis(const QString& traceReport) {
 }
 
 QString MainWindow::exportCriticalPathCsv(const QString& path) const {
-  const QStandardItemModel* model = criticalPathPane_->model();
-  QString csv = QStringLiteral("call_path,on_path_s,share,imbalance_s\n");
-  for (int r = 0; r < model->rowCount(); ++r) {
-    QString name = model->index(r, views::CriticalPathPane::CallPathColumn).data().toString();
-    csv += QStringLiteral("\"%1\"").arg(name.replace(QLatin1Char('"'), QStringLiteral("\"\"")));
-    for (const int c : {views::CriticalPathPane::OnPathColumn, views::CriticalPathPane::ShareColumn,
-                        views::CriticalPathPane::ImbalanceColumn})
-      csv += QLatin1Char(',') + QString::number(model->index(r, c).data(Qt::EditRole).toDouble(), 'g', 17);
-    csv += QLatin1Char('\n');
-  }
-  return views::writeTextFile(csv, path);
+  return views::writeTextFile(criticalPathPane_->toCsv(), path);
 }
 
 void MainWindow::findSourceRoot(const QString& recordedFile) {

@@ -132,4 +132,16 @@ void CriticalPathPane::rebuildChart() {
   series->attachAxis(values);
 }
 
+QString CriticalPathPane::toCsv() const {
+  QString csv = QStringLiteral("call_path,on_path_s,share,imbalance_s\n");
+  for (int r = 0; r < model_->rowCount(); ++r) {
+    QString name = model_->index(r, CallPathColumn).data().toString();
+    csv += QStringLiteral("\"%1\"").arg(name.replace(QLatin1Char('"'), QStringLiteral("\"\"")));
+    for (const int c : {OnPathColumn, ShareColumn, ImbalanceColumn})
+      csv += QLatin1Char(',') + QString::number(model_->index(r, c).data(Qt::EditRole).toDouble(), 'g', 17);
+    csv += QLatin1Char('\n');
+  }
+  return csv;
+}
+
 }  // namespace waitscope::views

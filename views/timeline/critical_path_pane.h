@@ -35,6 +35,8 @@ class CriticalPathPane : public QWidget {
   QTableView* table() const { return table_; }
   QStandardItemModel* model() const { return model_; }
   QChart* chart() const { return chart_; }
+  // The profile as CSV (call path, time on the path, share, imbalance), full precision.
+  QString toCsv() const;
 
  signals:
   void callPathSelected(std::uint32_t callPath);
