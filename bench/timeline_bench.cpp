@@ -34,6 +34,7 @@
 #include "analysis/trace/otf2_reader.h"
 #include "bench/bench_args.h"
 #include "bench/trace_generator.h"
+#include "views/model/selection.h"
 #include "views/timeline/timeline_view.h"
 
 namespace {
@@ -238,7 +239,8 @@ int main(int argc, char** argv) {
     const double loadSeconds = secondsSince(t);
     auto source = std::make_shared<timeline::LocalSliceSource>(std::move(loaded.index));
     auto reportPtr = std::make_shared<const report::Report>(report);
-    views::TimelineView view;
+    views::Selection selection;
+    views::TimelineView view(&selection);
     view.resize(1900, 60 + 16 * 22 + 4 * 16 + 30);
     view.setData(source, reportPtr);
     QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);

@@ -35,8 +35,6 @@ QStandardItem* number(double value) {
 
 }  // namespace
 
-CriticalPathPane::CriticalPathPane(QWidget* parent) : CriticalPathPane(nullptr, parent) {}
-
 CriticalPathPane::CriticalPathPane(Selection* selection, QWidget* parent)
     : QWidget(parent),
       selection_(selection),
@@ -71,7 +69,7 @@ CriticalPathPane::CriticalPathPane(Selection* selection, QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(split);
-  if (selection_) followSelection();
+  followSelection();
 }
 
 void CriticalPathPane::followSelection() {

@@ -27,10 +27,8 @@ class CriticalPathPane : public QWidget {
  public:
   enum Column { CallPathColumn, OnPathColumn, ShareColumn, ImbalanceColumn };
 
-  explicit CriticalPathPane(QWidget* parent = nullptr);
   // Follows `selection`'s report and writes the selected row to it (see above).
   explicit CriticalPathPane(Selection* selection, QWidget* parent = nullptr);
-  void setReport(std::shared_ptr<const report::Report> report);
 
   QTableView* table() const { return table_; }
   QStandardItemModel* model() const { return model_; }
@@ -43,6 +41,7 @@ class CriticalPathPane : public QWidget {
 
  private:
   void followSelection();
+  void setReport(std::shared_ptr<const report::Report> report);
   void rebuildChart();
 
   Selection* selection_ = nullptr;

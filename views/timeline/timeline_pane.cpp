@@ -22,8 +22,6 @@ QToolButton* button(QWidget* parent, const QString& text, const QString& tip) {
 
 }  // namespace
 
-TimelinePane::TimelinePane(QWidget* parent) : TimelinePane(nullptr, parent) {}
-
 TimelinePane::TimelinePane(Selection* selection, QWidget* parent)
     : QWidget(parent),
       view_(new TimelineView(selection, this)),

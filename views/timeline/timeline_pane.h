@@ -16,7 +16,6 @@ class TimelinePane : public QWidget {
   Q_OBJECT
 
  public:
-  explicit TimelinePane(QWidget* parent = nullptr);
   // The view follows `selection` and writes to it (TimelineView).
   explicit TimelinePane(Selection* selection, QWidget* parent = nullptr);
   TimelineView* view() const { return view_; }

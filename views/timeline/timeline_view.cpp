@@ -47,8 +47,6 @@ using timeline::kNoId;
 
 }  // namespace
 
-TimelineView::TimelineView(QWidget* parent) : TimelineView(nullptr, parent) {}
-
 TimelineView::TimelineView(Selection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection), scroll_(new QScrollBar(Qt::Vertical, this)) {
   setFocusPolicy(Qt::StrongFocus);
@@ -71,7 +69,7 @@ TimelineView::TimelineView(Selection* selection, QWidget* parent)
   passes_.push_back(std::make_unique<RulerPass>());
   passes_.push_back(std::make_unique<LegendPass>());
   rebuildStyle();
-  if (selection_) followSelection();
+  followSelection();
 }
 
 void TimelineView::followSelection() {

@@ -18,11 +18,11 @@
 // source's one-line problem when a request failed; it repaints when an answer
 // arrives.
 //
-// Constructed with the app's Selection, it follows it (the first picked metric
-// and the highlighted call path stand out, a picked location is scrolled to, a
-// time window set there is shown) and writes to it what the user does (its time
-// window; a click on a wait state picks its metric, call path and location).
-// Without one it stands alone, driven through its slots.
+// Constructed with a Selection (the app's, or a test's own), it follows it (the
+// first picked metric and the highlighted call path stand out, a picked location
+// is scrolled to, a time window set there is shown) and writes to it what the
+// user does (its time window; a click on a wait state picks its metric, call path
+// and location).
 //
 // Mouse: wheel zooms around the pointer, Shift+wheel scrolls the rows; drag
 // with the left button selects a time range to zoom to (rubber band); drag with
@@ -61,7 +61,6 @@ class TimelineView : public QWidget {
   Q_OBJECT
 
  public:
-  explicit TimelineView(QWidget* parent = nullptr);
   // Follows `selection` and writes the user's actions to it (see above).
   explicit TimelineView(Selection* selection, QWidget* parent = nullptr);
   ~TimelineView() override;
@@ -121,11 +120,6 @@ class TimelineView : public QWidget {
   void panRight();
   void undoZoom();
   void redoZoom();
-  // Coupling with the trees: a metric's instances (with its sub-metrics') and a
-  // call path's regions and critical-path segments stand out; kNoId clears.
-  void setHighlightedMetric(std::uint32_t metric);
-  void setHighlightedCallPath(std::uint32_t callPath);
-  void scrollToLocation(std::uint32_t location);
 
  signals:
   void instanceClicked(std::uint32_t metric, std::uint32_t callPath, std::uint32_t location);
@@ -144,6 +138,11 @@ class TimelineView : public QWidget {
 
  private:
   void followSelection();
+  // What the selection stands for here: a metric's instances (with its sub-metrics')
+  // and a call path's regions and critical-path segments stand out; kNoId clears.
+  void setHighlightedMetric(std::uint32_t metric);
+  void setHighlightedCallPath(std::uint32_t callPath);
+  void scrollToLocation(std::uint32_t location);
   QRect plotRect(const QSize& size) const;
   int contentTop(const QRect& plot) const;  // widget y of content y 0
   void applyWindow(TimeWindow w, bool recordStep);

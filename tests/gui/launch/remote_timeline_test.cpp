@@ -37,6 +37,7 @@
 #include "app/timeline_loader.h"
 #include "tests/gui/launch/launch_test_support.h"
 #include "tests/gui/launch/ssh_server.h"
+#include "views/model/selection.h"
 #include "views/timeline/timeline_view.h"
 
 using namespace waitscope;
@@ -159,7 +160,8 @@ class RemoteTimelineTest : public QObject {
     QCOMPARE(a.instances.size(), b.instances.size());
 
     // In the view: both ranks' rows, from the remote, and what is under the mouse on rank 1's row.
-    views::TimelineView view;
+    views::Selection selection;
+    views::TimelineView view(&selection);
     QVERIFY(showExact(view, source, loaded.report));
     QVERIFY(view.lastSliceItems() > 0);
     const double t = a.regions[a.regions.size() / 2].start / 2 + a.regions[a.regions.size() / 2].end / 2;
@@ -316,7 +318,8 @@ class RemoteTimelineTest : public QObject {
     auto [source, error] = openRemote(*origin);
     QVERIFY2(source, qPrintable(error));
     const app::LoadResult loaded = app::ReportLoader::loadNow(localReport_);
-    views::TimelineView view;
+    views::Selection selection;
+    views::TimelineView view(&selection);
     QVERIFY(showExact(view, source, loaded.report));
 
     server_.stop();

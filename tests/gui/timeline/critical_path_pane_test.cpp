@@ -1,6 +1,6 @@
-// The critical-path view: the profile rows of a hand-made report, sorting by
-// any column, the chart's bars, and callPathSelected when a row is picked; with a
-// Selection, its report and a picked row written there.
+// The critical-path view: the profile rows of a hand-made report shown through
+// its Selection, sorting by any column, the chart's bars, and callPathSelected
+// when a row is picked; the Selection's report followed and a picked row written there.
 #include <QChart>
 #include <QHorizontalBarSeries>
 #include <QBarSet>
@@ -41,8 +41,9 @@ class CriticalPathPaneTest : public QObject {
 
  private slots:
   void rowsSortAndSelect() {
-    CriticalPathPane pane;
-    pane.setReport(sampleReport());
+    views::Selection selection;
+    CriticalPathPane pane(&selection);
+    selection.setReport(std::make_shared<views::ReportData>(*sampleReport(), QStringLiteral("sample.waitscope")));
     QTableView* table = pane.table();
     QAbstractItemModel* shown = table->model();
     QCOMPARE(shown->rowCount(), 3);
@@ -70,7 +71,7 @@ class CriticalPathPaneTest : public QObject {
     QCOMPARE(bars->barSets().first()->count(), 3);
     QCOMPARE(bars->barSets().first()->at(2), 2.25);
 
-    pane.setReport(nullptr);
+    selection.setReport(nullptr);
     QCOMPARE(shown->rowCount(), 0);
   }
 

@@ -11,6 +11,7 @@
 
 #include "analysis/timeline/async_slice_source.h"
 #include "tests/unit/timeline/timeline_scenarios.h"
+#include "views/model/selection.h"
 #include "views/timeline/timeline_view.h"
 
 using namespace waitscope;
@@ -79,7 +80,8 @@ class TimelineAsyncTest : public QObject {
   void paintReturnsAtOnceAndTheViewUpdatesWhenTheSliceArrives() {
     Fixture f;
     f.source->delayMs = 300;
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(900, 300);
     view.setData(f.source, f.report);
     paint(view);  // the answer can only arrive through the event loop, which paint does not run
@@ -106,7 +108,8 @@ class TimelineAsyncTest : public QObject {
 
   void zoomAndPanBurstCostsTwoFetchesAndDrawsTheBestSliceMeanwhile() {
     Fixture f;
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(900, 300);
     view.setData(f.source, f.report);
     paint(view);
@@ -151,7 +154,8 @@ class TimelineAsyncTest : public QObject {
     Fixture f;
     f.source->failWith = QStringLiteral("Timeline slices from node7 failed: ssh: connect to host node7 port 22: "
                                         "Connection refused. Check the connection, then zoom or pan to ask again.");
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(900, 300);
     view.setData(f.source, f.report);
     paint(view);

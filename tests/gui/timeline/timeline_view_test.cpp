@@ -1,8 +1,8 @@
 // The timeline view, offscreen: zoom steps by keys, rubber band and wheel with
 // undo and redo; the SVG holds the RMA epochs and the instance shapes of a
 // builder-made trace only where the window shows them; a click on an instance
-// emits instanceClicked; tooltips; collapsing a node; the coupling slots; a view
-// constructed with a Selection follows it and writes the user's actions to it.
+// emits instanceClicked; tooltips; collapsing a node; the view follows its
+// Selection (highlights, a picked location) and writes the user's actions to it.
 #include <QFile>
 #include <QPainter>
 #include <QScrollBar>
@@ -106,7 +106,8 @@ class TimelineViewTest : public QObject {
     Fixture f(2);
     test::buildMessages(f.builder);
     f.report = std::make_shared<report::Report>(test::reportSkeleton(f.builder.trace()));
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(800, 300);
     f.attach(view);
     QCOMPARE(view.timeWindow(), (TimeWindow{0.0, 8.0}));
@@ -157,7 +158,8 @@ class TimelineViewTest : public QObject {
     Fixture f(2);
     test::buildMessages(f.builder);
     f.report = std::make_shared<report::Report>(test::reportSkeleton(f.builder.trace()));
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(800, 300);
     f.attach(view);
     const QPointF at = view.positionOf(0, 2.0);
@@ -172,7 +174,8 @@ class TimelineViewTest : public QObject {
 
   void svgHoldsEpochsAndInstancesOfTheWindow() {
     auto f = rmaFixture();
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(900, 300);
     view.setLegendVisible(false);  // the legend shows every colour; here only the data may
     f->attach(view);
@@ -215,7 +218,8 @@ class TimelineViewTest : public QObject {
 
   void clickOnInstanceEmitsItsPatternCallPathAndLocation() {
     auto f = rmaFixture();
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(900, 300);
     f->attach(view);
     QSignalSpy spy(&view, &TimelineView::instanceClicked);
@@ -231,7 +235,8 @@ class TimelineViewTest : public QObject {
 
   void tooltipsDescribeWhatIsUnderThePointer() {
     auto f = rmaFixture();
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(900, 300);
     f->attach(view);
     const QString instance = view.describeAt(view.positionOf(1, 4.25).toPoint());
@@ -248,7 +253,8 @@ class TimelineViewTest : public QObject {
 
   void tooltipOfThePathNamesTheVisitAndItsLastCallPath() {
     auto f = rmaFixture();
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(900, 300);
     f->attach(view);
     const QString path = view.describeAt(view.positionOf(0, 3.6).toPoint());
@@ -260,10 +266,11 @@ class TimelineViewTest : public QObject {
   // call path lights up only the part of the bar inside its regions.
   void highlightedCallPathLightsItsPartOfTheVisit() {
     auto f = rmaFixture();
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(900, 300);
     f->attach(view);
-    view.setHighlightedCallPath(test::callPathOf(*f->report, "main/MPI_Win_fence"));
+    selection.setHighlightedCallPath(test::callPathOf(*f->report, "main/MPI_Win_fence"));
     for (const bool direct : {false, true}) {
       const QImage image = paintedBy(view, direct);
       const auto colorAt = [&](double t) { return image.pixelColor(view.positionOf(0, t).toPoint()); };
@@ -274,7 +281,8 @@ class TimelineViewTest : public QObject {
 
   void instancesCsvListsTheVisibleInstances() {
     auto f = rmaFixture();
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(900, 300);
     f->attach(view);
     QTemporaryDir dir;
@@ -293,9 +301,9 @@ class TimelineViewTest : public QObject {
   }
 
   // With a Selection: the first picked metric and the highlighted call path
-  // stand out as through the slots, a picked location is scrolled to, the time
-  // window goes both ways, and a click on a wait state picks its metric, call
-  // path and location.
+  // stand out (the same whether the call path is highlighted or the first call-tree
+  // pick), a picked location is scrolled to, the time window goes both ways, and a
+  // click on a wait state picks its metric, call path and location.
   void followsTheSelectionAndWritesToIt() {
     auto f = rmaFixture();
     auto data = std::make_shared<views::ReportData>(*f->report, QStringLiteral("rma.waitscope"));
@@ -316,20 +324,21 @@ class TimelineViewTest : public QObject {
     QCOMPARE(selection.windowStart(), 2.0);
 
     const std::uint32_t start = test::callPathOf(*f->report, "main/MPI_Win_start");
-    TimelineView alone;  // driven through the slots: the same pixels
+    views::Selection other;  // the call path as the first call-tree pick: the same pixels
+    TimelineView alone(&other);
     alone.resize(view.size());
     f->attach(alone);
     alone.setTimeWindow(2.0, 6.0);
     selection.setMetrics({{0, true}});
     selection.setHighlightedCallPath(start);
-    alone.setHighlightedMetric(0);
-    alone.setHighlightedCallPath(start);
+    other.setMetrics({{0, true}});
+    other.setCallPaths({{start, true}}, false);
     QCOMPARE(paintedBy(view, true), paintedBy(alone, true));
     selection.setMetrics({});
     selection.setHighlightedCallPath(views::kNoNode);
     QVERIFY(paintedBy(view, true) != paintedBy(alone, true));
-    alone.setHighlightedMetric(timeline::kNoId);
-    alone.setHighlightedCallPath(timeline::kNoId);
+    other.setMetrics({});
+    other.setCallPaths({}, false);
     QCOMPARE(paintedBy(view, true), paintedBy(alone, true));
 
     QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, 24 + 8));  // collapse the node
@@ -344,22 +353,26 @@ class TimelineViewTest : public QObject {
     QCOMPARE(selection.systemItems(), (views::TreePicks{{data->systemNodeOfLocation(1), true}}));
   }
 
-  void nodeHeaderCollapsesAndScrollToLocationExpands() {
+  void nodeHeaderCollapsesAndAPickedLocationExpands() {
     auto f = rmaFixture();
-    TimelineView view;
+    auto data = std::make_shared<views::ReportData>(*f->report, QStringLiteral("rma.waitscope"));
+    views::Selection selection;
+    selection.setReport(data);
+    TimelineView view(&selection);
     view.resize(900, 300);
     f->attach(view);
     QVERIFY(view.positionOf(2, 1.0).y() > 0);
     QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, 24 + 8));  // the node header, first row
     QVERIFY(view.rows().collapsed(0));
     QCOMPARE(view.positionOf(2, 1.0).y(), -1.0);
-    view.scrollToLocation(2);
+    selection.setSystemItems({{data->systemNodeOfLocation(2), true}});
     QVERIFY(!view.rows().collapsed(0));
     QVERIFY(view.positionOf(2, 1.0).y() > 0);
   }
 
   void withoutDataItPaintsAndExportsNothing() {
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(600, 200);
     QTemporaryDir dir;
     QVERIFY(view.exportPng(dir.filePath("empty.png")).isEmpty());
@@ -391,12 +404,13 @@ class TimelineViewTest : public QObject {
         {rma.get(), 3.9, 6.3, 1, test::callPathOf(*rma->report, "main/MPI_Win_start")},
     };
     for (const Case& c : cases) {
-      TimelineView view;
+      views::Selection selection;
+      TimelineView view(&selection);
       view.resize(700, 260);
       c.fixture->attach(view);
       view.setTimeWindow(c.from, c.to);
-      view.setHighlightedMetric(c.metric);
-      view.setHighlightedCallPath(c.callPath);
+      selection.setMetrics(c.metric == timeline::kNoId ? views::TreePicks{} : views::TreePicks{{c.metric, true}});
+      selection.setHighlightedCallPath(c.callPath);
       const QImage reference = paintedBy(view, false);
       const QImage direct = paintedBy(view, true);
       QVERIFY(view.lastSliceItems() > 0);
@@ -404,12 +418,15 @@ class TimelineViewTest : public QObject {
       QVERIFY2(where.isEmpty(), qPrintable(QStringLiteral("window %1-%2: %3").arg(c.from).arg(c.to).arg(where)));
     }
     // Scrolled so that rows are cut by the plot's top and bottom edges at every pixel offset.
-    TimelineView view;
+    auto data = std::make_shared<views::ReportData>(*dense->report, QStringLiteral("dense.waitscope"));
+    views::Selection selection;
+    selection.setReport(data);
+    TimelineView view(&selection);
     view.setMinimumSize(0, 0);
     view.resize(700, 110);
     dense->attach(view);
     view.setTimeWindow(0.0, 100.0);
-    view.scrollToLocation(3);
+    selection.setSystemItems({{data->systemNodeOfLocation(3), true}});
     auto* scroll = view.findChild<QScrollBar*>();
     QVERIFY(scroll && scroll->maximum() > 0);
     for (int value = 0; value <= scroll->maximum(); ++value) {
@@ -541,12 +558,13 @@ class TimelineViewTest : public QObject {
       int queries = 0;
     };
     auto source = std::make_shared<CountingSource>(timeline::buildTimelineIndex(f->builder.trace(), *f->report));
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(700, 260);
     view.setData(source, f->report);
     paintedBy(view, true);
     paintedBy(view, true);
-    view.setHighlightedMetric(2);
+    selection.setMetrics({{2, true}});
     paintedBy(view, true);
     QCOMPARE(source->queries, 1);
     view.setTimeWindow(10.0, 20.0);
@@ -562,16 +580,17 @@ class TimelineViewTest : public QObject {
 
   void highlightingNeedsNoRequery() {
     auto f = rmaFixture();
-    TimelineView view;
+    views::Selection selection;
+    TimelineView view(&selection);
     view.resize(900, 300);
     f->attach(view);
-    view.setHighlightedMetric(0);  // "time": every pattern below it
-    view.setHighlightedCallPath(test::callPathOf(*f->report, "main/MPI_Win_start"));
+    selection.setMetrics({{0, true}});  // "time": every pattern below it
+    selection.setHighlightedCallPath(test::callPathOf(*f->report, "main/MPI_Win_start"));
     QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
     QPainter p(&image);
     view.paintTo(p, view.size());
     QVERIFY(view.lastSliceItems() > 0);
-    view.setHighlightedMetric(timeline::kNoId);
+    selection.setMetrics({});
   }
 };
 
