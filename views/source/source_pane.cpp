@@ -88,9 +88,9 @@ SourcePane::SourcePane(Selection* selection, QWidget* parent) : QWidget(parent),
   layout->addWidget(stack_, 1);
   showNotice(tr("Select a call path to see its source."));
 
-  for (auto changed : {&Selection::reportChanged, &Selection::reportUpdated, &Selection::metricsChanged,
-                       &Selection::callPathsChanged})
+  for (auto changed : {&Selection::reportChanged, &Selection::metricsChanged, &Selection::callPathsChanged})
     connect(selection_, changed, this, &SourcePane::followSelection);
+  connect(selection_, &Selection::reportUpdated, this, &SourcePane::followSnapshot);
 }
 
 namespace {
@@ -146,16 +146,42 @@ void SourcePane::followSelection() {
                    : tr("Select one call path in the call tree to see its source."));
     return;
   }
-  // The selected metrics per line of this file, over every call path located in it.
+  showSource(recorded, local, line, lineValues(recorded), report->unit(selection_->metrics()));
+}
+
+// A live run's next snapshot: the file shown stays where the user scrolled it and is not read
+// again; only the margin's values change. Another file or line is shown as on any pick.
+void SourcePane::followSnapshot() {
+  QString recorded, local;
+  int line = 0;
+  if (shownFile_.isEmpty() || !selectedSource(&recorded, &local, &line) || local != shownFile_ || line != line_) {
+    followSelection();
+    return;
+  }
+  setLineValues(lineValues(recorded), selection_->report()->unit(selection_->metrics()));
+}
+
+// The selected metrics per line of `recordedFile`, over every call path located in it.
+std::map<std::uint32_t, double> SourcePane::lineValues(const QString& recordedFile) const {
+  const ReportDataPtr& report = selection_->report();
   const std::vector<double> values = report->callPathValues(selection_->metricMask());
   std::map<std::uint32_t, double> byLine;
-  const std::string file = recorded.toStdString();
+  const std::string file = recordedFile.toStdString();
   for (std::uint32_t c = 0; c < values.size(); ++c) {
     if (values[c] == 0.0) continue;
     const report::SourcePosition p = report::sourcePosition(report->report(), c);
     if (p.file == file && p.line > 0) byLine[p.line] += values[c];
   }
-  showSource(recorded, local, line, std::move(byLine), report->unit(selection_->metrics()));
+  return byLine;
+}
+
+void SourcePane::setLineValues(std::map<std::uint32_t, double> valuesByLine, report::MetricUnit unit) {
+  values_ = std::move(valuesByLine);
+  unit_ = unit;
+  largest_ = 0.0;
+  for (const auto& [l, v] : values_) largest_ = std::max(largest_, std::fabs(v));
+  text(editor_)->setViewportMargins(marginWidth(), 0, 0, 0);
+  margin_->update();
 }
 
 bool SourcePane::showSource(const QString& recordedFile, const QString& localFile, int line,
@@ -171,13 +197,9 @@ bool SourcePane::showSource(const QString& recordedFile, const QString& localFil
   }
   shownFile_ = localFile;
   line_ = line;
-  values_ = std::move(valuesByLine);
-  unit_ = unit;
-  largest_ = 0.0;
-  for (const auto& [l, v] : values_) largest_ = std::max(largest_, std::fabs(v));
   editor_->setPlainText(QString::fromUtf8(file.readAll()));
   title_->setText(line > 0 ? QStringLiteral("%1:%2").arg(localFile).arg(line) : localFile);
-  text(editor_)->setViewportMargins(marginWidth(), 0, 0, 0);
+  setLineValues(std::move(valuesByLine), unit);
   QList<QTextEdit::ExtraSelection> highlight;
   if (line > 0) {
     QTextEdit::ExtraSelection selection;
@@ -190,7 +212,6 @@ bool SourcePane::showSource(const QString& recordedFile, const QString& localFil
   }
   editor_->setExtraSelections(highlight);
   stack_->setCurrentIndex(0);
-  margin_->update();
   return true;
 }
 

@@ -62,6 +62,9 @@ class SourcePane : public QWidget {
   int marginWidth() const;
   void paintMargin(QPaintEvent* event);
   void followSelection();
+  void followSnapshot();
+  std::map<std::uint32_t, double> lineValues(const QString& recordedFile) const;
+  void setLineValues(std::map<std::uint32_t, double> valuesByLine, report::MetricUnit unit);
 
   Selection* selection_;
   QStackedWidget* stack_;

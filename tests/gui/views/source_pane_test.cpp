@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -70,6 +71,42 @@ class SourcePaneTest : public QObject {
     QCOMPARE(pane->marginText(55), QStringLiteral("1.500 s"));
     QCOMPARE(pane->marginText(30), QString());  // foo itself spends no MPI time
     QCOMPARE(pane->marginText(10), QString());
+  }
+
+  // A live run's next snapshot changes the margin's values but leaves the file where the user
+  // scrolled it (it is not read again).
+  void aSnapshotUpdatesTheValuesAndKeepsTheScroll() {
+    const QString liveDir = dir_.filePath(QStringLiteral("live"));
+    QVERIFY(QDir().mkpath(liveDir));
+    const QString source = liveDir + QStringLiteral("/app.c");
+    writeSource(source);
+    const QString path = liveDir + QStringLiteral("/live.waitscope");
+    report::writeReport(sampleReport(), path.toStdString());
+    auto window = open(path);
+    window->resize(800, 600);
+    window->browser()->selectMetric(QStringLiteral("mpi"));
+    QVERIFY(window->browser()->selectCallPath(QStringLiteral("main/MPI_Recv")));
+    views::SourcePane* pane = window->sourcePane();
+    QCOMPARE(pane->marginText(20), QStringLiteral("1.250 s"));
+    QPlainTextEdit* editor = pane->editor();
+    editor->verticalScrollBar()->setValue(0);
+    const int scrolled = editor->verticalScrollBar()->value();
+
+    const QString shownText = editor->toPlainText();
+    {
+      QFile changed(source);  // edited since: a snapshot does not reload it
+      QVERIFY(changed.open(QIODevice::WriteOnly));
+      changed.write("edited\n");
+    }
+
+    report::Report next = sampleReport();
+    for (auto& severity : next.severities)
+      for (double& value : severity.values) value *= 2;
+    window->selection()->updateReport(std::make_shared<views::ReportData>(std::move(next), path));
+    QCOMPARE(pane->marginText(20), QStringLiteral("2.500 s"));
+    QCOMPARE(pane->highlightedLine(), 20);
+    QCOMPARE(editor->verticalScrollBar()->value(), scrolled);
+    QCOMPARE(editor->toPlainText(), shownText);
   }
 
   void mapsFilesRecordedElsewhere() {
