@@ -24,7 +24,10 @@ constexpr double kFinestLevelFraction = 1.0 / 1048576.0;
 constexpr double kCoarsestLevelFraction = 1.0 / 64.0;
 constexpr std::size_t kMinPointsForLevel = 1024;
 
-// A send or receive record before matching.
+// A send or receive record before matching. `posted` orders the ends of one
+// channel as MPI matches them: a send by its record (written at posting), a
+// receive by its posting, which for MPI_Irecv is its request record, not the
+// completion that carries the message.
 struct MessageEnd {
   double time;
   std::uint32_t sender;
@@ -32,6 +35,7 @@ struct MessageEnd {
   std::uint32_t comm;
   std::uint32_t tag;
   std::uint64_t bytes;
+  std::uint64_t posted = 0;
 };
 
 bool sameChannel(const MessageEnd& a, const MessageEnd& b) {
@@ -39,6 +43,10 @@ bool sameChannel(const MessageEnd& a, const MessageEnd& b) {
 }
 bool channelLess(const MessageEnd& a, const MessageEnd& b) {
   return std::tie(a.sender, a.receiver, a.comm, a.tag) < std::tie(b.sender, b.receiver, b.comm, b.tag);
+}
+bool channelThenPostingLess(const MessageEnd& a, const MessageEnd& b) {
+  return std::tie(a.sender, a.receiver, a.comm, a.tag, a.posted) <
+         std::tie(b.sender, b.receiver, b.comm, b.tag, b.posted);
 }
 
 // What the leave of an MPI call does to the epochs of its location.
@@ -139,6 +147,7 @@ class IndexBuilder {
   std::map<ReportPathKey, std::uint32_t> pathKeys_;
   TimelineIndex index_;
   std::vector<LocationParts> parts_;
+  std::uint64_t postings_ = 0;  // posting order of message ends, over all locations
   std::vector<MessageEnd> sends_;
   std::vector<MessageEnd> receives_;
   std::vector<Transfer> transfers_;
@@ -176,6 +185,7 @@ void IndexBuilder::addLocation(const trace::Trace& trace, const trace::LocationE
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<double, std::uint8_t>> lockOpen;  // (win, remote)
   std::map<std::uint32_t, std::uint64_t> collectiveSequence;  // comm -> next sequence number
   std::unordered_map<std::uint64_t, PendingTransfers> pendingTransfers;  // (win << 40) ^ matching id
+  std::unordered_map<std::uint64_t, std::uint64_t> irecvPostings;        // request id -> posting order
   double collectiveBegin = -1.0;
   LocationParts& parts = parts_[loc];
 
@@ -236,13 +246,23 @@ void IndexBuilder::addLocation(const trace::Trace& trace, const trace::LocationE
       case EventKind::MpiSend:
       case EventKind::MpiIsend: {
         const trace::MessageRecord& m = events.message(e);
-        sends_.push_back({e.time, loc, worldPeer(defs, m.comm, m.peer, loc), m.comm, m.tag, m.bytes});
+        sends_.push_back({e.time, loc, worldPeer(defs, m.comm, m.peer, loc), m.comm, m.tag, m.bytes, postings_++});
         break;
       }
+      case EventKind::MpiIrecvRequest:
+        irecvPostings[events.message(e).request] = postings_++;
+        break;
       case EventKind::MpiRecv:
       case EventKind::MpiIrecv: {
         const trace::MessageRecord& m = events.message(e);
-        receives_.push_back({e.time, worldPeer(defs, m.comm, m.peer, loc), loc, m.comm, m.tag, m.bytes});
+        std::uint64_t posted = postings_++;
+        if (e.kind == EventKind::MpiIrecv) {
+          if (const auto it = irecvPostings.find(m.request); it != irecvPostings.end()) {
+            posted = it->second;
+            irecvPostings.erase(it);
+          }
+        }
+        receives_.push_back({e.time, worldPeer(defs, m.comm, m.peer, loc), loc, m.comm, m.tag, m.bytes, posted});
         break;
       }
       case EventKind::MpiCollectiveBegin:
@@ -357,10 +377,10 @@ void IndexBuilder::addLocation(const trace::Trace& trace, const trace::LocationE
 }
 
 void IndexBuilder::matchMessages() {
-  // MPI's non-overtaking rule: the n-th send on a (sender, receiver, comm, tag)
-  // channel matches the n-th receive on it.
-  std::stable_sort(sends_.begin(), sends_.end(), channelLess);
-  std::stable_sort(receives_.begin(), receives_.end(), channelLess);
+  // MPI's non-overtaking rule: the n-th send posted on a (sender, receiver, comm,
+  // tag) channel matches the n-th receive posted on it.
+  std::sort(sends_.begin(), sends_.end(), channelThenPostingLess);
+  std::sort(receives_.begin(), receives_.end(), channelThenPostingLess);
   std::vector<std::vector<Message>> out(index_.locations.size()), in(index_.locations.size());
   std::size_t s = 0, r = 0;
   while (s < sends_.size() && r < receives_.size()) {

@@ -15,7 +15,8 @@
 
 namespace waitscope::timeline {
 
-inline constexpr std::uint64_t kIndexFormatVersion = 1;
+// Raised whenever what an index holds changes, so an index cached by an older build is rebuilt.
+inline constexpr std::uint64_t kIndexFormatVersion = 2;
 
 // Size and modification time of each source file, in a fixed order.
 struct SourceStamp {

@@ -123,10 +123,10 @@ TEST_F(timeline_index_file, TruncatedWrongMagicAndOtherVersionAreNotLoaded) {
   EXPECT_EQ(r.problem, "file size does not match its header (truncated?)");
 
   open();
-  overwriteAt(8, std::string("\x02\0\0\0\0\0\0\0", 8));
+  overwriteAt(8, std::string("\x01\0\0\0\0\0\0\0", 8));  // an older build's index
   r = loadTimelineIndex(indexPath_, stamps);
   EXPECT_EQ(r.status, IndexLoad::Stale);
-  EXPECT_EQ(r.problem, "format version 2, this program reads 1");
+  EXPECT_EQ(r.problem, "format version 1, this program reads " + std::to_string(kIndexFormatVersion));
 
   overwriteAt(0, "NOTANIDX");
   r = loadTimelineIndex(indexPath_, stamps);

@@ -126,6 +126,37 @@ TEST_F(timeline_query, MessagesPairSendsWithReceivesAndMergePerPixel) {
   EXPECT_TRUE(s.locations[0].messages.empty());
 }
 
+// Rank 1 posts two receives on one channel (1 at [1, 1.5], 2 at [2, 2.5]) and
+// completes them in the opposite order (the second at 4, the first at 6); rank 0
+// sends at 3 (1000 bytes) and at 5 (2000 bytes). Matching follows the postings,
+// not the completion records: the first send arrives with the receive completed at 6.
+TEST(timeline_messages, ReceivesMatchInPostingOrderNotCompletionOrder) {
+  trace::TraceBuilder b{2};
+  trace::RankBuilder& sender = b.rank(0);
+  sender.enter(0, "main");
+  sender.send(3.0, 3.25, 1, 1000, 9);
+  sender.send(5.0, 5.25, 1, 2000, 9);
+  sender.leave(8, "main");
+  trace::RankBuilder& receiver = b.rank(1);
+  receiver.enter(0, "main");
+  const trace::Request first = receiver.irecv(1.0, 1.5, 0, 1000, 9);
+  const trace::Request second = receiver.irecv(2.0, 2.5, 0, 2000, 9);
+  receiver.wait(3.5, 4.0, second);
+  receiver.wait(5.5, 6.0, first);
+  receiver.leave(8, "main");
+  const report::Report report = test::reportSkeleton(b.trace());
+  const TimelineIndex index = buildTimelineIndex(b.trace(), report);
+  Slice s;
+  querySlice(index, {0, 8, 1024, {0}}, s);
+  ASSERT_EQ(s.locations[0].messages.size(), 2u);
+  EXPECT_EQ(s.locations[0].messages[0].start, 3.0);
+  EXPECT_EQ(s.locations[0].messages[0].end, 6.0);
+  EXPECT_EQ(s.locations[0].messages[0].bytes, 1000u);
+  EXPECT_EQ(s.locations[0].messages[1].start, 5.0);
+  EXPECT_EQ(s.locations[0].messages[1].end, 4.0);
+  EXPECT_EQ(s.locations[0].messages[1].bytes, 2000u);
+}
+
 TEST_F(timeline_query, EmptyOrInvertedWindowGivesEmptySlices) {
   const Slice s = query(5.0, 5.0, 100);
   ASSERT_EQ(s.locations.size(), 2u);
