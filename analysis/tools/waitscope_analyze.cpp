@@ -29,7 +29,8 @@ constexpr const char* kUsage =
     "  (N = the trace's number of MPI ranks) and writes a report (default: beside the trace,\n"
     "  TRACE.waitscope). Progress lines on stderr: 'progress PHASE PERCENT'.\n"
     "  REPORT is refused if it is a file of the trace or an existing file that is not a Waitscope\n"
-    "  report; a report of the same trace is replaced, a report of another trace only with --force.\n";
+    "  report; a report of the same trace is replaced, a report of another trace only with --force.\n"
+    "  --quiet leaves out the progress lines and the closing 'wrote' line; warnings still print.\n";
 
 struct Options {
   std::string trace;
@@ -181,14 +182,15 @@ int run(int argc, char** argv) {
       return 1;
     }
     progress("write", 100);
-    if (me == 0 && !o.quiet) {
+    if (me == 0) {
+      // A warning is never quiet: --quiet leaves out progress and this result line only.
       const auto violations = rep.metaValue("clock_violations", "0");
       if (violations != "0")
         std::fprintf(stderr,
                      "waitscope-analyze: warning: %s messages were received before they were sent (clock "
                      "condition violations); wait states near them are unreliable\n",
                      violations.c_str());
-      std::printf("waitscope-analyze: wrote %s (%d ranks)\n", o.report.c_str(), size);
+      if (!o.quiet) std::printf("waitscope-analyze: wrote %s (%d ranks)\n", o.report.c_str(), size);
     }
   } catch (const analyzer::AnalysisError& e) {
     if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s: %s\n", o.trace.c_str(), e.what());

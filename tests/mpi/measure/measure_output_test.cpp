@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tests/support/test_support.h"
+#include "tests/support/trace_builder.h"
 
 namespace fs = std::filesystem;
 using namespace waitscope;
@@ -76,6 +77,26 @@ void expectOneAnalyzerLine(const test::CommandResult& r, const std::string& path
       EXPECT_NE(line.find(phrase), std::string::npos) << line;
     }
   EXPECT_EQ(own, 1) << r.err;
+}
+
+// --quiet leaves out progress and the result line, never a warning: a trace whose receive
+// completes before its send started still says so.
+TEST_F(RecordingOutput, QuietAnalysisStillWarns) {
+  trace::TraceBuilder b(2);
+  for (trace::Rank r = 0; r < 2; ++r) b.rank(r).init(0.0, 0.1).enter(0.1, "main");
+  b.rank(1).send(2.0, 2.01, 0, 8, 0);
+  b.rank(0).recv(1.0, 1.5, 1, 8, 0);
+  for (trace::Rank r = 0; r < 2; ++r) b.rank(r).leave(3.0, "main").finalize(3.0, 3.1);
+  const std::string skewed = b.write((*dir / "skewed").string());
+  const auto r = analyze(skewed + " -o " + (*dir / "skewed.waitscope").string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  std::vector<std::string> own;
+  for (const std::string& line : lines(r.err))
+    if (line.rfind("waitscope-analyze: ", 0) == 0 || line.rfind("progress ", 0) == 0) own.push_back(line);
+  ASSERT_EQ(own.size(), 1U) << r.err;
+  EXPECT_EQ(own[0].rfind("waitscope-analyze: warning: 1 messages were received before they were sent", 0), 0U)
+      << own[0];
 }
 
 TEST_F(RecordingOutput, AnalyzerNeverWritesOverAFileOfItsTrace) {
