@@ -18,6 +18,16 @@ struct Options {
   QCommandLineOption mode{QStringLiteral("mode"),
                           QStringLiteral("absolute, percent (of total), selection (percent of selection), peer"),
                           QStringLiteral("MODE")};
+  QCommandLineOption series{QStringLiteral("series"),
+                            QStringLiteral("show the REPORTs, runs of one program on different process counts, as a "
+                                           "scaling series (POP efficiencies, speed-up); the exports write its "
+                                           "window and table")};
+  QCommandLineOption compare{QStringLiteral("compare"),
+                             QStringLiteral("compare REPORT (run A) with run B: every tree shows A, B and B - A"),
+                             QStringLiteral("B")};
+  QCommandLineOption compareView{QStringLiteral("compare-view"),
+                                 QStringLiteral("with --compare, the run shown: a, b or difference (default)"),
+                                 QStringLiteral("RUN")};
   QCommandLineOption flat{QStringLiteral("flat"), QStringLiteral("show the flat profile (by region) instead of the call tree")};
   QCommandLineOption size{QStringLiteral("size"), QStringLiteral("window size in pixels (default 1280x800)"),
                           QStringLiteral("WxH")};
@@ -66,7 +76,8 @@ struct Options {
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     parser.addPositionalArgument(QStringLiteral("REPORT"), QStringLiteral("the report to open"),
                                  QStringLiteral("[REPORT]"));
-    for (const QCommandLineOption* o : {&metric, &callPath, &mode, &flat, &size, &view, &timeWindow, &exportPng,
+    for (const QCommandLineOption* o : {&metric, &callPath, &mode, &compare, &compareView,
+                                        &series, &flat, &size, &view, &timeWindow, &exportPng,
                                         &exportSvg, &exportCsv, &csvTree, &quit, &allowRemoteTimeline, &help,
                                         &version})
       parser.addOption(*o);
@@ -85,11 +96,22 @@ bool readOptions(const QCommandLineParser& parser, const Options& o, CommandLine
     return false;
   }
   const QStringList reports = parser.positionalArguments();
-  if (reports.size() > 1) {
+  if (parser.isSet(o.series)) {
+    if (reports.isEmpty()) {
+      *error = QStringLiteral("--series needs the reports of the runs (waitscope --series R1 R2 …)");
+      return false;
+    }
+    if (parser.isSet(o.metric) || parser.isSet(o.callPath) || parser.isSet(o.flat) || parser.isSet(o.view) ||
+        parser.isSet(o.exportSvg)) {
+      *error = QStringLiteral("--series: only --size, --export-png, --export-csv and --quit apply to a series");
+      return false;
+    }
+    cl.series = reports;
+  } else if (reports.size() > 1) {
     *error = QStringLiteral("more than one report given ('%1' and '%2')").arg(reports[0], reports[1]);
     return false;
   }
-  cl.report = reports.value(0);
+  if (cl.series.isEmpty()) cl.report = reports.value(0);
   cl.metric = parser.value(o.metric);
   cl.callPath = parser.value(o.callPath);
   if (parser.isSet(o.mode)) {
@@ -99,6 +121,22 @@ bool readOptions(const QCommandLineParser& parser, const Options& o, CommandLine
       return false;
     }
     cl.modeGiven = true;
+  }
+  cl.compare = parser.value(o.compare);
+  if (parser.isSet(o.compareView)) {
+    const QString v = parser.value(o.compareView);
+    if (!views::compareViewFromKey(v, &cl.compareView)) {
+      *error = QStringLiteral("--compare-view: expected a, b or difference, got '%1'").arg(v);
+      return false;
+    }
+    if (cl.compare.isEmpty()) {
+      *error = QStringLiteral("--compare-view needs --compare B");
+      return false;
+    }
+  }
+  if (!cl.compare.isEmpty() && cl.report.isEmpty()) {
+    *error = QStringLiteral("--compare needs a REPORT, run A (waitscope A.waitscope --compare B.waitscope)");
+    return false;
   }
   cl.flat = parser.isSet(o.flat);
   if (parser.isSet(o.size)) {
@@ -144,7 +182,7 @@ bool readOptions(const QCommandLineParser& parser, const Options& o, CommandLine
     }
   }
   cl.allowRemoteTimeline = parser.isSet(o.allowRemoteTimeline);
-  if ((cl.exports() || !cl.metric.isEmpty() || !cl.callPath.isEmpty()) && cl.report.isEmpty()) {
+  if ((cl.exports() || !cl.metric.isEmpty() || !cl.callPath.isEmpty()) && cl.report.isEmpty() && cl.series.isEmpty()) {
     *error = QStringLiteral("selecting and exporting need a REPORT");
     return false;
   }

@@ -5,12 +5,16 @@
 #include <QString>
 #include <QStringList>
 
+#include "views/model/compare_view.h"
 #include "views/model/value_mode.h"
 
 namespace waitscope::app {
 
 struct CommandLine {
   QString report;
+  QString compare;       // --compare B: REPORT is run A, B run B
+  views::CompareView compareView = views::CompareView::Difference;  // --compare-view
+  QStringList series;    // --series R1 R2 …: runs of one program to show as a scaling series
   QString metric;        // unique name, e.g. mpi_latesender
   QString callPath;      // "main/foo/MPI_Recv"
   views::ValueMode mode = views::ValueMode::Absolute;

@@ -9,7 +9,9 @@
 #include "app/command_line.h"
 #include "app/main_window.h"
 #include "app/report_loader.h"
+#include "app/scaling_series_opener.h"
 #include "app/scripted_export.h"
+#include "views/widgets/scaling_series_window.h"
 
 namespace {
 
@@ -58,17 +60,34 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  if (!options.series.isEmpty() && options.quit) return waitscope::app::runScalingSeriesExport(options);
   waitscope::app::MainWindow window;
   if (options.quit) return waitscope::app::runScriptedExport(window, options);
 
   window.restoreSettings();
   if (options.size.isValid()) window.resize(options.size);
   window.show();
+  if (!options.series.isEmpty()) {
+    waitscope::views::ScalingSeriesWindow* series = window.openScalingSeries(options.series);
+    if (options.size.isValid()) series->resize(options.size);
+    series->show();
+    for (const QString& problem : series->problems()) fail(problem);
+  }
   if (!options.report.isEmpty()) {
-    QObject::connect(&window, &waitscope::app::MainWindow::reportLoaded, &window, [&window, options] {
+    // With --compare, run B follows run A and the selection applies to the comparison.
+    const auto applySelection = [&window, options] {
       QString message;
       if (!waitscope::app::applySelection(window, options, &message)) fail(message);
-    });
+    };
+    if (options.compare.isEmpty()) {
+      QObject::connect(&window, &waitscope::app::MainWindow::reportLoaded, &window, applySelection);
+    } else {
+      QObject::connect(&window, &waitscope::app::MainWindow::reportLoaded, &window,
+                       [&window, options] { window.openComparison(options.compare); },
+                       Qt::SingleShotConnection);
+      QObject::connect(&window, &waitscope::app::MainWindow::comparisonOpened, &window, applySelection,
+                       Qt::SingleShotConnection);
+    }
     window.openReport(options.report);
   }
   return app.exec();

@@ -33,6 +33,7 @@
 #include "app/launch/profile_editor.h"
 #include "app/live/live_run_controller.h"
 #include "app/report_loader.h"
+#include "app/scaling_series_opener.h"
 #include "app/timeline_loader.h"
 #include "views/model/selection.h"
 #include "views/model/value_tree_model.h"
@@ -40,8 +41,10 @@
 #include "views/timeline/critical_path_pane.h"
 #include "views/timeline/timeline_pane.h"
 #include "views/timeline/timeline_view.h"
+#include "views/widgets/assessment_pane.h"
 #include "views/widgets/chart_pane.h"
 #include "views/widgets/report_browser.h"
+#include "views/widgets/scaling_series_window.h"
 #include "views/widgets/tree_pane.h"
 #include "views/widgets/widget_export.h"
 
@@ -57,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent)
       sourcePane_(new views::SourcePane(selection_, this)),
       timelinePane_(new views::TimelinePane(selection_, this)),
       criticalPathPane_(new views::CriticalPathPane(selection_, this)),
+      assessmentPane_(new views::AssessmentPane(selection_, this)),
       timelineDetails_(new QLabel(this)),
       timelineStack_(new QStackedWidget(this)),
       timelineLoader_(new TimelineLoader(this)),
@@ -98,6 +102,12 @@ MainWindow::MainWindow(QWidget* parent)
   criticalPathDock->setWidget(criticalPathPane_);
   addDockWidget(Qt::BottomDockWidgetArea, criticalPathDock);
   tabifyDockWidget(timelineDock, criticalPathDock);
+  auto* assessmentDock = new QDockWidget(tr("Assessment"), this);
+  assessmentDock->setObjectName(QStringLiteral("assessmentDock"));
+  assessmentDock->setWidget(assessmentPane_);
+  addDockWidget(Qt::BottomDockWidgetArea, assessmentDock);
+  tabifyDockWidget(criticalPathDock, assessmentDock);
+  connect(assessmentPane_, &views::AssessmentPane::referenceRequested, this, &MainWindow::chooseAssessmentReference);
   timelineDock->raise();
   setTimelineNotice(tr("Open a report to see its timeline."));
   connectTimeline();
@@ -117,14 +127,21 @@ MainWindow::MainWindow(QWidget* parent)
   connect(cancel_, &QPushButton::clicked, loader_, &ReportLoader::cancel);
   connect(loader_, &ReportLoader::loaded, this, &MainWindow::onLoaded);
   connect(loader_, &ReportLoader::failed, this, &MainWindow::onFailed);
+  connect(loader_, &ReportLoader::comparisonLoaded, this, [this](views::ComparisonDataPtr comparison) {
+    setLoadingUi(false);
+    statusBar()->clearMessage();
+    showComparison(std::move(comparison));
+  });
   connect(loader_, &ReportLoader::cancelled, this, [this] {
     setLoadingUi(false);
     statusBar()->showMessage(tr("Loading cancelled"), 5000);
   });
   connect(selection_, &views::Selection::callPathsChanged, this, &MainWindow::updateStatus);
   connect(selection_, &views::Selection::metricsChanged, this, &MainWindow::updateStatus);
+  connect(selection_, &views::Selection::compareViewChanged, this, &MainWindow::updateTitle);
 
   createActions();
+  updateTitle();
   updateStatus();
 }
 
@@ -145,12 +162,25 @@ void MainWindow::createActions() {
       ->setShortcut(QKeySequence(tr("Ctrl+Shift+A")));
   file->addAction(live_->followAction());
   file->addAction(live_->stopAction());
+  compareAction_ = file->addAction(tr("Compare &With…"), this, [this] {
+    const QString pathB = QFileDialog::getOpenFileName(this, tr("Run B, to compare with the shown report (run A)"),
+                                                       QString(), tr("Reports (*.waitscope *.wsr *.cubex);;All files (*)"));
+    if (!pathB.isEmpty()) openComparison(pathB);
+  });
+  compareAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+D")));
+  closeComparisonAction_ = file->addAction(tr("Close Co&mparison"), this, &MainWindow::closeComparison);
   file->addAction(tr("Compare Profile with &Trace Analysis…"), this, [this] {
     const QString trace = QFileDialog::getOpenFileName(this, tr("The trace analysis of the same program"), QString(),
                                                        tr("Waitscope reports (*.waitscope *.wsr);;All files (*)"));
     if (trace.isEmpty()) return;
     const QString error = compareWithTraceAnalysis(trace);
     if (!error.isEmpty()) QMessageBox::warning(this, tr("Compare"), error);
+  });
+  file->addAction(tr("Open &Scaling Series…"), this, [this] {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Runs of one program on different process counts"), QString(),
+        tr("Reports (*.waitscope *.wsr *.cubex);;All files (*)"));
+    if (!paths.isEmpty()) openScalingSeries(paths)->show();
   });
   file->addAction(tr("Connection &Profiles…"), this, [this] {
     launch::ProfileEditor editor(launch::ProfileStore(), this);
@@ -195,6 +225,23 @@ void MainWindow::createActions() {
   }
   connect(selection_, &views::Selection::modeChanged, this, [this] {
     for (QAction* a : modeGroup_->actions()) a->setChecked(a->data().toInt() == static_cast<int>(selection_->mode()));
+  });
+  // While comparing: which run the colour boxes, sorting and charts show (Ctrl+Alt+1..3).
+  QMenu* compareMenu = view->addMenu(tr("&Compared Run"));
+  compareGroup_ = new QActionGroup(this);
+  int compareKey = Qt::Key_1;
+  for (const views::CompareView run : views::kCompareViews) {
+    QAction* action =
+        compareMenu->addAction(views::compareViewName(run), this, [this, run] { selection_->setCompareView(run); });
+    action->setCheckable(true);
+    action->setChecked(run == selection_->compareView());
+    action->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | static_cast<Qt::Key>(compareKey++)));
+    action->setData(static_cast<int>(run));
+    compareGroup_->addAction(action);
+  }
+  connect(selection_, &views::Selection::compareViewChanged, this, [this] {
+    for (QAction* a : compareGroup_->actions())
+      a->setChecked(a->data().toInt() == static_cast<int>(selection_->compareView()));
   });
   flatAction_ = view->addAction(tr("&Flat Profile (by Region)"), this, [this](bool on) { browser_->setFlatProfile(on); });
   flatAction_->setCheckable(true);
@@ -243,6 +290,7 @@ void MainWindow::createActions() {
   view->addAction(findChild<QDockWidget*>(QStringLiteral("sourceDock"))->toggleViewAction());
   view->addAction(findChild<QDockWidget*>(QStringLiteral("timelineDock"))->toggleViewAction());
   view->addAction(findChild<QDockWidget*>(QStringLiteral("criticalPathDock"))->toggleViewAction());
+  view->addAction(findChild<QDockWidget*>(QStringLiteral("assessmentDock"))->toggleViewAction());
   view->addAction(tr("Timeline &Colours…"), this, &MainWindow::editTimelineColors);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -284,14 +332,60 @@ void MainWindow::showReport(views::ReportDataPtr report) {
   } else {
     setTimelineNotice(tr("Open a report to see its timeline."));
   }
-  setWindowTitle(selection_->report()
-                     ? QStringLiteral("%1 — Waitscope").arg(QFileInfo(selection_->report()->path()).fileName())
-                     : QStringLiteral("Waitscope"));
+  updateTitle();
   updateStatus();
 }
 
+void MainWindow::openComparison(const QString& pathB) {
+  const views::ComparisonDataPtr& comparing = selection_->comparison();
+  const views::ReportDataPtr a = comparing ? comparing->originalA() : selection_->report();
+  if (!a) {
+    onFailed(tr("%1: open the report to compare it with first (File > Open); it becomes run A").arg(pathB));
+    return;
+  }
+  live_->stop();  // a comparison holds still
+  setLoadingUi(true);
+  statusBar()->showMessage(tr("Comparing with %1…").arg(pathB));
+  loader_->compare(a, pathB);
+}
+
+void MainWindow::showComparison(views::ComparisonDataPtr comparison) {
+  if (!comparison) return closeComparison();
+  flatAction_->setChecked(false);
+  browser_->setFlatProfile(false);
+  // The trees show aligned runs whose numbering is not the trace's: the timeline shows none.
+  timelineDetails_->clear();
+  timelinePane_->view()->setData(nullptr, nullptr);
+  setTimelineNotice(tr("Comparing two runs: the timeline shows one run. File > Close Comparison shows run A's."));
+  const QString pathA = comparison->pathA(), pathB = comparison->pathB();
+  selection_->setComparison(std::move(comparison));
+  updateTitle();
+  updateStatus();
+  emit comparisonOpened(pathA, pathB);
+}
+
+void MainWindow::closeComparison() {
+  if (const views::ComparisonDataPtr comparison = selection_->comparison()) showReport(comparison->originalA());
+}
+
+void MainWindow::updateTitle() {
+  const views::ComparisonDataPtr& comparison = selection_->comparison();
+  if (comparison) {
+    setWindowTitle(QStringLiteral("%1 vs %2 (%3) — Waitscope")
+                       .arg(QFileInfo(comparison->pathA()).fileName(), QFileInfo(comparison->pathB()).fileName(),
+                            views::compareViewName(selection_->compareView())));
+  } else {
+    setWindowTitle(selection_->report()
+                       ? QStringLiteral("%1 — Waitscope").arg(QFileInfo(selection_->report()->path()).fileName())
+                       : QStringLiteral("Waitscope"));
+  }
+  compareAction_->setEnabled(selection_->report() != nullptr);
+  closeComparisonAction_->setEnabled(comparison != nullptr);
+  for (QAction* a : compareGroup_->actions()) a->setEnabled(comparison != nullptr);
+}
+
 void MainWindow::updateReportInPlace(views::ReportDataPtr report) {
-  if (!selection_->report() || !report) return showReport(std::move(report));
+  if (!selection_->report() || !report || selection_->comparison()) return showReport(std::move(report));
   browser_->updateReport(std::move(report));
   updateStatus();
 }
@@ -442,7 +536,7 @@ void MainWindow::connectTimeline() {
   views::TimelineView* timeline = timelinePane_->view();
   connect(timelineLoader_, &TimelineLoader::loaded, this, [this](std::shared_ptr<timeline::SliceSource> source) {
     const views::ReportDataPtr& shown = selection_->report();
-    if (!shown) return;
+    if (!shown || selection_->comparison()) return;  // a comparison shows no timeline
     timelinePane_->view()->setData(std::move(source), std::shared_ptr<const report::Report>(shown, &shown->report()));
     timelineStack_->setCurrentIndex(1);
     emit timelineReady();
@@ -550,6 +644,22 @@ void MainWindow::chooseEditor() {
     if (!ok || command.trimmed().isEmpty()) return;
   }
   setConfiguredEditorCommand(command);
+}
+
+views::ScalingSeriesWindow* MainWindow::openScalingSeries(const QStringList& paths) {
+  return app::openScalingSeries(paths, this);
+}
+
+void MainWindow::chooseAssessmentReference() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("The reference run (fewer processes)"), QString(),
+                                                    tr("Reports (*.waitscope *.wsr *.cubex);;All files (*)"));
+  if (path.isEmpty()) return;
+  LoadResult loaded = ReportLoader::loadNow(path);
+  if (!loaded.report) {
+    QMessageBox::warning(this, tr("Reference run"), loaded.error);
+    return;
+  }
+  assessmentPane_->setReference(std::move(loaded.report));
 }
 
 }  // namespace waitscope::app

@@ -1,9 +1,11 @@
 #pragma once
 // The Waitscope main window: the report browser (three coupled trees and the
 // charts), File/View/Help menus with shortcuts, recent files, drag and drop,
-// remembered window state, loading off the GUI thread with Cancel, and export.
+// remembered window state, loading off the GUI thread with Cancel, export, and
+// two runs compared side by side.
 #include <QMainWindow>
 
+#include "views/model/comparison_data.h"
 #include "views/model/report_data.h"
 
 class QAction;
@@ -16,8 +18,10 @@ class QPushButton;
 class QStackedWidget;
 
 namespace waitscope::views {
+class AssessmentPane;
 class CriticalPathPane;
 class ReportBrowser;
+class ScalingSeriesWindow;
 class Selection;
 class SourcePane;
 class TimelinePane;
@@ -46,6 +50,7 @@ class MainWindow : public QMainWindow {
   views::SourcePane* sourcePane() const { return sourcePane_; }
   views::TimelineView* timelineView() const;
   views::CriticalPathPane* criticalPathPane() const { return criticalPathPane_; }
+  views::AssessmentPane* assessmentPane() const { return assessmentPane_; }
   // The critical-path profile (call path, time on the path, share, imbalance) as CSV.
   QString exportCriticalPathCsv(const QString& path) const;
   // Why there is no timeline (empty while it is shown or loading).
@@ -60,6 +65,14 @@ class MainWindow : public QMainWindow {
   launch::AnalyzeDialog* showAnalyzeDialog();
   // Shows an already loaded report.
   void showReport(views::ReportDataPtr report);
+
+  // File > Compare With…: the shown report is run A; reads run B off the GUI thread and shows
+  // both (comparisonOpened), or leaves A as it is with one line naming B (loadFailed).
+  void openComparison(const QString& pathB);
+  // Shows an already aligned comparison (command-line export, tests).
+  void showComparison(views::ComparisonDataPtr comparison);
+  // File > Close Comparison: run A alone again.
+  void closeComparison();
   // Shows a newer version of the shown report in place (a live run's next snapshot): the
   // trees keep selection, expansion and scroll position, values change.
   void updateReportInPlace(views::ReportDataPtr report);
@@ -82,12 +95,17 @@ class MainWindow : public QMainWindow {
   QString compareWithTraceAnalysis(const QString& traceReport);
   CompareDialog* compareDialog() const { return compareDialog_; }
 
+  // File > Open Scaling Series…: the runs in a new window (one line per unreadable file in it).
+  views::ScalingSeriesWindow* openScalingSeries(const QStringList& paths);
+
   // Export; each returns an empty string on success, else a one-line error.
   QString exportWindowPng(const QString& path);
   QString exportWindowSvg(const QString& path);
 
  signals:
   void reportLoaded();
+  // A comparison is shown: `pathA` (run A) against `pathB` (run B).
+  void comparisonOpened(const QString& pathA, const QString& pathB);
   void timelineReady();
   void loadFailed(const QString& message);
 
@@ -102,6 +120,7 @@ class MainWindow : public QMainWindow {
   void updateRecentMenu();
   void onLoaded(views::ReportDataPtr report);
   void onFailed(const QString& message);
+  void updateTitle();
   void setLoadingUi(bool loading);
   void updateStatus();
   void exportInteractively(const QString& what);
@@ -111,12 +130,14 @@ class MainWindow : public QMainWindow {
   bool eventFilter(QObject* watched, QEvent* event) override;
   void findSourceRoot(const QString& recordedFile);
   void chooseEditor();
+  void chooseAssessmentReference();
 
   views::Selection* selection_;
   views::ReportBrowser* browser_;
   views::SourcePane* sourcePane_;
   views::TimelinePane* timelinePane_;
   views::CriticalPathPane* criticalPathPane_;
+  views::AssessmentPane* assessmentPane_;
   QLabel* timelineDetails_;
   QStackedWidget* timelineStack_;
   TimelineLoader* timelineLoader_;
@@ -125,6 +146,9 @@ class MainWindow : public QMainWindow {
   QActionGroup* modeGroup_ = nullptr;
   QAction* flatAction_ = nullptr;
   QAction* sortAction_ = nullptr;
+  QAction* compareAction_ = nullptr;
+  QAction* closeComparisonAction_ = nullptr;
+  QActionGroup* compareGroup_ = nullptr;
   QLabel* summary_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;

@@ -1,0 +1,105 @@
+#include "views/widgets/assessment_pane.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "views/model/assessment_model.h"
+#include "views/model/pop_rating.h"
+#include "views/model/selection.h"
+
+namespace waitscope::views {
+
+AssessmentPane::AssessmentPane(Selection* selection, QWidget* parent)
+    : QWidget(parent),
+      selection_(selection),
+      model_(new AssessmentModel(this)),
+      table_(new QTableView(this)),
+      notice_(new QLabel(this)),
+      referenceLabel_(new QLabel(this)),
+      clearReference_(new QPushButton(tr("Clear"), this)) {
+  table_->setObjectName(QStringLiteral("assessmentTable"));
+  table_->setModel(model_);
+  table_->verticalHeader()->hide();
+  table_->setSelectionMode(QAbstractItemView::NoSelection);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setWordWrap(true);
+  table_->setTextElideMode(Qt::ElideNone);
+  QHeaderView* header = table_->horizontalHeader();
+  header->setSectionResizeMode(AssessmentModel::NameColumn, QHeaderView::ResizeToContents);
+  header->setSectionResizeMode(AssessmentModel::ValueColumn, QHeaderView::ResizeToContents);
+  header->setSectionResizeMode(AssessmentModel::MeaningColumn, QHeaderView::Stretch);
+  header->setSectionResizeMode(AssessmentModel::LinkColumn, QHeaderView::ResizeToContents);
+  // Wrapped sentences need taller rows whenever the sentence column changes width.
+  connect(header, &QHeaderView::sectionResized, table_, [this] { table_->resizeRowsToContents(); });
+  connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
+    if (index.column() == AssessmentModel::LinkColumn) followLink(index.row());
+  });
+  connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { followLink(index.row()); });
+
+  notice_->setObjectName(QStringLiteral("assessmentNotice"));
+  notice_->setWordWrap(true);
+  notice_->setAlignment(Qt::AlignCenter);
+  auto* legend = new QLabel(popRatingLegendHtml(), this);
+  legend->setObjectName(QStringLiteral("assessmentLegend"));
+  legend->setWordWrap(true);
+  auto* chooseReference = new QPushButton(tr("Reference Run…"), this);
+  chooseReference->setToolTip(tr("A run of the same program on fewer processes: adds Computation Scaling and "
+                                 "Global Efficiency"));
+  connect(chooseReference, &QPushButton::clicked, this, &AssessmentPane::referenceRequested);
+  connect(clearReference_, &QPushButton::clicked, this, [this] { setReference(nullptr); });
+
+  auto* top = new QHBoxLayout;
+  top->addWidget(referenceLabel_, 1);
+  top->addWidget(chooseReference);
+  top->addWidget(clearReference_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(top);
+  layout->addWidget(notice_, 1);
+  layout->addWidget(table_, 1);
+  layout->addWidget(legend);
+
+  connect(selection_, &Selection::reportChanged, this, &AssessmentPane::refresh);
+  connect(selection_, &Selection::reportUpdated, this, &AssessmentPane::refresh);
+  refresh();
+}
+
+QString AssessmentPane::notice() const { return notice_->isVisibleTo(this) ? notice_->text() : QString(); }
+
+void AssessmentPane::setReference(ReportDataPtr reference) {
+  reference_ = std::move(reference);
+  refresh();
+}
+
+bool AssessmentPane::followLink(int row) {
+  if (row < 0 || row >= model_->rowCount()) return false;
+  const std::uint32_t metric = model_->rows()[static_cast<std::size_t>(row)].linkMetric;
+  if (metric == report::kNoId || !selection_->report()) return false;
+  selection_->setMetrics({TreePick{metric, true}});
+  return true;
+}
+
+void AssessmentPane::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  table_->resizeRowsToContents();
+}
+
+void AssessmentPane::refresh() {
+  model_->setReports(selection_->report(), reference_);
+  referenceLabel_->setText(reference_ ? tr("Reference run: %1").arg(QFileInfo(reference_->path()).fileName())
+                                      : tr("No reference run"));
+  clearReference_->setEnabled(reference_ != nullptr);
+  QString why = model_->unavailableReason();
+  if (!selection_->report()) why = tr("Open a report to see its POP assessment.");
+  notice_->setText(why);
+  notice_->setVisible(!why.isEmpty());
+  table_->setVisible(why.isEmpty());
+  table_->resizeRowsToContents();
+}
+
+}  // namespace waitscope::views
