@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds the two Debian packages with CPack, checks their metadata, unpacks both into a fresh root
+# Builds the three Debian packages with CPack, checks their metadata, unpacks them into a fresh root
 # and runs the demo from the installed paths only: compile the installed example, record it with the
 # installed waitscope-run (which must find the installed libwaitscope-measure), analyze it with the
-# installed waitscope-analyze under mpiexec, print it with the installed waitscope-report, and export
-# a PNG with the installed desktop app (offscreen).
+# installed waitscope-analyze under mpiexec, print it with the installed waitscope-report, read it
+# with the installed Python package (Debian's python3 with pandas), and export a PNG with the
+# installed desktop app (offscreen).
 #   deb_install_test.sh BUILD_DIR VERSION WORK_DIR
 set -euo pipefail
 build=$1 version=$2 work=$3
@@ -20,10 +21,12 @@ backend=$work/packages/waitscope-backend_${version}_${arch}.deb
 app=$work/packages/waitscope_${version}_${arch}.deb
 [ -f "$backend" ] || fail "no $backend ($(ls "$work/packages"))"
 [ -f "$app" ] || fail "no $app"
+python=$work/packages/python3-waitscope_${version}_all.deb
+[ -f "$python" ] || fail "no $python ($(ls "$work/packages"))"
 
 step "package metadata"
 field() { dpkg-deb -f "$1" "$2"; }
-for deb in "$backend" "$app"; do dpkg-deb -f "$deb"; echo; done
+for deb in "$backend" "$app" "$python"; do dpkg-deb -f "$deb"; echo; done
 [ "$(field "$backend" Version)" = "$version" ] || fail "backend version"
 bdeps=$(field "$backend" Depends)
 for dep in libopen-trace-format libsqlite3 libopenmpi libdw openmpi-bin libc6 libstdc++6; do
@@ -33,6 +36,13 @@ done
 adeps=$(field "$app" Depends)
 for dep in "waitscope-backend (= $version)" libqt6widgets6 libqt6charts6 libqt6svg6; do
   grep -qF "$dep" <<<"$adeps" || fail "waitscope does not depend on $dep: $adeps"
+done
+
+[ "$(field "$python" Version)" = "$version" ] || fail "python3-waitscope version"
+[ "$(field "$python" Architecture)" = all ] || fail "python3-waitscope is not Architecture: all"
+pdeps=$(field "$python" Depends)
+for dep in python3-pandas python3-matplotlib python3-numpy; do
+  grep -qF "$dep" <<<"$pdeps" || fail "python3-waitscope does not depend on $dep: $pdeps"
 done
 
 step "contents"
@@ -51,11 +61,17 @@ for f in usr/bin/waitscope usr/share/man/man1/waitscope.1.gz usr/share/applicati
   grep -q "^\./$f\$" "$work/app.list" || fail "waitscope lacks $f"
 done
 ! grep -q "^\./usr/bin/waitscope$" "$work/backend.list" || fail "the app is in waitscope-backend"
+dpkg-deb -c "$python" | awk '{print $6}' >"$work/python.list"
+for f in __init__.py report.py _version.py timeline.py plot.py; do
+  grep -q "^\./usr/lib/python3/dist-packages/waitscope/$f\$" "$work/python.list" || fail "python3-waitscope lacks $f"
+done
+! grep -q "__pycache__\|^\./usr/bin/" "$work/python.list" || fail "python3-waitscope holds more than the sources"
 
-step "unpack both into a fresh root"
+step "unpack them into a fresh root"
 root=$work/root
 dpkg -x "$backend" "$root"
 dpkg -x "$app" "$root"
+dpkg -x "$python" "$root"
 for page in "$root"/usr/share/man/man1/*.1.gz; do
   man -l "$page" 2>/dev/null | grep -q "^NAME" || fail "man -l $page shows no NAME section"
 done
@@ -103,6 +119,22 @@ grep -q "mpi_rma_wait_at_fence" print.txt || fail "no Wait at Fence in the repor
 waitscope-report diagnostics fence.waitscope | tee diagnostics.txt
 grep -q "fence.c:[0-9]*: warning: .*Wait at Fence" diagnostics.txt || fail "no Wait at Fence diagnostic"
 
+step "read it with the installed Python package"
+# Debian's interpreter (python3-pandas); the package finds waitscope-report on PATH for the timeline.
+waitscope-report print fence.waitscope --json >print.json
+env -u WAITSCOPE_BIN ROOT="$root" PYTHONPATH="$root/usr/lib/python3/dist-packages" PYTHONDONTWRITEBYTECODE=1 \
+  /usr/bin/python3 - <<'PY' || fail "the installed Python package"
+import json, os, waitscope
+assert waitscope.__file__.startswith(os.environ["ROOT"] + "/"), waitscope.__file__
+report = waitscope.open("fence.waitscope")
+printed = json.load(open("print.json"))["metrics"]
+assert {k: float(v) for k, v in printed.items()} == report.totals().to_dict()
+assert report.totals()["mpi_rma_wait_at_fence"] > 0
+items = report.timeline("fence-trace/traces.otf2", width=100)
+assert (items["layer"] == "instances").any()
+print("ok:", waitscope.__version__, len(report.instances()), "instances")
+PY
+
 step "export a PNG with the installed desktop app"
 mkdir -m 700 "$work/xdg-runtime"
 env -u DISPLAY -u WAYLAND_DISPLAY XDG_RUNTIME_DIR="$work/xdg-runtime" QT_QPA_PLATFORM=offscreen \
@@ -110,4 +142,4 @@ env -u DISPLAY -u WAYLAND_DISPLAY XDG_RUNTIME_DIR="$work/xdg-runtime" QT_QPA_PLA
 [ "$(head -c 8 fence.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "fence.png is no PNG"
 [ "$(stat -c %s fence.png)" -gt 10000 ] || fail "fence.png is too small to show the window"
 
-echo; echo "ok: both packages install and run the demo from $root"
+echo; echo "ok: the three packages install and run the demo from $root"
