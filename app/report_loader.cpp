@@ -4,6 +4,7 @@
 #include <QtConcurrent>
 
 #include "analysis/report/open_report.h"
+#include "analysis/report/report_algebra.h"
 
 namespace waitscope::app {
 
@@ -35,7 +36,28 @@ LoadResult ReportLoader::loadNow(const QString& path) {
   return result;
 }
 
+LoadResult ReportLoader::compareNow(const views::ReportDataPtr& a, const QString& pathB) {
+  LoadResult b = loadNow(pathB);
+  if (!b.report) return b;
+  LoadResult result;
+  try {
+    result.comparison = std::make_shared<const views::ComparisonData>(
+        report::alignReports(a->report(), b.report->report()), a, b.report->path(), b.report->report().locations.size());
+  } catch (const std::exception& e) {
+    result.error = QStringLiteral("%1 cannot be compared with %2: %3").arg(pathB, a->path(), QString::fromStdString(e.what()));
+  }
+  return result;
+}
+
 void ReportLoader::load(const QString& path) {
+  start(path, [path] { return loadNow(path); });
+}
+
+void ReportLoader::compare(views::ReportDataPtr a, const QString& pathB) {
+  start(pathB, [a = std::move(a), pathB] { return compareNow(a, pathB); });
+}
+
+void ReportLoader::start(const QString& path, std::function<LoadResult()> work) {
   cancel();
   path_ = path;
   loading_ = true;
@@ -47,12 +69,14 @@ void ReportLoader::load(const QString& path) {
     watcher_ = nullptr;
     loading_ = false;
     const LoadResult result = watcher->result();
-    if (result.report)
+    if (result.comparison)
+      emit comparisonLoaded(result.comparison);
+    else if (result.report)
       emit loaded(result.report);
     else
       emit failed(result.error);
   });
-  watcher->setFuture(QtConcurrent::run([path] { return loadNow(path); }));
+  watcher->setFuture(QtConcurrent::run(std::move(work)));
 }
 
 void ReportLoader::cancel() {

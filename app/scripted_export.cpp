@@ -26,6 +26,7 @@ bool applySelection(MainWindow& window, const CommandLine& options, QString* err
   views::ReportBrowser* browser = window.browser();
   const QString report = window.selection()->report() ? window.selection()->report()->path() : options.report;
   if (options.modeGiven) window.selection()->setMode(options.mode);
+  if (!options.compare.isEmpty()) window.selection()->setCompareView(options.compareView);
   if (!options.metric.isEmpty() && !browser->selectMetric(options.metric)) {
     *error = QStringLiteral("%1: no metric named '%2' (waitscope-report print %1 lists them)").arg(report, options.metric);
     return false;
@@ -97,6 +98,12 @@ int runScriptedExport(MainWindow& window, const CommandLine& options) {
     if (!loaded.report) return fail(loaded.error);
     window.showReport(std::move(loaded.report));
   }
+  if (!options.compare.isEmpty()) {
+    const LoadResult compared = ReportLoader::compareNow(window.selection()->report(), options.compare);
+    if (!compared.comparison) return fail(compared.error);
+    window.selection()->setCompareView(options.compareView);
+    window.showComparison(compared.comparison);
+  }
   QString error;
   if (!applySelection(window, options, &error)) return fail(error);
   // Let layouts and charts settle before rendering; then show the selected items again, since
@@ -108,6 +115,8 @@ int runScriptedExport(MainWindow& window, const CommandLine& options) {
   QApplication::processEvents();
 
   if (options.timelineView) {
+    if (window.selection()->comparison())
+      return fail(QStringLiteral("--view timeline shows one run: export it without --compare"));
     // The timeline alone: opened on this thread (building its index the first time).
     views::TimelineView* timeline = window.timelineView();
     const views::ReportDataPtr report = window.selection()->report();

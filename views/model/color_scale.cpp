@@ -14,4 +14,12 @@ QColor severityColor(double share) {
   return QColor::fromHsv(hue, 200, 235);
 }
 
+QColor differenceColor(double signedShare) {
+  if (signedShare == 0.0 || std::isnan(signedShare)) return QColor(0xc8, 0xc8, 0xc8);
+  const double strength = std::min(std::fabs(signedShare), 1.0);
+  // Saturation grows with the share; a small change stays pale, near the grey of zero.
+  const int saturation = static_cast<int>(std::lround(40.0 + 200.0 * strength));
+  return QColor::fromHsv(signedShare < 0.0 ? 215 : 0, saturation, 225);
+}
+
 }  // namespace waitscope::views

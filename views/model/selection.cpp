@@ -5,6 +5,27 @@ namespace waitscope::views {
 Selection::Selection(QObject* parent) : QObject(parent) {}
 
 void Selection::setReport(ReportDataPtr report) {
+  if (comparison_) {
+    comparison_.reset();
+    emit comparisonChanged();
+  }
+  showNew(std::move(report));
+}
+
+void Selection::setComparison(ComparisonDataPtr comparison) {
+  comparison_ = std::move(comparison);
+  emit comparisonChanged();
+  showNew(comparison_ ? comparison_->run(compareView_) : nullptr);
+}
+
+void Selection::setCompareView(CompareView view) {
+  if (view == compareView_) return;
+  compareView_ = view;
+  emit compareViewChanged();
+  if (comparison_) updateReport(comparison_->run(view));
+}
+
+void Selection::showNew(ReportDataPtr report) {
   report_ = std::move(report);
   metrics_.clear();
   callPaths_.clear();

@@ -9,6 +9,8 @@
 
 #include <QObject>
 
+#include "views/model/compare_view.h"
+#include "views/model/comparison_data.h"
 #include "views/model/report_data.h"
 #include "views/model/value_mode.h"
 
@@ -19,7 +21,9 @@ class Selection : public QObject {
  public:
   explicit Selection(QObject* parent = nullptr);
 
+  // The shown report; while comparing, the run the compare view names.
   const ReportDataPtr& report() const { return report_; }
+  // Shows one report, ending a comparison.
   void setReport(ReportDataPtr report);
   // A new report clears the picks, the highlighted call path and the time window; only
   // reportChanged is emitted (views refill from the report).
@@ -27,6 +31,16 @@ class Selection : public QObject {
   // live run): the picks, which name the same nodes, the flat-profile choice, the highlighted
   // call path and the time window stay; reportUpdated follows instead of reportChanged.
   void updateReport(ReportDataPtr report);
+
+  // Two runs side by side (nullptr: one report). Starting one is like a new report (picks
+  // cleared, reportChanged); comparisonChanged comes first. Ending one shows nothing until
+  // setReport.
+  const ComparisonDataPtr& comparison() const { return comparison_; }
+  void setComparison(ComparisonDataPtr comparison);
+  // Which run report() is while comparing. The runs share their tree shapes, so switching
+  // keeps every pick: compareViewChanged, then reportUpdated.
+  CompareView compareView() const { return compareView_; }
+  void setCompareView(CompareView view);
 
   const TreePicks& metrics() const { return metrics_; }
   void setMetrics(const TreePicks& picks);
@@ -68,6 +82,8 @@ class Selection : public QObject {
  signals:
   void reportChanged();
   void reportUpdated();
+  void comparisonChanged();
+  void compareViewChanged();
   void metricsChanged();
   void callPathsChanged();
   void highlightedCallPathChanged(std::uint32_t callPath);
@@ -77,7 +93,11 @@ class Selection : public QObject {
   void timeWindowChanged(double start, double end);
 
  private:
+  void showNew(ReportDataPtr report);
+
   ReportDataPtr report_;
+  ComparisonDataPtr comparison_;
+  CompareView compareView_ = CompareView::Difference;
   TreePicks metrics_, callPaths_, systemItems_;
   bool flatProfile_ = false;
   std::uint32_t highlightedCallPath_ = kNoNode;

@@ -3,9 +3,21 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QColor>
+#include <QFont>
+
 #include "views/model/color_scale.h"
 
 namespace waitscope::views {
+namespace {
+
+// Differences read as changes: "+1.500 s", "−0.250 s" (the minus of the number itself).
+QString signedText(double value, ValueMode mode, report::MetricUnit unit) {
+  const QString text = formatValue(value, mode, unit);
+  return value > 0.0 ? QStringLiteral("+") + text : text;
+}
+
+}  // namespace
 
 ValueTreeModel::ValueTreeModel(QString title, QObject* parent) : QAbstractItemModel(parent), title_(std::move(title)) {}
 
@@ -13,11 +25,14 @@ void ValueTreeModel::setTree(const ValueTree* tree) {
   beginResetModel();
   tree_ = tree;
   const std::size_t n = tree ? tree->size() : 0;
-  exclusive_.assign(n, 0.0);
-  inclusive_.assign(n, 0.0);
+  for (Values& values : sets_) {
+    values.exclusive.assign(n, 0.0);
+    values.inclusive.assign(n, 0.0);
+    values.largest = 0.0;
+    values.references = {};
+  }
   expanded_.assign(n, 0);
-  largest_ = 0.0;
-  references_ = {};
+  presence_.clear();
   updatePeerMaxima();
   endResetModel();
 }
@@ -27,25 +42,76 @@ void ValueTreeModel::swapTree(const ValueTree* tree) {
   tree_ = tree;
 }
 
-void ValueTreeModel::setValues(std::vector<double> exclusive, References references, report::MetricUnit unit) {
-  if (!tree_) return;
+void ValueTreeModel::setCompared(bool compared) {
+  if (compared == this->compared()) return;
+  beginResetModel();
+  sets_.assign(compared ? 3 : 1, Values{});
+  const std::size_t n = tree_ ? tree_->size() : 0;
+  for (Values& values : sets_) {
+    values.exclusive.assign(n, 0.0);
+    values.inclusive.assign(n, 0.0);
+  }
+  if (!compared) presence_.clear();
+  updatePeerMaxima();
+  endResetModel();
+}
+
+void ValueTreeModel::assign(Values& values, std::vector<double> exclusive, References references,
+                            report::MetricUnit unit) {
   exclusive.resize(tree_->size(), 0.0);
-  exclusive_ = std::move(exclusive);
-  inclusive_ = tree_->inclusive(exclusive_);
-  references_ = references;
+  values.exclusive = std::move(exclusive);
+  values.inclusive = tree_->inclusive(values.exclusive);
+  values.references = references;
+  values.largest = 0.0;
+  for (const double v : values.inclusive) values.largest = std::max(values.largest, std::fabs(v));
   const bool unitChanged = unit != unit_;
   unit_ = unit;
-  largest_ = 0.0;
-  for (const double v : inclusive_) largest_ = std::max(largest_, std::fabs(v));
   updatePeerMaxima();
   emitValuesChanged();
-  if (unitChanged) emit headerDataChanged(Qt::Horizontal, ValueColumn, ValueColumn);
+  if (unitChanged) emitHeaderChanged();
+}
+
+void ValueTreeModel::setValues(std::vector<double> exclusive, References references, report::MetricUnit unit) {
+  if (!tree_) return;
+  assign(sets_[compared() ? static_cast<std::size_t>(shownRun_) : 0], std::move(exclusive), references, unit);
+}
+
+void ValueTreeModel::setRunValues(CompareView run, std::vector<double> exclusive, References references,
+                                  report::MetricUnit unit) {
+  if (!tree_ || !compared()) return;
+  assign(sets_[static_cast<std::size_t>(run)], std::move(exclusive), references, unit);
+}
+
+void ValueTreeModel::setShownRun(CompareView run) {
+  if (run == shownRun_) return;
+  shownRun_ = run;
+  emitValuesChanged();
+  emitHeaderChanged();
+}
+
+double ValueTreeModel::runValue(CompareView run, std::uint32_t node) const {
+  return compared() ? shownIn(sets_[static_cast<std::size_t>(run)], node) : 0.0;
+}
+
+void ValueTreeModel::setRunFiles(QString fileA, QString fileB) {
+  fileA_ = std::move(fileA);
+  fileB_ = std::move(fileB);
+  emitHeaderChanged();
+}
+
+void ValueTreeModel::setPresence(std::vector<report::Presence> presence) {
+  presence_ = std::move(presence);
+  if (tree_ && tree_->size() > 0) emitValuesChanged();
+}
+
+report::Presence ValueTreeModel::presence(std::uint32_t node) const {
+  return node < presence_.size() ? presence_[node] : report::Presence::Both;
 }
 
 void ValueTreeModel::setNodeUnits(std::vector<report::MetricUnit> units) {
   nodeUnits_ = std::move(units);
   emitValuesChanged();
-  emit headerDataChanged(Qt::Horizontal, ValueColumn, ValueColumn);
+  emitHeaderChanged();
 }
 
 report::MetricUnit ValueTreeModel::unitOf(std::uint32_t node) const {
@@ -56,7 +122,7 @@ void ValueTreeModel::setMode(ValueMode mode) {
   if (mode == mode_) return;
   mode_ = mode;
   emitValuesChanged();
-  emit headerDataChanged(Qt::Horizontal, ValueColumn, ValueColumn);
+  emitHeaderChanged();
 }
 
 void ValueTreeModel::setExpanded(std::uint32_t node, bool expanded) {
@@ -67,52 +133,74 @@ void ValueTreeModel::setExpanded(std::uint32_t node, bool expanded) {
     emitValuesChanged();
     return;
   }
-  const QModelIndex changed = indexOfNode(node, ValueColumn);
-  emit dataChanged(changed, changed);
+  emit dataChanged(indexOfNode(node, ValueColumn), indexOfNode(node, columnCount() - 1));
 }
 
-double ValueTreeModel::absoluteValue(std::uint32_t node) const {
-  if (node >= inclusive_.size()) return 0.0;
-  return expanded_[node] && !tree_->children[node].empty() ? exclusive_[node] : inclusive_[node];
+double ValueTreeModel::exclusiveValue(std::uint32_t node) const {
+  const Values& values = shown();
+  return node < values.exclusive.size() ? values.exclusive[node] : 0.0;
 }
 
-double ValueTreeModel::rootInclusive(std::uint32_t node) const {
+double ValueTreeModel::inclusiveValue(std::uint32_t node) const {
+  const Values& values = shown();
+  return node < values.inclusive.size() ? values.inclusive[node] : 0.0;
+}
+
+double ValueTreeModel::absoluteIn(const Values& values, std::uint32_t node) const {
+  if (node >= values.inclusive.size()) return 0.0;
+  return expanded_[node] && !tree_->children[node].empty() ? values.exclusive[node] : values.inclusive[node];
+}
+
+double ValueTreeModel::rootInclusive(const Values& values, std::uint32_t node) const {
   while (tree_->parent[node] != kNoNode) node = tree_->parent[node];
-  return inclusive_[node];
+  return values.inclusive[node];
 }
 
-double ValueTreeModel::reference(std::uint32_t node) const {
+double ValueTreeModel::reference(const Values& shownValues, std::uint32_t node) const {
+  // A difference is a change of run A: its percentages are of A's references.
+  const bool difference = compared() && &shownValues == &sets_[static_cast<std::size_t>(CompareView::Difference)];
+  const Values& values = difference ? sets_[static_cast<std::size_t>(CompareView::RunA)] : shownValues;
+  const References& references = values.references;
   switch (mode_) {
     case ValueMode::Absolute: return 1.0;
     // The metric tree has no tree to its left: both references are its own root.
-    case ValueMode::PercentOfTotal: return references_.totalPerRoot ? rootInclusive(node) : references_.total;
+    case ValueMode::PercentOfTotal: return references.totalPerRoot ? rootInclusive(values, node) : references.total;
     case ValueMode::PercentOfSelection:
-      return references_.totalPerRoot ? rootInclusive(node) : references_.selection;
-    case ValueMode::PeerPercent: return peerMax_[tree_->depth[node]];
+      return references.totalPerRoot ? rootInclusive(values, node) : references.selection;
+    case ValueMode::PeerPercent: return values.peerMax[tree_->depth[node]];
   }
   return 1.0;
 }
 
 double ValueTreeModel::colorShare(std::uint32_t node) const {
+  const Values& values = shown();
   // A tree that mixes units (metrics) scales each item to its own root.
-  const double scale = references_.totalPerRoot ? std::fabs(rootInclusive(node)) : largest_;
-  return scale > 0.0 ? std::fabs(absoluteValue(node)) / scale : 0.0;
+  double scale = values.references.totalPerRoot ? std::fabs(rootInclusive(values, node)) : values.largest;
+  const double value = absoluteIn(values, node);
+  if (compared() && shownRun_ == CompareView::Difference) {
+    // Signed; below a root whose parts cancel out, the largest part saturates the colour.
+    scale = std::max(scale, std::fabs(value));
+    return scale > 0.0 ? value / scale : 0.0;
+  }
+  return scale > 0.0 ? std::fabs(value) / scale : 0.0;
 }
 
-double ValueTreeModel::shownValue(std::uint32_t node) const {
-  const double value = absoluteValue(node);
+double ValueTreeModel::shownIn(const Values& values, std::uint32_t node) const {
+  const double value = absoluteIn(values, node);
   if (mode_ == ValueMode::Absolute) return value;
-  const double ref = reference(node);
+  const double ref = reference(values, node);
   return ref != 0.0 ? 100.0 * value / ref : 0.0;
 }
 
 void ValueTreeModel::updatePeerMaxima() {
-  peerMax_.clear();
-  if (!tree_) return;
-  for (std::uint32_t n = 0; n < tree_->size(); ++n) {
-    const std::uint32_t d = tree_->depth[n];
-    if (peerMax_.size() <= d) peerMax_.resize(d + 1, 0.0);
-    peerMax_[d] = std::max(peerMax_[d], std::fabs(absoluteValue(n)));
+  for (Values& values : sets_) {
+    values.peerMax.clear();
+    if (!tree_) continue;
+    for (std::uint32_t n = 0; n < tree_->size(); ++n) {
+      const std::uint32_t d = tree_->depth[n];
+      if (values.peerMax.size() <= d) values.peerMax.resize(d + 1, 0.0);
+      values.peerMax[d] = std::max(values.peerMax[d], std::fabs(absoluteIn(values, n)));
+    }
   }
 }
 
@@ -121,14 +209,19 @@ void ValueTreeModel::emitValuesChanged() {
   // One signal per group of siblings (dataChanged needs a common parent), and
   // only for groups a view can show: children of collapsed items are fetched
   // afresh when they are expanded. Large call trees refill in a few signals.
+  // The name column changes too while comparing (marks of one run only).
+  const int first = presence_.empty() ? ValueColumn : NameColumn;
+  const int last = columnCount() - 1;
   if (!tree_->roots.empty())
-    emit dataChanged(index(0, ValueColumn), index(static_cast<int>(tree_->roots.size()) - 1, ValueColumn));
+    emit dataChanged(index(0, first), index(static_cast<int>(tree_->roots.size()) - 1, last));
   for (std::uint32_t n = 0; n < tree_->size(); ++n) {
     const auto& kids = tree_->children[n];
     if (kids.empty() || !expanded_[n]) continue;
-    emit dataChanged(indexOfNode(kids.front(), ValueColumn), indexOfNode(kids.back(), ValueColumn));
+    emit dataChanged(indexOfNode(kids.front(), first), indexOfNode(kids.back(), last));
   }
 }
+
+void ValueTreeModel::emitHeaderChanged() { emit headerDataChanged(Qt::Horizontal, ValueColumn, columnCount() - 1); }
 
 QModelIndex ValueTreeModel::indexOfNode(std::uint32_t node, int column) const {
   if (!tree_ || node >= tree_->size()) return {};
@@ -140,7 +233,7 @@ std::uint32_t ValueTreeModel::nodeOf(const QModelIndex& index) {
 }
 
 QModelIndex ValueTreeModel::index(int row, int column, const QModelIndex& parent) const {
-  if (!tree_ || row < 0 || column < 0 || column >= ColumnCount) return {};
+  if (!tree_ || row < 0 || column < 0 || column >= columnCount()) return {};
   if (parent.isValid() && parent.column() != NameColumn) return {};
   const auto& siblings = parent.isValid() ? tree_->children[nodeOf(parent)] : tree_->roots;
   if (static_cast<std::size_t>(row) >= siblings.size()) return {};
@@ -160,21 +253,66 @@ int ValueTreeModel::rowCount(const QModelIndex& parent) const {
   return static_cast<int>(tree_->children[nodeOf(parent)].size());
 }
 
-int ValueTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int ValueTreeModel::columnCount(const QModelIndex&) const {
+  return compared() ? int{CompareColumnCount} : int{ColumnCount};
+}
+
+const ValueTreeModel::Values* ValueTreeModel::setOfColumn(int column) const {
+  const int set = column - ValueColumn;
+  return set >= 0 && set < static_cast<int>(sets_.size()) ? &sets_[static_cast<std::size_t>(set)] : nullptr;
+}
+
+QString ValueTreeModel::valueText(int column, std::uint32_t node) const {
+  const Values* values = setOfColumn(column);
+  if (!values) return {};
+  const double value = shownIn(*values, node);
+  return compared() && column == DifferenceColumn ? signedText(value, mode_, unitOf(node))
+                                                  : formatValue(value, mode_, unitOf(node));
+}
+
+QString ValueTreeModel::nameSuffix(std::uint32_t node) const {
+  switch (presence(node)) {
+    case report::Presence::OnlyA: return tr(" (only in A)");
+    case report::Presence::OnlyB: return tr(" (only in B)");
+    case report::Presence::Both: break;
+  }
+  return {};
+}
 
 QVariant ValueTreeModel::data(const QModelIndex& index, int role) const {
   if (!tree_ || !checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
   const std::uint32_t node = nodeOf(index);
+  const bool name = index.column() == NameColumn;
   switch (role) {
-    case Qt::DisplayRole:
-      if (index.column() == NameColumn) return tree_->names[node];
-      return formatValue(shownValue(node), mode_, unitOf(node));
+    case Qt::DisplayRole: return name ? tree_->names[node] + nameSuffix(node) : valueText(index.column(), node);
     case Qt::DecorationRole:
-      if (index.column() != ValueColumn) return {};
-      return severityColor(colorShare(node));
-    case Qt::ToolTipRole: return tree_->toolTips[node].isEmpty() ? QVariant() : QVariant(tree_->toolTips[node]);
-    case Qt::TextAlignmentRole:
-      return index.column() == ValueColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+      if (index.column() != shownColumn()) return {};
+      return compared() && shownRun_ == CompareView::Difference ? differenceColor(colorShare(node))
+                                                                 : severityColor(colorShare(node));
+    case Qt::ForegroundRole: {
+      // B − A in blue where B is smaller, red where it is larger, like its colour box.
+      if (!compared() || index.column() != DifferenceColumn) return {};
+      const double value = absoluteIn(sets_[static_cast<std::size_t>(CompareView::Difference)], node);
+      if (value == 0.0) return {};
+      return value < 0.0 ? QColor(0x1f, 0x5f, 0xbf) : QColor(0xc0, 0x20, 0x20);
+    }
+    case Qt::FontRole: {
+      if (!name || presence(node) == report::Presence::Both) return {};
+      QFont font;
+      font.setItalic(true);
+      return font;
+    }
+    case Qt::ToolTipRole: {
+      QString tip = tree_->toolTips[node];
+      if (name && presence(node) != report::Presence::Both) {
+        const bool onlyA = presence(node) == report::Presence::OnlyA;
+        const QString only = onlyA ? tr("Only in run A (%1): run B never called it here; B's values are 0.").arg(fileA_)
+                                   : tr("Only in run B (%1): run A never called it here; A's values are 0.").arg(fileB_);
+        tip = tip.isEmpty() ? only : tip + QStringLiteral("<br>") + only;
+      }
+      return tip.isEmpty() ? QVariant() : QVariant(tip);
+    }
+    case Qt::TextAlignmentRole: return name ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case NodeRole: return QVariant::fromValue<quint32>(node);
     case ShownValueRole: return shownValue(node);
     case AbsoluteValueRole: return absoluteValue(node);
@@ -184,11 +322,39 @@ QVariant ValueTreeModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ValueTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  if (section == NameColumn) return title_;
-  if (section != ValueColumn) return {};
-  if (mode_ != ValueMode::Absolute) return QStringLiteral("Value (%1)").arg(modeName(mode_).toLower());
-  return nodeUnits_.empty() ? QStringLiteral("Value (%1)").arg(unitName(unit_)) : QStringLiteral("Value");
+  if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return {};
+  const QString unit = mode_ != ValueMode::Absolute ? QStringLiteral("%")
+                       : nodeUnits_.empty()         ? unitName(unit_)
+                                                    : QString();
+  if (!compared()) {
+    if (role != Qt::DisplayRole) return {};
+    if (section == NameColumn) return title_;
+    if (mode_ != ValueMode::Absolute) return QStringLiteral("Value (%1)").arg(modeName(mode_).toLower());
+    return nodeUnits_.empty() ? QStringLiteral("Value (%1)").arg(unit) : QStringLiteral("Value");
+  }
+  // Comparing: short headers ("B − A (s)") that fit narrow panes; the shown run's is bold.
+  const CompareView run = static_cast<CompareView>(std::max(section - RunAColumn, 0));
+  switch (role) {
+    case Qt::DisplayRole:
+      if (section == NameColumn) return title_;
+      return unit.isEmpty() ? compareViewShort(run) : QStringLiteral("%1 (%2)").arg(compareViewShort(run), unit);
+    case Qt::FontRole: {
+      if (section != shownColumn()) return {};
+      QFont font;
+      font.setBold(true);
+      return font;
+    }
+    case Qt::ToolTipRole: {
+      if (section == NameColumn) return {};
+      const QString file = run == CompareView::RunA ? fileA_ : run == CompareView::RunB ? fileB_ : QString();
+      QString tip = compareViewName(run) + (file.isEmpty() ? QString() : QStringLiteral(": ") + file);
+      if (mode_ != ValueMode::Absolute)
+        tip += QStringLiteral(" · ") + modeName(mode_) +
+               (run == CompareView::Difference ? tr(" (of run A's reference)") : QString());
+      return tip;
+    }
+    default: return {};
+  }
 }
 
 }  // namespace waitscope::views

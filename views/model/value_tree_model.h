@@ -3,11 +3,16 @@
 // column 0 the name, column 1 the value in the current mode with Cube's colour
 // box. The view tells the model which items are expanded, because a collapsed
 // item shows its inclusive value and an expanded one its exclusive value.
+// While two runs are compared the value columns are the runs, A, B and B − A,
+// each in the current mode; the shown run (the compare view) has the colour
+// box and is what the Value roles, sorting, thresholds and the hot path use.
 #include <cstdint>
 #include <vector>
 
 #include <QAbstractItemModel>
 
+#include "analysis/report/report_algebra.h"
+#include "views/model/compare_view.h"
 #include "views/model/report_data.h"
 #include "views/model/value_mode.h"
 
@@ -17,6 +22,8 @@ class ValueTreeModel : public QAbstractItemModel {
   Q_OBJECT
  public:
   enum Column { NameColumn = 0, ValueColumn = 1, ColumnCount = 2 };
+  // The value columns while comparing.
+  enum CompareColumn { RunAColumn = 1, RunBColumn = 2, DifferenceColumn = 3, CompareColumnCount = 4 };
   enum Role {
     NodeRole = Qt::UserRole + 1,  // the node number (quint32)
     ShownValueRole,               // the number shown, in the current mode (double)
@@ -40,7 +47,8 @@ class ValueTreeModel : public QAbstractItemModel {
   // live run: no reset, so views keep their expansion, selection and scroll position. The
   // values stay until setValues.
   void swapTree(const ValueTree* tree);
-  // New exclusive values (indexed by node) and references; the shape stays.
+  // New exclusive values (indexed by node) and references; the shape stays. While comparing,
+  // they are the shown run's.
   void setValues(std::vector<double> exclusive, References references, report::MetricUnit unit);
   // Per-node units for a tree that mixes them (the metric tree); empty: one unit for all.
   void setNodeUnits(std::vector<report::MetricUnit> units);
@@ -50,14 +58,33 @@ class ValueTreeModel : public QAbstractItemModel {
   void setExpanded(std::uint32_t node, bool expanded);
   bool isExpanded(std::uint32_t node) const { return node < expanded_.size() && expanded_[node]; }
 
-  double exclusiveValue(std::uint32_t node) const { return node < exclusive_.size() ? exclusive_[node] : 0.0; }
-  double inclusiveValue(std::uint32_t node) const { return node < inclusive_.size() ? inclusive_[node] : 0.0; }
+  // Comparing two runs: the value columns become A, B and B − A (a reset: the columns change).
+  void setCompared(bool compared);
+  bool compared() const { return sets_.size() > 1; }
+  // One run's exclusive values while comparing, like setValues.
+  void setRunValues(CompareView run, std::vector<double> exclusive, References references, report::MetricUnit unit);
+  // The run whose column has the colour box and whose values the Value roles give.
+  void setShownRun(CompareView run);
+  CompareView shownRun() const { return shownRun_; }
+  int shownColumn() const { return compared() ? columnOf(shownRun_) : ValueColumn; }
+  static int columnOf(CompareView run) { return RunAColumn + static_cast<int>(run); }
+  // What a run's column shows for `node`, in the current mode (0 when not comparing).
+  double runValue(CompareView run, std::uint32_t node) const;
+  // The runs' file names, for tooltips.
+  void setRunFiles(QString fileA, QString fileB);
+  // Where each node was found (the call tree: report::AlignedReports::callPathPresence); empty:
+  // everywhere. Nodes of one run only are italic, say "only in A/B" and name the file in a tooltip.
+  void setPresence(std::vector<report::Presence> presence);
+  report::Presence presence(std::uint32_t node) const;
+
+  double exclusiveValue(std::uint32_t node) const;
+  double inclusiveValue(std::uint32_t node) const;
   // What the item shows, absolute (inclusive when collapsed, exclusive when expanded) and in the mode.
-  double absoluteValue(std::uint32_t node) const;
-  double shownValue(std::uint32_t node) const;
-  // Share of the largest value in [0, 1], for the colour box.
+  double absoluteValue(std::uint32_t node) const { return absoluteIn(shown(), node); }
+  double shownValue(std::uint32_t node) const { return shownIn(shown(), node); }
+  // Share of the largest value in [0, 1] for the colour box; signed ([-1, 1]) for a difference.
   double colorShare(std::uint32_t node) const;
-  double largestValue() const { return largest_; }
+  double largestValue() const { return shown().largest; }
   report::MetricUnit unit() const { return unit_; }
 
   QModelIndex indexOfNode(std::uint32_t node, int column = NameColumn) const;
@@ -71,21 +98,36 @@ class ValueTreeModel : public QAbstractItemModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
-  double reference(std::uint32_t node) const;
-  double rootInclusive(std::uint32_t node) const;
+  // The values of one value column.
+  struct Values {
+    std::vector<double> exclusive, inclusive;
+    std::vector<double> peerMax;  // per depth: largest shown absolute value
+    References references;
+    double largest = 0.0;
+  };
+  const Values& shown() const { return sets_[compared() ? static_cast<std::size_t>(shownRun_) : 0]; }
+  const Values* setOfColumn(int column) const;
+  void assign(Values& values, std::vector<double> exclusive, References references, report::MetricUnit unit);
+  double absoluteIn(const Values& values, std::uint32_t node) const;
+  double shownIn(const Values& values, std::uint32_t node) const;
+  double reference(const Values& values, std::uint32_t node) const;
+  double rootInclusive(const Values& values, std::uint32_t node) const;
   void updatePeerMaxima();
   void emitValuesChanged();
+  void emitHeaderChanged();
+  QString valueText(int column, std::uint32_t node) const;
+  QString nameSuffix(std::uint32_t node) const;
 
   QString title_;
   const ValueTree* tree_ = nullptr;
-  std::vector<double> exclusive_, inclusive_;
+  std::vector<Values> sets_ = std::vector<Values>(1);  // one per value column
   std::vector<char> expanded_;
-  std::vector<double> peerMax_;  // per depth: largest shown absolute value
-  References references_;
   report::MetricUnit unit_ = report::MetricUnit::Seconds;
   std::vector<report::MetricUnit> nodeUnits_;
   ValueMode mode_ = ValueMode::Absolute;
-  double largest_ = 0.0;
+  CompareView shownRun_ = CompareView::Difference;
+  std::vector<report::Presence> presence_;
+  QString fileA_, fileB_;
 };
 
 }  // namespace waitscope::views

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -24,6 +25,13 @@ double medianOf(const std::vector<double>& sorted, std::size_t begin, std::size_
   if (n == 0) return 0.0;
   const std::size_t mid = begin + n / 2;
   return n % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2.0;
+}
+
+// An axis from zero (or the smallest value, when negative: a difference of two runs) to the
+// largest value, with a margin on the side away from zero.
+std::pair<double, double> axisRange(double lowest, double highest) {
+  const double from = std::min(0.0, lowest) * 1.05, to = std::max(0.0, highest) * 1.05;
+  return {from, to > from ? to : from + 1.0};
 }
 
 // Charts follow the palette: a dark window gets dark charts.
@@ -127,8 +135,12 @@ void ChartPane::rebuild() {
   }
   categoryAxis_->setLabelsVisible(barLabels_.size() <= 64);  // more labels than pixels help nobody
   valueAxis_->setTitleText(unit_);
-  const double top = barValues_.empty() ? 0.0 : *std::max_element(barValues_.begin(), barValues_.end());
-  valueAxis_->setRange(std::min(0.0, top), top > 0.0 ? top * 1.05 : 1.0);
+  const auto [lowest, highest] = barValues_.empty() ? std::pair(0.0, 0.0) : [this] {
+    const auto [lo, hi] = std::minmax_element(barValues_.begin(), barValues_.end());
+    return std::pair(*lo, *hi);
+  }();
+  const auto [barFrom, barTo] = axisRange(lowest, highest);
+  valueAxis_->setRange(barFrom, barTo);
 
   std::vector<double> sortedValues = values_;
   std::sort(sortedValues.begin(), sortedValues.end());
@@ -142,7 +154,8 @@ void ChartPane::rebuild() {
   const double q[5] = {0, 0, 0, 0, 0};
   const double* box = quartiles_.empty() ? q : quartiles_.data();
   for (int i = 0; i < 5; ++i) boxSet_->setValue(i, box[i]);
-  boxAxis_->setRange(std::min(0.0, box[0]), box[4] > 0.0 ? box[4] * 1.05 : 1.0);
+  const auto [boxFrom, boxTo] = axisRange(box[0], box[4]);
+  boxAxis_->setRange(boxFrom, boxTo);
 }
 
 }  // namespace waitscope::views

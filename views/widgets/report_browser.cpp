@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -55,7 +59,11 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
       activePane_(metricPane_),
       chartPane_(new ChartPane(this)),
       treeSplitter_(new QSplitter(Qt::Horizontal, this)),
-      chartSplitter_(new QSplitter(Qt::Vertical, this)) {
+      chartSplitter_(new QSplitter(Qt::Vertical, this)),
+      compareBar_(new QWidget(this)),
+      compareTitle_(new QLabel(compareBar_)),
+      compareSelector_(new QComboBox(compareBar_)),
+      compareNotice_(new QLabel(compareBar_)) {
   metricPane_->setObjectName(QStringLiteral("metricPane"));
   callPane_->setObjectName(QStringLiteral("callPane"));
   systemPane_->setObjectName(QStringLiteral("systemPane"));
@@ -70,9 +78,31 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
   chartSplitter_->setStretchFactor(0, 3);
   chartSplitter_->setStretchFactor(1, 1);
   chartSplitter_->setSizes({540, 260});
+  compareBar_->setObjectName(QStringLiteral("compareBar"));
+  compareSelector_->setObjectName(QStringLiteral("compareSelector"));
+  compareNotice_->setObjectName(QStringLiteral("compareNotice"));
+  for (const CompareView view : kCompareViews) compareSelector_->addItem(compareViewName(view), static_cast<int>(view));
+  compareSelector_->setToolTip(tr("The run the trees' colour boxes, sorting and the charts show"));
+  compareTitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  compareNotice_->setStyleSheet(QStringLiteral("color: #a05000;"));
+  auto* compareLayout = new QHBoxLayout(compareBar_);
+  compareLayout->setContentsMargins(4, 2, 4, 2);
+  compareLayout->addWidget(compareTitle_);
+  compareLayout->addWidget(new QLabel(tr("Show:"), compareBar_));
+  compareLayout->addWidget(compareSelector_);
+  compareLayout->addWidget(compareNotice_, 1);
+  compareBar_->hide();
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(compareBar_);
   layout->addWidget(chartSplitter_);
+  connect(compareSelector_, &QComboBox::activated, this, [this](int index) {
+    selection_->setCompareView(static_cast<CompareView>(compareSelector_->itemData(index).toInt()));
+  });
+  connect(selection_, &Selection::compareViewChanged, this, [this] {
+    compareSelector_->setCurrentIndex(compareSelector_->findData(static_cast<int>(selection_->compareView())));
+  });
 
   for (TreePane* pane : {metricPane_, callPane_, systemPane_})
     connect(pane, &TreePane::focused, this, [this, pane] { activePane_ = pane; });
@@ -109,12 +139,58 @@ void ReportBrowser::showPicks(TreePane* pane, const TreePicks& wanted) {
   writePicks(pane);
 }
 
+ReportBrowser::Filled ReportBrowser::picked(const ReportData& run, const TreePicks& metricPicks,
+                                            std::vector<double> exclusive) {
+  ValueTreeModel::References references;
+  references.total = run.rootTotal(metricPicks);
+  references.selection = sum(exclusive);
+  return Filled{std::move(exclusive), references};
+}
+
+void ReportBrowser::fill(ValueTreeModel* model, const std::function<Filled(const ReportData&)>& valuesOf,
+                         report::MetricUnit unit) {
+  const ComparisonDataPtr& comparison = selection_->comparison();
+  if (!comparison) {
+    Filled filled = valuesOf(*selection_->report());
+    model->setValues(std::move(filled.exclusive), filled.references, unit);
+    return;
+  }
+  for (const CompareView run : kCompareViews) {
+    Filled filled = valuesOf(*comparison->run(run));
+    model->setRunValues(run, std::move(filled.exclusive), filled.references, unit);
+  }
+}
+
+void ReportBrowser::updateCompareBar() {
+  const ComparisonDataPtr& comparison = selection_->comparison();
+  compareBar_->setVisible(comparison != nullptr);
+  if (!comparison) return;
+  const QString a = QFileInfo(comparison->pathA()).fileName(), b = QFileInfo(comparison->pathB()).fileName();
+  compareTitle_->setText(tr("Comparing <b>A</b> %1 with <b>B</b> %2").arg(a.toHtmlEscaped(), b.toHtmlEscaped()));
+  compareTitle_->setToolTip(tr("A: %1\nB: %2").arg(comparison->pathA(), comparison->pathB()));
+  compareSelector_->setCurrentIndex(compareSelector_->findData(static_cast<int>(selection_->compareView())));
+  compareNotice_->setText(comparison->sameRanks()
+                              ? QString()
+                              : tr("%1 ranks against %2: per-rank values are not compared (all ranks summed).")
+                                    .arg(comparison->ranksA())
+                                    .arg(comparison->ranksB()));
+  compareNotice_->setVisible(!comparison->sameRanks());
+}
+
 void ReportBrowser::onReport() {
   const ReportDataPtr& current = selection_->report();
+  const ComparisonDataPtr& comparison = selection_->comparison();
   metricModel_->setTree(current ? &current->metricTree() : nullptr);
   callModel_->setTree(current ? &current->callTree() : nullptr);
   regionModel_->setTree(current ? &current->regionTree() : nullptr);
   systemModel_->setTree(current ? &current->systemTree() : nullptr);
+  for (ValueTreeModel* model : {metricModel_, callModel_, regionModel_, systemModel_}) {
+    model->setCompared(comparison != nullptr);
+    model->setShownRun(selection_->compareView());
+    if (comparison) model->setRunFiles(comparison->pathA(), comparison->pathB());
+  }
+  if (comparison) callModel_->setPresence(comparison->callPathPresence());
+  updateCompareBar();
   onMode();
   if (!current) {
     chartPane_->setValues({}, {}, {}, {});
@@ -123,9 +199,7 @@ void ReportBrowser::onReport() {
   std::vector<report::MetricUnit> units;
   for (const report::Metric& m : current->report().metrics) units.push_back(m.unit);
   metricModel_->setNodeUnits(std::move(units));
-  ValueTreeModel::References references;
-  references.totalPerRoot = true;
-  metricModel_->setValues(current->metricExclusive(), references, report::MetricUnit::Seconds);
+  fillMetrics();
   // Start like Cube: the first metric root (time) and the whole program.
   if (!current->metricTree().roots.empty()) metricPane_->selectNode(current->metricTree().roots.front());
   if (!current->callTree().roots.empty()) callPane_->selectNode(current->callTree().roots.front());
@@ -160,11 +234,24 @@ void ReportBrowser::updateReport(ReportDataPtr next) {
   systemPane_->restoreState(system, matchNodes(previous->systemTree(), next->systemTree()));
 }
 
+void ReportBrowser::fillMetrics() {
+  fill(metricModel_, [](const ReportData& run) {
+    ValueTreeModel::References references;
+    references.totalPerRoot = true;
+    return Filled{run.metricExclusive(), references};
+  }, report::MetricUnit::Seconds);
+}
+
 void ReportBrowser::onReportUpdated() {
+  // The same shapes: a live run's next snapshot (already swapped in) or another run of a comparison.
   const ReportDataPtr& current = selection_->report();
-  ValueTreeModel::References references;
-  references.totalPerRoot = true;
-  metricModel_->setValues(current->metricExclusive(), references, report::MetricUnit::Seconds);
+  metricModel_->swapTree(&current->metricTree());
+  callModel_->swapTree(&current->callTree());
+  regionModel_->swapTree(&current->regionTree());
+  systemModel_->swapTree(&current->systemTree());
+  for (ValueTreeModel* model : {metricModel_, callModel_, regionModel_, systemModel_})
+    model->setShownRun(selection_->compareView());
+  fillMetrics();
   metricPane_->refresh();
   onMetrics();  // the call tree, the system tree and the charts
 }
@@ -174,13 +261,10 @@ void ReportBrowser::onMetrics() {
   const ReportDataPtr& current = selection_->report();
   if (!current) return;
   const std::vector<char> metrics = selection_->metricMask();
-  const report::MetricUnit unit = current->unit(selection_->metrics());
-  ValueTreeModel::References references;
-  references.total = current->rootTotal(selection_->metrics());
-  std::vector<double> byCallPath = current->callPathValues(metrics);
-  references.selection = sum(byCallPath);
-  callModel_->setValues(std::move(byCallPath), references, unit);
-  regionModel_->setValues(current->regionValues(metrics), references, unit);
+  const TreePicks& picks = selection_->metrics();
+  const report::MetricUnit unit = current->unit(picks);
+  fill(callModel_, [&](const ReportData& run) { return picked(run, picks, run.callPathValues(metrics)); }, unit);
+  fill(regionModel_, [&](const ReportData& run) { return picked(run, picks, run.regionValues(metrics)); }, unit);
   callPane_->refresh();
   onCallPaths();
 }
@@ -192,13 +276,14 @@ void ReportBrowser::onCallPaths() {
   const TreePicks wanted = selection_->callPaths();
   if (flatProfile() != selection_->flatProfile()) setFlatProfile(selection_->flatProfile());
   showPicks(callPane_, wanted);
-  std::vector<double> byLocation = current->locationValues(selection_->metricMask(), selection_->callPathMask());
-  ValueTreeModel::References references;
-  references.total = current->rootTotal(selection_->metrics());
-  references.selection = sum(byLocation);
-  systemModel_->setValues(current->systemValues(byLocation), references, current->unit(selection_->metrics()));
+  const std::vector<char> metrics = selection_->metricMask(), callPaths = selection_->callPathMask();
+  const TreePicks& picks = selection_->metrics();
+  fill(systemModel_, [&](const ReportData& run) {
+    // The system tree's machines and nodes hold zeros: its sum is the locations' sum.
+    return picked(run, picks, run.systemValues(run.locationValues(metrics, callPaths)));
+  }, current->unit(picks));
   systemPane_->refresh();
-  updateCharts(std::move(byLocation));
+  updateCharts(current->locationValues(metrics, callPaths));
 }
 
 void ReportBrowser::onMode() {
@@ -207,11 +292,14 @@ void ReportBrowser::onMode() {
 
 void ReportBrowser::updateCharts(std::vector<double> values) {
   const ReportDataPtr& current = selection_->report();
+  const ComparisonDataPtr& comparison = selection_->comparison();
   QStringList labels;
-  for (const report::Location& l : current->report().locations) labels << QString::number(l.rank);
+  for (const report::Location& l : current->report().locations)
+    labels << (comparison && !comparison->sameRanks() ? QString::fromStdString(l.name) : QString::number(l.rank));
   const ValueTree& calls = selection_->flatProfile() ? current->regionTree() : current->callTree();
-  const QString title = tr("%1 in %2").arg(namesOf(current->metricTree(), selection_->metrics()),
-                                           namesOf(calls, selection_->callPaths()));
+  QString title = tr("%1 in %2").arg(namesOf(current->metricTree(), selection_->metrics()),
+                                     namesOf(calls, selection_->callPaths()));
+  if (comparison) title += QStringLiteral(" — ") + compareViewName(selection_->compareView());
   const report::MetricUnit unit = current->unit(selection_->metrics());
   chartPane_->setValues(std::move(values), labels, title,
                         unit == report::MetricUnit::Seconds ? tr("seconds")

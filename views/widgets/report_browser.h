@@ -3,11 +3,19 @@
 // profile, system tree) with the chart pane below. It follows one Selection:
 // picking a metric fills the call tree with that metric's values, picking call
 // paths fills the system tree and the charts. Picks written into the Selection
-// elsewhere are selected in the trees.
+// elsewhere are selected in the trees. While two runs are compared, a bar above
+// the trees names them and picks the run shown (A, B or B − A); every tree gets
+// the columns A, B and B − A.
+#include <functional>
+#include <vector>
+
 #include <QWidget>
 
 #include "views/model/report_data.h"
+#include "views/model/value_tree_model.h"
 
+class QComboBox;
+class QLabel;
 class QSplitter;
 
 namespace waitscope::views {
@@ -15,7 +23,6 @@ namespace waitscope::views {
 class ChartPane;
 class Selection;
 class TreePane;
-class ValueTreeModel;
 
 class ReportBrowser : public QWidget {
   Q_OBJECT
@@ -31,6 +38,12 @@ class ReportBrowser : public QWidget {
   ValueTreeModel* metricModel() const { return metricModel_; }
   ValueTreeModel* callModel() const { return callModel_; }
   ValueTreeModel* systemModel() const { return systemModel_; }
+
+  // The compare bar (shown while comparing): the compared files, the run shown, and why
+  // per-rank values are not compared when the rank counts differ.
+  QWidget* compareBar() const { return compareBar_; }
+  QComboBox* compareSelector() const { return compareSelector_; }
+  QLabel* compareNotice() const { return compareNotice_; }
 
   // The tree pane that last had the keyboard focus (for Find, Hot path, CSV export).
   TreePane* activePane() const { return activePane_; }
@@ -60,6 +73,17 @@ class ReportBrowser : public QWidget {
   void onCallPaths();
   void onMode();
   void updateCharts(std::vector<double> byLocation);
+  void updateCompareBar();
+  void fillMetrics();
+  // Gives `model` the values `valuesOf` computes from a report: the shown report's, or every
+  // run's while comparing (the runs share the picks' node numbers).
+  struct Filled {
+    std::vector<double> exclusive;
+    ValueTreeModel::References references;
+  };
+  // Values of the trees right of the metric tree, with the references for the picked metrics.
+  static Filled picked(const ReportData& run, const TreePicks& metricPicks, std::vector<double> exclusive);
+  void fill(ValueTreeModel* model, const std::function<Filled(const ReportData&)>& valuesOf, report::MetricUnit unit);
 
   Selection* selection_;
   ValueTreeModel* metricModel_;
@@ -73,6 +97,10 @@ class ReportBrowser : public QWidget {
   ChartPane* chartPane_;
   QSplitter* treeSplitter_;
   QSplitter* chartSplitter_;
+  QWidget* compareBar_;
+  QLabel* compareTitle_;
+  QComboBox* compareSelector_;
+  QLabel* compareNotice_;
 };
 
 }  // namespace waitscope::views

@@ -53,6 +53,7 @@ TreePane::TreePane(QWidget* parent) : QWidget(parent) {
   connect(previous_, &QToolButton::clicked, this, [this] { find(search_->text(), true); });
   connect(view_, &QTreeView::expanded, this, [this](const QModelIndex& i) { onExpansion(i, true); });
   connect(view_, &QTreeView::collapsed, this, [this](const QModelIndex& i) { onExpansion(i, false); });
+  connect(proxy_, &QAbstractItemModel::modelReset, this, &TreePane::sizeColumns);
 }
 
 void TreePane::setModel(ValueTreeModel* model) {
@@ -62,10 +63,7 @@ void TreePane::setModel(ValueTreeModel* model) {
   proxy_->setSourceModel(model);
   connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &TreePane::picksChanged);
   connect(proxy_, &QAbstractItemModel::modelReset, this, &TreePane::picksChanged);
-  if (proxy_->columnCount() > 1) {  // the header has sections only once there are columns
-    view_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    view_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-  }
+  sizeColumns();
   // The view's expansion state must match the model's after a switch.
   if (model_ && model_->tree()) {
     for (std::uint32_t n = 0; n < model_->tree()->size(); ++n)
@@ -73,6 +71,12 @@ void TreePane::setModel(ValueTreeModel* model) {
   }
   refresh();
   emit picksChanged();
+}
+
+void TreePane::sizeColumns() {
+  // The header has sections only once there are columns; comparing adds two.
+  for (int c = 0; c < proxy_->columnCount(); ++c)
+    view_->header()->setSectionResizeMode(c, c == 0 ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
 }
 
 TreePicks TreePane::picks() const {
@@ -247,15 +251,20 @@ QString TreePane::toCsv() const {
       s = QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
     return s;
   };
-  QString out = QStringLiteral("depth,name,%1\n")
-                    .arg(model_ ? quote(model_->headerData(ValueTreeModel::ValueColumn, Qt::Horizontal).toString())
-                                : QStringLiteral("value"));
-  if (!model_) return out;
-  for (const std::uint32_t node : visibleOrder())
-    out += QStringLiteral("%1,%2,%3\n")
-               .arg(model_->tree()->depth[node])
-               .arg(quote(model_->tree()->names[node]))
-               .arg(QString::number(model_->shownValue(node), 'g', 17));
+  if (!model_) return QStringLiteral("depth,name,value\n");
+  // One column per value column: the value, or A, B and B − A while comparing.
+  QString out = QStringLiteral("depth,name");
+  const int columns = model_->columnCount();
+  for (int c = ValueTreeModel::ValueColumn; c < columns; ++c)
+    out += QLatin1Char(',') + quote(model_->headerData(c, Qt::Horizontal).toString());
+  out += QLatin1Char('\n');
+  for (const std::uint32_t node : visibleOrder()) {
+    out += QStringLiteral("%1,%2").arg(model_->tree()->depth[node]).arg(quote(model_->tree()->names[node]));
+    if (!model_->compared()) out += QLatin1Char(',') + QString::number(model_->shownValue(node), 'g', 17);
+    for (const CompareView run : kCompareViews)
+      if (model_->compared()) out += QLatin1Char(',') + QString::number(model_->runValue(run, node), 'g', 17);
+    out += QLatin1Char('\n');
+  }
   return out;
 }
 

@@ -57,7 +57,7 @@ class TreePane : public QWidget {
   void restoreState(const ViewState& state, const std::vector<std::uint32_t>& oldToNew);
 
   // Exactly the rows shown (expanded ancestors, threshold, order) as CSV:
-  // depth,name,value with the value in the current mode.
+  // depth,name,value with the value in the current mode (while comparing: depth,name,A,B,B − A).
   QString toCsv() const;
   // Exports of the pane (the CSV above, or the picture); empty on success, else one line.
   QString exportCsv(const QString& path) const;
@@ -73,6 +73,7 @@ class TreePane : public QWidget {
 
  private:
   void onExpansion(const QModelIndex& proxyIndex, bool expanded);
+  void sizeColumns();
   QModelIndex proxyIndexOf(std::uint32_t node) const;
   std::vector<std::uint32_t> visibleOrder() const;
 
