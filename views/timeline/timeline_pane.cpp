@@ -8,19 +8,9 @@
 #include <QVBoxLayout>
 
 #include "views/timeline/timeline_view.h"
+#include "views/timeline/zoom_buttons.h"
 
 namespace waitscope::views {
-
-namespace {
-
-QToolButton* button(QWidget* parent, const QString& text, const QString& tip) {
-  auto* b = new QToolButton(parent);
-  b->setText(text);
-  b->setToolTip(tip);
-  return b;
-}
-
-}  // namespace
 
 TimelinePane::TimelinePane(Selection* selection, QWidget* parent)
     : QWidget(parent),
@@ -43,20 +33,14 @@ TimelinePane::TimelinePane(Selection* selection, QWidget* parent)
   bar->addWidget(new QLabel(tr("to"), this));
   bar->addWidget(to_);
   bar->addWidget(new QLabel(tr("s"), this));
-  QToolButton* apply = button(this, tr("Show"), tr("Show exactly this time window"));
-  QToolButton* in = button(this, tr("+"), tr("Zoom in (+)"));
-  QToolButton* out = button(this, tr("−"), tr("Zoom out (-)"));
-  QToolButton* all = button(this, tr("All"), tr("The whole trace (Home)"));
-  undo_ = button(this, tr("Undo zoom"), tr("Back to the previous time window (Ctrl+Z)"));
-  redo_ = button(this, tr("Redo zoom"), tr("Forward again (Ctrl+Shift+Z)"));
-  for (QToolButton* b : {apply, in, out, all, undo_, redo_}) bar->addWidget(b);
+  QToolButton* apply = toolButton(this, tr("Show"), tr("Show exactly this time window"));
+  bar->addWidget(apply);
+  const ZoomButtons zoom(this, bar);
+  undo_ = zoom.undo;
+  redo_ = zoom.redo;
   bar->addStretch(1);
   connect(apply, &QToolButton::clicked, this, &TimelinePane::applyTypedWindow);
-  connect(in, &QToolButton::clicked, view_, &TimelineView::zoomIn);
-  connect(out, &QToolButton::clicked, view_, &TimelineView::zoomOut);
-  connect(all, &QToolButton::clicked, view_, &TimelineView::zoomToAll);
-  connect(undo_, &QToolButton::clicked, view_, &TimelineView::undoZoom);
-  connect(redo_, &QToolButton::clicked, view_, &TimelineView::redoZoom);
+  zoom.connectTo(view_);
   connect(view_, &TimelineView::timeWindowChanged, this, &TimelinePane::showWindow);
   connect(view_, &TimelineView::zoomHistoryChanged, this, &TimelinePane::updateButtons);
 

@@ -15,6 +15,7 @@ namespace waitscope::views {
 struct TimelineScene {
   QRect plot;         // widget coordinates of the plot (right of the labels, between ruler and legend)
   TimeWindow window;  // the time shown across the plot
+  double timeOrigin = 0.0;  // the ruler's t = 0 (trace time)
   int contentTop = 0;  // widget y of content y 0 (the rows scroll)
   const TimelineRows* rows = nullptr;
   const timeline::Slice* slice = nullptr;

@@ -111,11 +111,13 @@ void TimelineView::setData(std::shared_ptr<timeline::SliceSource> source, std::s
     });
   invalidateSlice();
   report_ = std::move(report);
+  origin_ = 0.0;  // another trace: its own times
+  bounds_ = {};
   rows_.setReport(report_.get());
   style_.setNames(report_.get(), rows_);
   rebuildStyle();
-  history_.clear();
-  window_ = source_ ? clamped({source_->begin(), source_->end()}) : TimeWindow{0.0, 1.0};
+  history_->clear();
+  window_ = source_ ? clamped(timeBounds()) : TimeWindow{0.0, 1.0};
   highlightedMetric_ = highlightedCallPath_ = kNoId;
   metricHighlighted_.clear();
   updateScrollBar();
@@ -164,6 +166,7 @@ TimelineScene TimelineView::scene(const QRect& plot) const {
   TimelineScene s;
   s.plot = plot;
   s.window = window_;
+  s.timeOrigin = origin_;
   s.contentTop = contentTop(plot);
   s.rows = &rows_;
   s.slice = &slice_.slice();
@@ -191,12 +194,30 @@ void TimelineView::resizeEvent(QResizeEvent*) { updateScrollBar(); }
 
 // ---------------------------------------------------------------- zoom steps
 
+void TimelineView::setTimeOrigin(double origin) {
+  origin_ = origin;
+  update();
+}
+
+void TimelineView::setTimeBounds(double from, double to) {
+  bounds_ = {from, to};
+  applyWindow(window_, false);  // still within them
+}
+
+TimeWindow TimelineView::timeBounds() const {
+  if (bounds_.to > bounds_.from) return bounds_;
+  if (source_ && source_->end() > source_->begin()) return {source_->begin(), source_->end()};
+  return {0.0, 1.0};
+}
+
+void TimelineView::shareZoomHistory(std::shared_ptr<ZoomHistory> history) {
+  history_ = std::move(history);
+  emit zoomHistoryChanged();
+}
+
 TimeWindow TimelineView::clamped(TimeWindow w) const {
-  double lo = 0.0, hi = 1.0;
-  if (source_ && source_->end() > source_->begin()) {
-    lo = source_->begin();
-    hi = source_->end();
-  }
+  const TimeWindow bounds = timeBounds();
+  const double lo = bounds.from, hi = bounds.to;
   const double span = std::clamp(w.to - w.from, kMinSpan, hi - lo);
   if (w.from < lo) w.from = lo;
   if (w.from + span > hi) w.from = hi - span;
@@ -207,7 +228,7 @@ TimeWindow TimelineView::clamped(TimeWindow w) const {
 void TimelineView::applyWindow(TimeWindow w, bool recordStep) {
   w = clamped(w);
   if (w == window_) return;
-  if (recordStep) history_.push(window_);
+  if (recordStep) history_->push({window_.from - origin_, window_.to - origin_});
   window_ = w;
   emit timeWindowChanged(window_.from, window_.to);
   emit zoomHistoryChanged();
@@ -226,7 +247,10 @@ void TimelineView::zoomAround(double time, double factor, bool recordStep) {
 void TimelineView::zoomIn() { zoomAround((window_.from + window_.to) / 2, 0.5, true); }
 void TimelineView::zoomOut() { zoomAround((window_.from + window_.to) / 2, 2.0, true); }
 void TimelineView::zoomToAll() {
-  if (source_) applyWindow({source_->begin(), source_->end()}, true);
+  if (source_) applyWindow(timeBounds(), true);
+}
+void TimelineView::followTimeWindow(double from, double to) {
+  if (to > from) applyWindow({from, to}, false);
 }
 void TimelineView::panLeft() {
   const double d = (window_.to - window_.from) / 4;
@@ -238,16 +262,18 @@ void TimelineView::panRight() {
 }
 
 void TimelineView::undoZoom() {
-  if (!history_.canUndo()) return;
-  window_ = history_.undo(window_);
+  if (!history_->canUndo()) return;
+  const TimeWindow w = history_->undo({window_.from - origin_, window_.to - origin_});
+  window_ = {w.from + origin_, w.to + origin_};
   emit timeWindowChanged(window_.from, window_.to);
   emit zoomHistoryChanged();
   update();
 }
 
 void TimelineView::redoZoom() {
-  if (!history_.canRedo()) return;
-  window_ = history_.redo(window_);
+  if (!history_->canRedo()) return;
+  const TimeWindow w = history_->redo({window_.from - origin_, window_.to - origin_});
+  window_ = {w.from + origin_, w.to + origin_};
   emit timeWindowChanged(window_.from, window_.to);
   emit zoomHistoryChanged();
   update();
@@ -394,7 +420,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
   if (e->button() == Qt::MiddleButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier))) {
     drag_ = Drag::Pan;
     panStart_ = window_;
-    history_.push(window_);
+    history_->push({window_.from - origin_, window_.to - origin_});
     emit zoomHistoryChanged();
   } else if (e->button() == Qt::LeftButton) {
     drag_ = Drag::Pending;

@@ -29,6 +29,11 @@
 // the middle button or Shift+left pans; a click on an instance emits
 // instanceClicked. Keys: + / - zoom, Left / Right pan, Up / Down scroll, Home
 // the whole trace, Ctrl+Z / Ctrl+Shift+Z (or Backspace / Ctrl+Y) undo and redo zoom steps.
+//
+// Stacked views of two runs (stacked_timelines.h) share one time axis: each
+// counts its ruler from its own time origin, may show a window beyond its own
+// trace (time bounds), follows the other's window without a zoom step and
+// shares its zoom history, kept relative to the origin.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -70,8 +75,18 @@ class TimelineView : public QWidget {
   void setData(std::shared_ptr<timeline::SliceSource> source, std::shared_ptr<const report::Report> report);
 
   TimeWindow timeWindow() const { return window_; }
-  bool canUndoZoom() const { return history_.canUndo(); }
-  bool canRedoZoom() const { return history_.canRedo(); }
+  bool canUndoZoom() const { return history_->canUndo(); }
+  bool canRedoZoom() const { return history_->canRedo(); }
+
+  // The trace time the ruler counts from (t = 0 there, marked on the ruler
+  // unless it is 0); zoom history entries are relative to it.
+  void setTimeOrigin(double origin);
+  double timeOrigin() const { return origin_; }
+  // The times the window may cover (trace time); from >= to: the source's span.
+  void setTimeBounds(double from, double to);
+  TimeWindow timeBounds() const;
+  // Zoom steps go to `history` (shared with other views); it is not cleared here.
+  void shareZoomHistory(std::shared_ptr<ZoomHistory> history);
 
   const TimelineColors& colors() const { return colors_; }
   void setGroupColor(timeline::RegionGroup group, const QColor& color);
@@ -120,6 +135,8 @@ class TimelineView : public QWidget {
   void panRight();
   void undoZoom();
   void redoZoom();
+  // Shows this window (clamped to the bounds) without a zoom step: another view leads.
+  void followTimeWindow(double from, double to);
 
  signals:
   void instanceClicked(std::uint32_t metric, std::uint32_t callPath, std::uint32_t location);
@@ -164,7 +181,9 @@ class TimelineView : public QWidget {
   TimelineColors colors_;
   TimelineStyle style_;  // pens, brushes and laid-out names: made per report and colour change
   TimeWindow window_;
-  ZoomHistory history_;
+  double origin_ = 0.0;
+  TimeWindow bounds_;  // empty: the source's span
+  std::shared_ptr<ZoomHistory> history_ = std::make_shared<ZoomHistory>();
   QElapsedTimer lastWheelStep_;
   QScrollBar* scroll_ = nullptr;
   bool legendVisible_ = true;

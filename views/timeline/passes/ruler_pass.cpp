@@ -14,6 +14,7 @@ void RulerPass::paint(QPainter& p, const TimelineFrame& frame) {
   const TimelineScene& scene = frame.scene;
   const QRect& plot = scene.plot;
   const TimeWindow& window = scene.window;
+  const double origin = scene.timeOrigin;
   p.fillRect(QRect(0, 0, plot.right() + 1, kRulerHeight), frame.palette->window());
   p.setPen(frame.palette->text().color());
   p.drawLine(plot.left(), kRulerHeight - 1, plot.right(), kRulerHeight - 1);
@@ -21,10 +22,19 @@ void RulerPass::paint(QPainter& p, const TimelineFrame& frame) {
   const double raw = span / std::max(1.0, plot.width() / 100.0);
   const double decade = std::pow(10.0, std::floor(std::log10(raw)));
   const double step = raw / decade < 2 ? 2 * decade : raw / decade < 5 ? 5 * decade : 10 * decade;
-  for (double t = std::ceil(window.from / step) * step; t <= window.to; t += step) {
-    const double x = scene.xOf(t);
+  // Ticks at round times counted from the origin.
+  const double last = window.to - origin;
+  for (double t = std::ceil((window.from - origin) / step) * step; t <= last; t += step) {
+    const double x = scene.xOf(t + origin);
     p.drawLine(QLineF(x, kRulerHeight - 6, x, kRulerHeight - 1));
-    p.drawText(QRectF(x + 2, 0, 90, kRulerHeight - 6), Qt::AlignLeft | Qt::AlignVCenter, formatTime(t));
+    p.drawText(QRectF(x + 2, 0, 90, kRulerHeight - 6), Qt::AlignLeft | Qt::AlignVCenter,
+               formatTime(std::abs(t) < step * 1e-9 ? 0.0 : t));
+  }
+  // An origin other than the trace's time 0 is a chosen alignment point: marked where it is.
+  if (origin != 0.0 && origin >= window.from && origin <= window.to) {
+    const double x = scene.xOf(origin);
+    p.setPen(QPen(frame.palette->highlight().color(), 2));
+    p.drawLine(QLineF(x, 0, x, kRulerHeight - 1));
   }
 }
 
