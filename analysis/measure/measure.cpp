@@ -553,6 +553,11 @@ void startMeasurement(std::uint64_t initEnter) {
     recorder.startTime = std::min(recorder.startTime, t);
   }
   gEarly.clear();
+  if (PMPI_Comm_dup(MPI_COMM_WORLD, &recorder.clockComm) == MPI_SUCCESS) {
+    const char* sync = std::getenv("WAITSCOPE_CLOCK_SYNC");
+    recorder.measureAllClocks = sync && std::strcmp(sync, "measure") == 0;
+    recorder.clockOffsets.push_back(measureClockOffset(recorder.clockComm, now, recorder.measureAllClocks));
+  }
   recorder.recording = true;
 
   struct sigaction sa = {};
@@ -616,6 +621,10 @@ void openProgramRegion(std::uint64_t time) {
 }
 
 void finishMeasurement() {
+  if (recorder.clockComm != MPI_COMM_NULL) {
+    recorder.clockOffsets.push_back(measureClockOffset(recorder.clockComm, now, recorder.measureAllClocks));
+    PMPI_Comm_free(&recorder.clockComm);
+  }
   // Close regions still open (e.g. main, when MPI_Finalize is called from it).
   const std::uint64_t t = stamp();
   for (std::size_t i = std::min(gDepth, kMaxDepth); i-- > 0;) OTF2_EvtWriter_Leave(recorder.evt, nullptr, t, gStack[i]);
@@ -638,7 +647,14 @@ void finishMeasurement() {
   };
   const Blob local = localDefinitions();
   const int n = recorder.worldSize;
-  RankSummary mine{static_cast<std::int64_t>(local.data.size()), events, recorder.startTime, t, {}};
+  // First and last event on rank 0's clock, for the trace's global clock properties.
+  const auto onRootClock = [](std::uint64_t time, std::size_t sample) {
+    return sample < recorder.clockOffsets.size()
+               ? time + static_cast<std::uint64_t>(recorder.clockOffsets[sample].offset)
+               : time;
+  };
+  RankSummary mine{static_cast<std::int64_t>(local.data.size()), events, onRootClock(recorder.startTime, 0),
+                   onRootClock(t, recorder.clockOffsets.empty() ? 0 : recorder.clockOffsets.size() - 1), {}};
   gethostname(mine.host, sizeof mine.host - 1);
   std::vector<RankSummary> ranks(recorder.worldRank == 0 ? static_cast<std::size_t>(n) : 0);
   PMPI_Gather(&mine, sizeof mine, MPI_BYTE, ranks.data(), sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -688,6 +704,8 @@ void finishMeasurement() {
   OTF2_Archive_OpenDefFiles(recorder.archive);
   OTF2_DefWriter* dw = OTF2_Archive_GetDefWriter(recorder.archive, static_cast<OTF2_LocationRef>(recorder.worldRank));
   writeMappings(dw, myMap.data());
+  for (const ClockOffsetSample& c : recorder.clockOffsets)
+    OTF2_DefWriter_WriteClockOffset(dw, c.time, c.offset, c.deviation);
   OTF2_Archive_CloseDefWriter(recorder.archive, dw);
   OTF2_Archive_CloseDefFiles(recorder.archive);
 

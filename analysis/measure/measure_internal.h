@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/measure/clock_sync.h"
 #include "analysis/measure/global_definitions.h"
 
 namespace waitscope::measure {
@@ -95,6 +96,11 @@ struct RecorderState {
   std::uint32_t keyCounter = 0;
   bool mpiFiltered[kNumMpi] = {};
   std::vector<std::string> filters;
+  // Clock offsets to rank 0 (clock_sync.h), measured at MPI_Init and MPI_Finalize over a
+  // communicator of their own, written as the location's ClockOffset definitions.
+  MPI_Comm clockComm = MPI_COMM_NULL;
+  bool measureAllClocks = false;
+  std::vector<ClockOffsetSample> clockOffsets;
 
   // definitions, local ids = indices
   std::vector<UserRegionDef> userRegions;

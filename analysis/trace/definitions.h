@@ -23,6 +23,14 @@ struct ClockProperties {
   }
 };
 
+// A ClockOffset definition: at local tick `time` the global clock was `offset` ticks ahead.
+// Score-P measures them against rank 0 at initialization and finalization; OTF2's event reader
+// applies them to every timestamp (interpolating linearly between them) as it reads.
+struct ClockOffsetPoint {
+  std::uint64_t time = 0;
+  std::int64_t offset = 0;
+};
+
 struct Region {
   std::string name;
   std::string canonicalName;
@@ -56,6 +64,9 @@ struct Location {
   std::uint32_t group = kNone;       // index into locationGroups
   std::uint64_t eventCount = 0;      // as announced by the definition
   std::uint64_t otf2Id = 0;          // the archive's location id (names the .evt file)
+  // Its clock's recorded offsets to the global clock. Event times read from a trace have them
+  // applied; a trace writer writes event times as given with these beside them.
+  std::vector<ClockOffsetPoint> clockOffsets;
 };
 
 // A group of MPI ranks or locations. For CommGroup, members are ranks of

@@ -159,7 +159,7 @@ OTF2_CallbackCode onLocation(void* u, OTF2_LocationRef self, OTF2_StringRef name
   auto& c = defCtx(u);
   const auto id = static_cast<LocationId>(c.defs->locations.size());
   if (!c.locations.emplace(self, id).second) return c.fail("location " + std::to_string(self) + " is defined twice");
-  c.defs->locations.push_back({c.str(name), static_cast<LocationType>(type), kNone, events, self});
+  c.defs->locations.push_back({c.str(name), static_cast<LocationType>(type), kNone, events, self, {}});
   c.locationGroupRefs.push_back(group);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -577,6 +577,13 @@ OTF2_EvtReaderCallbacks* makeEventCallbacks() {
   return cb;
 }
 
+// A location's ClockOffset definitions, read from its local definition file. Reading them before
+// the events is also what lets OTF2's event reader apply them.
+OTF2_CallbackCode onClockOffset(void* userData, OTF2_TimeStamp time, int64_t offset, double) {
+  static_cast<std::vector<ClockOffsetPoint>*>(userData)->push_back({time, offset});
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 OTF2_GlobalDefReaderCallbacks* makeDefinitionCallbacks() {
   OTF2_GlobalDefReaderCallbacks* cb = OTF2_GlobalDefReaderCallbacks_New();
   OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, onClock);
@@ -715,17 +722,24 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
   }
 
   if (OTF2_Reader_OpenDefFiles(reader.get()) == OTF2_SUCCESS) {
+    OTF2_DefReaderCallbacks* localCallbacks = OTF2_DefReaderCallbacks_New();
+    OTF2_DefReaderCallbacks_SetClockOffsetCallback(localCallbacks, onClockOffset);
     for (Rank r : ranks) {
-      const Location& loc = trace.defs.locations[trace.defs.worldLocations[r]];
+      Location& loc = trace.defs.locations[trace.defs.worldLocations[r]];
       OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader.get(), loc.otf2Id);
       if (!local) continue;
+      loc.clockOffsets.clear();
+      OTF2_Reader_RegisterDefCallbacks(reader.get(), local, localCallbacks, &loc.clockOffsets);
       uint64_t read = 0;
       const OTF2_ErrorCode code = OTF2_Reader_ReadAllLocalDefinitions(reader.get(), local, &read);
       OTF2_Reader_CloseDefReader(reader.get(), local);
-      if (code != OTF2_SUCCESS)
+      if (code != OTF2_SUCCESS) {
+        OTF2_DefReaderCallbacks_Delete(localCallbacks);
         throw TraceError((locationDir / (std::to_string(loc.otf2Id) + ".def")).string() +
                          ": corrupted local definitions (" + describeOtf2Error(code) + ")");
+      }
     }
+    OTF2_DefReaderCallbacks_Delete(localCallbacks);
     OTF2_Reader_CloseDefFiles(reader.get());
   }
 

@@ -70,7 +70,7 @@ class ArchiveWriter {
     attributes_ = OTF2_AttributeList_New();
 
     writeEvents();
-    writeEmptyLocalDefinitions();
+    writeLocalDefinitions();
     writeGlobalDefinitions();
 
     OTF2_Archive* archive = archive_;
@@ -222,12 +222,15 @@ class ArchiveWriter {
     }
   }
 
-  // OTF2 readers expect one (possibly empty) local definition file per location.
-  void writeEmptyLocalDefinitions() {
+  // OTF2 readers expect one local definition file per location: its clock offsets, or empty.
+  void writeLocalDefinitions() {
     check(OTF2_Archive_OpenDefFiles(archive_), "cannot open the local definition files");
     for (const LocationEvents& location : trace_.locations) {
-      OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(archive_, trace_.defs.locations.at(location.location).otf2Id);
+      const Location& def = trace_.defs.locations.at(location.location);
+      OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(archive_, def.otf2Id);
       if (writer == nullptr) fail("cannot open a local definition writer", OTF2_ERROR_INVALID);
+      for (const ClockOffsetPoint& p : def.clockOffsets)
+        check(OTF2_DefWriter_WriteClockOffset(writer, p.time, p.offset, 0.0), "cannot write a clock offset");
       check(OTF2_Archive_CloseDefWriter(archive_, writer), "cannot close a local definition writer");
     }
     check(OTF2_Archive_CloseDefFiles(archive_), "cannot close the local definition files");

@@ -69,7 +69,7 @@ TraceBuilder::TraceBuilder(std::size_t ranks, std::uint64_t ticksPerSecond) {
   std::vector<Rank> all;
   for (Rank r = 0; r < ranks; ++r) {
     d.locationGroups.push_back({"MPI Rank " + std::to_string(r), true, 1});
-    d.locations.push_back({"Master thread", LocationType::CpuThread, r, 0, r});
+    d.locations.push_back({"Master thread", LocationType::CpuThread, r, 0, r, {}});
     d.worldLocations.push_back(r);
     trace_.locations.emplace_back().location = r;
     all.push_back(r);
@@ -304,6 +304,13 @@ Rank RankBuilder::checkWindowRank(WinId win, Rank rank, const char* call) const 
 RankBuilder& RankBuilder::init(double enter, double leave) {
   beginCall(enter, leave, "MPI_Init");
   endCall(leave, "MPI_Init");
+  return *this;
+}
+
+RankBuilder& RankBuilder::clockOffset(double localTime, double offset) {
+  const ClockProperties& clock = builder_.trace_.defs.clock;
+  builder_.trace_.defs.locations[rank_].clockOffsets.push_back(
+      {clock.ticks(localTime), std::llround(offset * static_cast<double>(clock.ticksPerSecond))});
   return *this;
 }
 

@@ -50,6 +50,10 @@ class RankBuilder {
   // ---- MPI environment ----
   RankBuilder& init(double enter, double leave);
   RankBuilder& finalize(double enter, double leave);
+  // A ClockOffset definition: at `localTime` (this rank's clock, as its event times are given) the
+  // global clock was `offset` seconds ahead. Written to the archive's local definitions only:
+  // an in-memory analysis of the builder's trace sees the times as given.
+  RankBuilder& clockOffset(double localTime, double offset);
 
   // ---- point-to-point (peer: rank in `comm`; comm defaults to MPI_COMM_WORLD) ----
   RankBuilder& send(double enter, double leave, Rank dest, std::uint64_t bytes, std::uint32_t tag, CommId comm = 0);

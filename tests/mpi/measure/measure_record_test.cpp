@@ -3,6 +3,7 @@
 // what the programs did (tests/apps/*.expected.md).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -154,6 +155,30 @@ TEST_F(Record, FenceCallSitesPointAtTheSourceLines) {
     ++checked;
   }
   EXPECT_GE(checked, 6);
+}
+
+// Every rank's trace carries two clock offsets to rank 0, from MPI_Init and MPI_Finalize. On one
+// machine the ranks share rank 0's clock: both are 0. Measured anyway (WAITSCOPE_CLOCK_SYNC=measure),
+// they are what a ping to rank 0 sees of one shared clock: within a round trip of 0.
+TEST_F(Record, ClockOffsetsToRankZeroAtInitAndFinalize) {
+  for (const bool measured : {false, true}) {
+    SCOPED_TRACE(measured ? "measured" : "shared clock");
+    const Recording& r = record(measured ? "clock-measured" : "clock-shared", 3,
+                                std::string(WAITSCOPE_APPS_DIR) + "/fence", measured ? "WAITSCOPE_CLOCK_SYNC=measure" : "");
+    const trace::Trace t = checkedTrace(r);
+    ASSERT_EQ(t.locations.size(), 3U);
+    for (std::size_t rank = 0; rank < t.locations.size(); ++rank) {
+      const trace::Location& loc = t.defs.locations[t.locations[rank].location];
+      ASSERT_EQ(loc.clockOffsets.size(), 2U) << "rank " << rank;
+      EXPECT_LT(loc.clockOffsets[0].time, loc.clockOffsets[1].time);
+      for (const trace::ClockOffsetPoint& p : loc.clockOffsets) {
+        if (rank == 0 || !measured)
+          EXPECT_EQ(p.offset, 0) << "rank " << rank;
+        else
+          EXPECT_LT(std::abs(p.offset), 1'000'000'000) << "rank " << rank << ": a shared clock is not a second off";
+      }
+    }
+  }
 }
 
 TEST_F(Record, GatsCounts) {
