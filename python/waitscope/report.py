@@ -404,13 +404,14 @@ class Report:
     # -- comparing and showing -----------------------------------------------------------------
 
     def diff(self, other):
-        """Each metric's totals in this run (A) and `other` (B), as `waitscope-report diff A B`."""
+        """This run (A) against `other` (B) metric by metric, as `waitscope-report diff A B --json`:
+        inclusive totals a and b, difference, ratio, per-rank mean, min and max (waitscope.compare)."""
         from waitscope.compare import compare_metrics
         return compare_metrics(self, other)
 
     def pop(self, *others, labels=None):
-        """The POP efficiency metrics of this run and `others` (this run is the reference), as
-        `waitscope-report pop`."""
+        """The POP efficiency metrics of this run and `others`, one row each (this run is the
+        reference of the scaling metrics), as `waitscope-report pop --json` (waitscope.pop)."""
         from waitscope.pop import pop_series
         return pop_series([self, *others], labels)
 

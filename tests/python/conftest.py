@@ -84,7 +84,7 @@ def instance_record(i):
     return (2 if i % 2 == 0 else 3, i % 3, 2, NO_ID if i % 5 == 0 else (i + 1) % 3, float(i), i + 0.5)
 
 
-def write_small_report(path, schema, meta=None):
+def write_small_report(path, schema, meta=None, metrics=METRICS, severities=SEVERITIES):
     con = sqlite3.connect(path)
     with con:
         for sql in schema:
@@ -93,7 +93,7 @@ def write_small_report(path, schema, meta=None):
         rows.update(meta or {})
         con.executemany("INSERT INTO meta VALUES (?, ?)", list(rows.items()))
         con.executemany("INSERT INTO metrics VALUES (?, ?, ?, ?, ?, ?)",
-                        [(i, u, d, f"{d} (test)", unit, p) for i, (u, d, unit, p) in enumerate(METRICS)])
+                        [(i, u, d, f"{d} (test)", unit, p) for i, (u, d, unit, p) in enumerate(metrics)])
         con.executemany("INSERT INTO regions VALUES (?, ?, ?, ?, ?, ?)",
                         [(i, n, "t.c" if n == "foo" else "", 10 * i, 10 * i + 5, "user") for i, n in enumerate(REGIONS)])
         con.executemany("INSERT INTO callpaths VALUES (?, ?, ?, ?, ?)",
@@ -103,7 +103,7 @@ def write_small_report(path, schema, meta=None):
         con.executemany("INSERT INTO locations VALUES (?, ?, ?, ?)",
                         [(i, f"MPI Rank {i}", i, 1) for i in range(LOCATIONS)])
         con.executemany("INSERT INTO severities VALUES (?, ?, ?)",
-                        [(m, c, struct.pack(f"<{LOCATIONS}d", *v)) for m, c, v in SEVERITIES])
+                        [(m, c, struct.pack(f"<{LOCATIONS}d", *v)) for m, c, v in severities])
         records = [struct.pack("<4I2d", *instance_record(i)) for i in range(INSTANCES)]
         con.executemany("INSERT INTO instances VALUES (?, ?)",
                         [(k, b"".join(records[k * 65536:(k + 1) * 65536])) for k in range((INSTANCES + 65535) // 65536)])
