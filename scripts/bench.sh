@@ -16,6 +16,12 @@ echo
 echo "== profile mode: per-call overhead against tracing and no library; memory over a 10x longer run"
 "$build/bench/waitscope-bench-profile-overhead"
 
+echo
+echo "== Python package: severities and the first instances of a 16M-event report against waitscope-report print"
+python=python3
+/usr/bin/python3 -c "import pandas" 2>/dev/null && python=/usr/bin/python3  # Debian's, with pandas
+"$python" "$(dirname "$0")/../bench/python_report.py" --build "$build"
+
 if [ -x "$build/bench/waitscope-bench-app" ]; then
   echo
   echo "== desktop app: 64 locations, 20,000 call paths: populated window and refill after a selection"

@@ -141,6 +141,7 @@ class Report:
         if len(regions) and regions.max() >= len(region_names):
             raise _Damaged(f"call path {int(np.argmax(regions >= len(region_names)))}: region out of range")
         self._call_path_parent = parents
+        self._call_path_order = None  # depth first, made when first needed
         labels, depths = self._call_path_labels(parents, [region_names[r] for r in regions])
         self.call_paths = pd.DataFrame({
             "parent": _nullable(parents), "region": [region_names[r] for r in regions],
@@ -281,7 +282,9 @@ class Report:
         m = self.metric_id(metric)
         rows = np.flatnonzero(self._subtree(m)[self._sev_metric])
         values = _sums.scalar_sums(self._sev_call_path[rows], self._sev_values[rows], len(self.call_paths))
-        order = _depth_first(self._call_path_parent)
+        if self._call_path_order is None:
+            self._call_path_order = _depth_first(self._call_path_parent)
+        order = self._call_path_order
         return pd.DataFrame({
             "call_path": np.array(order, dtype=np.int64), "path": self.call_paths["path"].to_numpy()[order],
             "parent": self.call_paths["parent"].array[order], "value": values[order]})
