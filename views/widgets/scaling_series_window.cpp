@@ -14,6 +14,7 @@
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -62,6 +63,9 @@ QCategoryAxis* processAxis(const std::vector<report::PopMetrics>& runs) {
   return axis;
 }
 
+// Seven colours told apart also by most colour-blind readers (Okabe and Ito's palette and black).
+constexpr QRgb kLineColours[] = {0x000000, 0xe69f00, 0x56b4e9, 0x009e73, 0xd55e00, 0x0072b2, 0xcc79a7};
+
 QLineSeries* line(const QString& name, bool points) {
   auto* series = new QLineSeries;
   series->setName(name);
@@ -96,14 +100,13 @@ ScalingSeriesWindow::ScalingSeriesWindow(QWidget* parent)
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setStretchLastSection(true);
   problemsLabel_->setObjectName(QStringLiteral("seriesProblems"));
   problemsLabel_->setWordWrap(true);
   problemsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   problemsLabel_->setStyleSheet(QStringLiteral("color: #b3261e"));
 
   const bool dark = palette().color(QPalette::Window).lightness() < 128;
-  efficiencyChart_ = seriesChart(tr("Efficiencies (POP)"), dark);
+  efficiencyChart_ = seriesChart(tr("POP efficiencies (dashed: the 80 % threshold)"), dark);
   speedupChart_ = seriesChart(tr("Speed-up against the reference"), dark);
   auto* efficiencyView = new QChartView(efficiencyChart_, this);
   auto* speedupView = new QChartView(speedupChart_, this);
@@ -114,11 +117,11 @@ ScalingSeriesWindow::ScalingSeriesWindow(QWidget* parent)
   chartLayout->setContentsMargins(0, 0, 0, 0);
   chartLayout->addWidget(efficiencyView, 3);
   chartLayout->addWidget(speedupView, 2);
-  auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->addWidget(table_);
-  splitter->addWidget(charts);
-  splitter->setStretchFactor(0, 2);
-  splitter->setStretchFactor(1, 3);
+  splitter_ = new QSplitter(Qt::Vertical, this);
+  splitter_->addWidget(table_);
+  splitter_->addWidget(charts);
+  splitter_->setStretchFactor(0, 0);
+  splitter_->setStretchFactor(1, 1);
 
   auto* exportCsvButton = new QPushButton(tr("Export &CSV…"), this);
   auto* exportPngButton = new QPushButton(tr("Export &PNG…"), this);
@@ -130,7 +133,7 @@ ScalingSeriesWindow::ScalingSeriesWindow(QWidget* parent)
   buttons->addWidget(exportPngButton);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(problemsLabel_);
-  layout->addWidget(splitter, 1);
+  layout->addWidget(splitter_, 1);
   layout->addLayout(buttons);
   setRuns({}, {});
 }
@@ -143,6 +146,24 @@ void ScalingSeriesWindow::setRuns(std::vector<SeriesRun> runs, const QStringList
   setWindowTitle(model_->rowCount() ? tr("Scaling Series of %n Runs — Waitscope", nullptr, model_->rowCount())
                                     : tr("Scaling Series — Waitscope"));
   rebuildCharts();
+  fitTable();
+}
+
+void ScalingSeriesWindow::fitTable() {
+  // The table as tall as its rows (up to 40 % of the splitter), the charts get the rest.
+  if (!splitter_) return;
+  table_->resizeColumnsToContents();
+  const int rows = table_->verticalHeader()->length();
+  const int wanted = table_->horizontalHeader()->sizeHint().height() + rows + 2 * table_->frameWidth() +
+                     (table_->horizontalScrollBar()->isVisible() ? table_->horizontalScrollBar()->height() : 0);
+  const int total = std::max(splitter_->height(), 400);
+  const int tableHeight = std::min(wanted + 2, total * 2 / 5);
+  splitter_->setSizes({tableHeight, total - tableHeight});
+}
+
+void ScalingSeriesWindow::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  fitTable();
 }
 
 void ScalingSeriesWindow::rebuildCharts() {
@@ -162,15 +183,18 @@ void ScalingSeriesWindow::rebuildCharts() {
   double top = 100.0;
   for (const report::PopMetrics& run : runs)
     for (const int column : kCharted) top = std::max(top, ScalingSeriesModel::value(run, column) * 100.0);
-  y->setRange(0.0, std::ceil(top * 1.05 / 10.0) * 10.0);
-  y->setTickCount(static_cast<int>(std::ceil(top * 1.05 / 10.0)) / 2 + 1);
+  const int steps = static_cast<int>(std::ceil(top * 1.02 / 20.0));  // ticks every 20 %
+  y->setRange(0.0, steps * 20.0);
+  y->setTickCount(steps + 1);
   efficiencyChart_->addAxis(x, Qt::AlignBottom);
   efficiencyChart_->addAxis(y, Qt::AlignLeft);
-  for (const int column : kCharted) {
+  for (std::size_t i = 0; i < std::size(kCharted); ++i) {
+    const int column = kCharted[i];
     QLineSeries* series = line(ScalingSeriesModel::columnName(column), true);
     for (const report::PopMetrics& run : runs)
       series->append(run.processes, ScalingSeriesModel::value(run, column) * 100.0);
-    attach(efficiencyChart_, series, x, y);
+    attach(efficiencyChart_, series, x, y);  // the chart's theme colours it; then ours
+    series->setColor(QColor::fromRgb(kLineColours[i]));
   }
   // POP's line: below it an efficiency needs attention.
   QLineSeries* threshold = line(tr("POP threshold"), false);
@@ -179,6 +203,7 @@ void ScalingSeriesWindow::rebuildCharts() {
   attach(efficiencyChart_, threshold, x, y);
   threshold->setColor(Qt::gray);
   dash(threshold);
+  for (QLegendMarker* marker : efficiencyChart_->legend()->markers(threshold)) marker->setVisible(false);
 
   QCategoryAxis* sx = processAxis(runs);
   auto* sy = new QValueAxis;
@@ -196,6 +221,7 @@ void ScalingSeriesWindow::rebuildCharts() {
     highest = std::max({highest, perfect, run.speedup.value_or(1.0)});
   }
   sy->setRange(0.0, highest * 1.1);
+  sy->applyNiceNumbers();
   attach(speedupChart_, measured, sx, sy);
   attach(speedupChart_, ideal, sx, sy);
   ideal->setColor(Qt::gray);

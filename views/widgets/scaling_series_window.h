@@ -11,6 +11,7 @@
 
 class QChart;
 class QLabel;
+class QSplitter;
 class QTableView;
 
 namespace waitscope::views {
@@ -35,13 +36,18 @@ class ScalingSeriesWindow : public QWidget {
   QString exportCsv(const QString& path) const;
   QString exportPng(const QString& path);
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   void rebuildCharts();
+  void fitTable();
   void exportInteractively(bool png);
 
   ScalingSeriesModel* model_;
   QTableView* table_;
   QLabel* problemsLabel_;
+  QSplitter* splitter_ = nullptr;
   QChart* efficiencyChart_;
   QChart* speedupChart_;
   QStringList problems_;
