@@ -158,7 +158,9 @@ class UnionStructure {
   std::vector<std::vector<bool>> callPathIn_;  // [run][union call path]
 };
 
-bool sameRanks(const Report& a, const Report& b) {
+}  // namespace
+
+bool haveSameRanks(const Report& a, const Report& b) {
   if (a.locations.size() != b.locations.size()) return false;
   std::vector<std::uint32_t> ra, rb;
   for (const Location& l : a.locations) ra.push_back(l.rank);
@@ -167,6 +169,8 @@ bool sameRanks(const Report& a, const Report& b) {
   std::sort(rb.begin(), rb.end());
   return ra == rb && std::adjacent_find(ra.begin(), ra.end()) == ra.end();
 }
+
+namespace {
 
 // The run's values over the union: rows re-keyed, values moved to their union location (or
 // summed into "All ranks"); rows that end up all zero are left out, as in every report.
@@ -279,7 +283,7 @@ Summary summarize(const std::vector<double>& perRank) {
 void requireSameRanks(const std::vector<const Report*>& runs, const char* what) {
   if (runs.empty()) throw std::runtime_error(std::string(what) + " needs at least one run");
   for (std::size_t i = 1; i < runs.size(); ++i)
-    if (!sameRanks(*runs[0], *runs[i]))
+    if (!haveSameRanks(*runs[0], *runs[i]))
       throw std::runtime_error("run " + std::to_string(i + 1) + " (" + runName(*runs[i]) + ") has " +
                                std::to_string(runs[i]->locations.size()) + " ranks and run 1 (" + runName(*runs[0]) +
                                ") " + std::to_string(runs[0]->locations.size()) + ": the " + what +
@@ -311,7 +315,7 @@ double MetricComparison::ratio() const {
 
 AlignedReports alignReports(const Report& a, const Report& b) {
   AlignedReports out;
-  out.sameRanks = sameRanks(a, b);
+  out.sameRanks = haveSameRanks(a, b);
   UnionStructure structure(a, !out.sameRanks);
   const Mapping mapA = structure.add(a);
   const Mapping mapB = structure.add(b);

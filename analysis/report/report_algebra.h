@@ -29,6 +29,9 @@ struct AlignedReports {
 
 AlignedReports alignReports(const Report& a, const Report& b);
 
+// True when both runs have the same ranks (as a set, each once): their per-rank values compare.
+bool haveSameRanks(const Report& a, const Report& b);
+
 // B - A and B / A over the aligned structure (A's value 0: the ratio is 0 when B's is 0 too,
 // and the row is left out otherwise, since a report holds finite values only). Meta records
 // both inputs ("minuend", "subtrahend" or "numerator", "denominator") and "kind".

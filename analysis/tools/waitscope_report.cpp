@@ -6,11 +6,14 @@
 
 #include "analysis/tools/command_line_args.h"
 #include "analysis/tools/output_checks.h"
+#include "analysis/tools/report_combine.h"
 #include "analysis/tools/report_command_args.h"
 #include "analysis/tools/report_compare.h"
 #include "analysis/tools/report_csv.h"
 #include "analysis/tools/report_cube.h"
 #include "analysis/tools/report_diagnostics.h"
+#include "analysis/tools/report_diff.h"
+#include "analysis/tools/report_pop.h"
 #include "analysis/tools/report_print.h"
 #include "analysis/tools/report_sarif.h"
 #include "analysis/tools/report_timeline.h"
@@ -35,6 +38,14 @@ constexpr const char* kUsage =
     "  cube REPORT -o FILE.cubex   the report as a Cube 4 file for Cube's tools\n"
     "  compare PROFILE TRACE [--min-percent P] [--csv]\n"
     "                              wait ratios of a profile's estimates against the trace analysis, per call path\n"
+    "  diff A B [--json|--csv] [-o D.waitscope]\n"
+    "                              two runs metric by metric: A, B, B-A and B/A; -o writes the difference report\n"
+    "  ratio A B -o R.waitscope    the report B/A, value by value\n"
+    "  mean R1 R2 [...] -o M.waitscope\n"
+    "                              the report of the runs' mean, value by value\n"
+    "  pop R1 [R2 ...] [--json|--csv]\n"
+    "                              POP efficiency metrics per run (load balance, communication, ...); the first\n"
+    "                              run is the reference of the scaling metrics\n"
     "  timeline TRACE.otf2 REPORT --from T0 --to T1 --width W [--locations A-B] [--json|--binary]\n"
     "                              what a timeline of W pixels shows of [T0, T1] (for the app over SSH)\n"
     "\n"
@@ -94,6 +105,10 @@ int runCommand(int argc, char** argv) {
     if (command == "sarif") return waitscope::tools::runSarif(rest, std::cout);
     if (command == "cube") return waitscope::tools::runCube(rest, std::cout);
     if (command == "compare") return waitscope::tools::runCompare(rest, std::cout);
+    if (command == "diff") return waitscope::tools::runDiff(rest, std::cout);
+    if (command == "ratio") return waitscope::tools::runRatio(rest, std::cout);
+    if (command == "mean") return waitscope::tools::runMean(rest, std::cout);
+    if (command == "pop") return waitscope::tools::runPop(rest, std::cout);
     if (command == "timeline") return waitscope::tools::runTimeline(rest, std::cout);
     return usageError("unknown command '" + command + "'");
   } catch (const waitscope::tools::UsageError& e) {
