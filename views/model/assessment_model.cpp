@@ -139,8 +139,8 @@ void AssessmentModel::build() {
     return;
   }
   Row cs{tr("Computation Scaling"), 1, *m.computationScaling,
-         tr("The reference run's total computation over this run's: below 100 % the processes together compute "
-            "more than in the reference (replicated work, worse cache use); compare %1 with the reference.")
+         tr("The reference run's total computation over this run's: below 100 % this run computes more in all "
+            "(replicated work, worse cache use); compare %1 with the reference.")
              .arg(compName),
          compName, comp};
   Row ge = productOf(tr("Global Efficiency"), *m.globalEfficiency,
