@@ -1,6 +1,6 @@
 // End to end: one RMA program in three synchronizations, as a user tunes it (tests/apps/rma_variants
 // with --sync fence, mixed and gats; Hermanns et al., IJHPCA 2012, Table 2). Each variant is recorded
-// with waitscope-run and analyzed with `mpiexec -n 4 waitscope-analyze`, and checked two ways:
+// with waitscope-run and analyzed with `mpiexec -n 4 waitscope-analyze`, and checked three ways:
 //
 // 1. Exactly, against its own trace: Wait at Fence (RecordedWaits) and Late Post, Early Wait and Late
 //    Complete (RecordedGatsWaits) on every rank, MPI call and call site, computed from the enter and
@@ -8,6 +8,9 @@
 // 2. By design (rma_variants.expected.md), only what load cannot change: a pattern whose calls a
 //    variant does not make is exactly 0, the waits the imbalance builds are there, and the pairwise
 //    synchronization counts are exact.
+// 3. The comparison of the runs: `waitscope-report diff A B --json` gives, for every metric, A's and
+//    B's totals as the two reports themselves have them and B-A; from fences to GATS, Wait at Fence
+//    goes down and Late Post and Early Wait go up. `waitscope-report pop` tabulates the three runs.
 //
 // Every check prints what it compared (ctest --output-on-failure, or run the executable).
 #include <gtest/gtest.h>
@@ -29,6 +32,7 @@
 #include "tests/e2e/recorded_gats_waits.h"
 #include "tests/e2e/recorded_waits.h"
 #include "tests/support/test_support.h"
+#include "tests/unit/report/json_value.h"
 
 namespace fs = std::filesystem;
 using namespace waitscope;
@@ -252,6 +256,72 @@ TEST_F(RmaVariants, GatsOnlyHasNoWaitAtFence) {
   EXPECT_GT(latePost, 0.0);
   EXPECT_GT(earlyWait, 0.0);
   pairSyncs(r, 2 * kIters * 2, 0);
+}
+
+// `waitscope-report diff A B --json`: every metric's A and B are the reports' own totals, B-A their
+// difference; returns B-A by metric.
+std::map<std::string, double> diff(const Variant& a, const Variant& b) {
+  const auto result =
+      test::run(test::tool("waitscope-report") + " diff " + a.reportPath + " " + b.reportPath + " --json");
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  std::map<std::string, double> out;
+  test::Json json;
+  try {
+    json = test::parseJson(result.out);
+    for (const test::Json& m : json["metrics"].array) {
+      const std::string name = m["name"].string;
+      const double totalA = reportTotal(a.rep, name), totalB = reportTotal(b.rep, name);
+      const double tol = 1e-9 * (1.0 + std::fabs(totalA) + std::fabs(totalB));
+      EXPECT_NEAR(m["a"].number, totalA, tol) << name << " in " << a.reportPath;
+      EXPECT_NEAR(m["b"].number, totalB, tol) << name << " in " << b.reportPath;
+      EXPECT_NEAR(m["difference"].number, totalB - totalA, tol) << name;
+      out[name] = m["difference"].number;
+    }
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "diff --json: " << e.what() << "\n" << result.out;
+  }
+  EXPECT_EQ(out.size(), a.rep.metrics.size()) << "diff lists every metric of the runs once";
+  for (const char* metric : {"mpi_rma_wait_at_fence", "mpi_rma_sync_late_post", "mpi_rma_early_wait"})
+    std::printf("[diff %s %s] B-A %-24s %+.4f s\n", a.sync.c_str(), b.sync.c_str(), metric, out[metric]);
+  return out;
+}
+
+// From fences to GATS the waits move out of MPI_Win_fence into MPI_Win_start and MPI_Win_wait.
+TEST_F(RmaVariants, DiffShowsTheWaitsMoving) {
+  const Variant& fence = get("fence");
+  ASSERT_TRUE(fence.problem.empty());
+  std::map<std::string, std::map<std::string, double>> fromFence;
+  for (const char* sync : {"mixed", "gats"}) {
+    const Variant& to = get(sync);
+    ASSERT_TRUE(to.problem.empty());
+    const std::map<std::string, double> d = fromFence[sync] = diff(fence, to);
+    // The fence run makes no GATS call at all.
+    EXPECT_GT(d.at("mpi_rma_sync_late_post"), 0.0) << sync;
+    EXPECT_GT(d.at("mpi_rma_early_wait"), 0.0) << sync;
+  }
+  // gats calls no fence; how much the y exchange's fences of mixed wait is left to its trace.
+  EXPECT_LT(fromFence["gats"]["mpi_rma_wait_at_fence"], 0.0);
+}
+
+TEST_F(RmaVariants, PopTablesTheThreeRuns) {
+  std::vector<const Variant*> series = {&get("fence"), &get("mixed"), &get("gats")};
+  std::string args;
+  for (const Variant* r : series) {
+    ASSERT_TRUE(r->problem.empty());
+    args += " " + r->reportPath;
+  }
+  const auto json = test::run(test::tool("waitscope-report") + " pop" + args + " --json");
+  ASSERT_EQ(json.exitCode, 0) << json.err;
+  const test::Json pop = test::parseJson(json.out);
+  const std::vector<test::Json>& rows = pop["runs"].array;
+  ASSERT_EQ(rows.size(), series.size()) << json.out;
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(rows[i]["processes"].number, kRanks) << json.out;
+  const auto table = test::run(test::tool("waitscope-report") + " pop" + args);
+  ASSERT_EQ(table.exitCode, 0) << table.err;
+  std::printf("%s", table.out.c_str());
+  EXPECT_NE(table.out.find("POP efficiency metrics"), std::string::npos) << table.out;
+  for (const char* sync : {"fence", "mixed", "gats"})
+    EXPECT_NE(table.out.find(std::string(sync) + ".waitscope"), std::string::npos) << table.out;
 }
 
 }  // namespace
