@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Waitscope demo: record a bundled MPI RMA example (fences with an imbalance
 # before each one) with the PMPI recording library, analyze the trace in parallel,
-# print the findings and open the report in the desktop app (with no display:
-# write a screenshot of the app instead).
+# print the findings; record one RMA program in three synchronizations and compare
+# the runs; open the report and the comparison in the desktop app (with no display:
+# write screenshots of the app instead).
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 out=${WAITSCOPE_DEMO_DIR:-$build/demo}
@@ -10,18 +11,18 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tools=$build/analysis/tools
 ranks=4
 
-echo "== Waitscope demo 1/4: record tests/apps/fence on $ranks MPI ranks"
+echo "== Waitscope demo 1/5: record tests/apps/fence on $ranks MPI ranks"
 rm -rf "$out/fence-trace"
 "$tools/waitscope-run" -n $ranks -o "$out/fence-trace" -- "$build/tests/apps/fence" 20 0.010 --late-put
 "$tools/waitscope-report" stats "$out/fence-trace/traces.otf2"
 
 echo
-echo "== Waitscope demo 2/4: analyze it with one analysis rank per application rank"
+echo "== Waitscope demo 2/5: analyze it with one analysis rank per application rank"
 mpiexec --oversubscribe -n $ranks "$tools/waitscope-analyze" --quiet "$out/fence-trace/traces.otf2" \
   -o "$out/fence.waitscope"
 
 echo
-echo "== Waitscope demo 3/4: the findings"
+echo "== Waitscope demo 3/5: the findings"
 "$tools/waitscope-report" print "$out/fence.waitscope"
 echo
 echo "Where in the code (compiler-style, for editors and IDEs):"
@@ -51,19 +52,49 @@ grep -E "Late Sender|Late Receiver|Wait at|Late Broadcast|Early Reduce" "$out/p2
 cat "$out/p2p_coll.online.waitscope.live"
 
 echo
-echo "== Waitscope demo 4/4: the report in the desktop app, Wait at Fence selected"
+echo "== Waitscope demo 4/5: one RMA program, three synchronizations (Hermanns et al., IJHPCA 2012, Table 2)"
+echo "tests/apps/rma_variants: the same halo exchanges with fences only, GATS for one exchange, GATS only"
+variants=$out/rma_variants
+rm -rf "$variants"
+mkdir -p "$variants"
+for sync in fence mixed gats; do
+  "$tools/waitscope-run" -n $ranks -o "$variants/$sync-trace" -- "$build/tests/apps/rma_variants" 10 0.010 --sync $sync
+  mpiexec --oversubscribe -n $ranks "$tools/waitscope-analyze" --quiet "$variants/$sync-trace/traces.otf2" \
+    -o "$variants/$sync.waitscope"
+done
+# The rows where the synchronization shows; `waitscope-report diff A B` alone prints every metric.
+rows='^(A|B): |^metric |\[(time|comp|mpi_rma_sync_active|mpi_rma_sync_late_post|mpi_rma_early_wait|mpi_rma_wait_at_fence|mpi_rma_early_fence|mpi_rma_pairsync_count|mpi_rma_pairsync_unneeded_count)\]'
+(
+  cd "$variants"  # the runs' names in the tables are their file names
+  echo
+  echo "Fences only (A) against GATS only (B): the waits move out of MPI_Win_fence into MPI_Win_start and _wait"
+  "$tools/waitscope-report" diff fence.waitscope gats.waitscope | grep -E "$rows" || true
+  echo
+  echo "Fences only (A) against GATS for the x exchange, fences for the y exchange (B)"
+  "$tools/waitscope-report" diff fence.waitscope mixed.waitscope | grep -E "$rows" || true
+  echo
+  "$tools/waitscope-report" pop fence.waitscope mixed.waitscope gats.waitscope
+)
+
+echo
+echo "== Waitscope demo 5/5: the report in the desktop app, Wait at Fence selected, and the fence and GATS runs compared"
 app=$build/app/waitscope
+compare=("$variants/fence.waitscope" --compare "$variants/gats.waitscope" --select-metric mpi_rma_wait_at_fence)
 if [ ! -x "$app" ]; then
   echo "(the desktop app was not built: configure with -DWAITSCOPE_GUI=ON)"
 elif [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-  exec "$app" "$out/fence.waitscope" --select-metric mpi_rma_wait_at_fence
+  "$app" "$out/fence.waitscope" --select-metric mpi_rma_wait_at_fence &
+  exec "$app" "${compare[@]}"
 else
-  # Qt's notes about the missing display go to a log, shown only if the export fails.
+  # Qt's notes about the missing display go to a log, shown only if an export fails.
   if ! "$app" "$out/fence.waitscope" --select-metric mpi_rma_wait_at_fence --export-png "$out/fence.png" --quit \
-      2> "$out/app.log"; then
+      2> "$out/app.log" ||
+     ! "$app" "${compare[@]}" --export-png "$variants/fence-vs-gats.png" --quit 2>> "$out/app.log"; then
     cat "$out/app.log" >&2
     exit 1
   fi
   echo "No display: wrote a screenshot of the app to $out/fence.png"
-  echo "(open it with a display: $app $out/fence.waitscope)"
+  echo "and one of the fence and GATS runs compared (A, B, B - A) to $variants/fence-vs-gats.png"
+  echo "(open them with a display: $app $out/fence.waitscope"
+  echo " and $app $variants/fence.waitscope --compare $variants/gats.waitscope)"
 fi
