@@ -5,7 +5,7 @@
 //   MPI_Win_post     target writes its post-enter time into its own buffer, resets
 //                    the GATS fields, MPI_Win_post(origins)
 //   MPI_Win_start    MPI_Win_start(targets), MPI_Get of every target's post-enter time
-//   MPI_Win_complete MPI_Accumulate(MAXLOC) of the complete-enter time and of the
+//   MPI_Win_complete MPI_Accumulate(MAXLOC, max_loc_key.h) of the complete-enter time and of the
 //                    last RMA-op exit per target, MPI_Accumulate(BOR) of the origin's
 //                    bit if it accessed the target; MPI_Win_complete; Late Post and
 //                    Early Transfer are then evaluated locally
@@ -33,6 +33,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/patterns/max_loc_key.h"
 #include "analysis/patterns/rma_active_calls.h"
 #include "analysis/patterns/rma_active_validation.h"
 #include "analysis/patterns/rma_window_ranks.h"
@@ -64,7 +65,7 @@ constexpr double kNever = -std::numeric_limits<double>::infinity();
 
 // ============================================================ the exchange window
 
-// MPI_DOUBLE_INT's layout, for MPI_MAXLOC.
+// MPI_DOUBLE_INT's layout, for MPI_MAXLOC in collectives.
 struct DoubleInt {
   double value;
   int rank;
@@ -74,11 +75,11 @@ static_assert(sizeof(DoubleInt) == 16, "MPI_DOUBLE_INT is a double followed by a
 // What each rank exposes. Followed by the GATS bit field of `words` 64-bit
 // words (one bit per rank of the window's communicator), then the fence area:
 // kFenceBatch slots (the last transfer exit per fence epoch, MAXLOC) and
-// kFenceBatch bit fields.
+// kFenceBatch bit fields. The MAXLOC fields are accumulated as MaxLocKey.
 struct Header {
   double postEnter;          // GATS: enter of this target's MPI_Win_post
-  DoubleInt latestComplete;  // GATS: MAXLOC (complete enter, origin)
-  DoubleInt latestOpGats;    // GATS: MAXLOC (last RMA-op exit to this target, origin)
+  MaxLocKey latestComplete;  // GATS: MAXLOC (complete enter, origin)
+  MaxLocKey latestOpGats;    // GATS: MAXLOC (last RMA-op exit to this target, origin)
 };
 
 // Fence epochs exchanged together: origins keep each epoch's last transfer exit
@@ -128,6 +129,7 @@ struct ExchangeWindow {
   std::byte* base = nullptr;
   int rank = 0;
   int size = 1;
+  MaxLocCoder maxLoc{1};
   std::size_t words = 1;
   int passiveEpochs = 0;  // open lock epochs: their transfers belong to the passive-target analysis
 
@@ -158,9 +160,9 @@ struct ExchangeWindow {
     return static_cast<MPI_Aint>(sizeof(Header) + words * sizeof(std::uint64_t));
   }
   MPI_Aint fenceBitsOffset() const {
-    return fenceSlotsOffset() + static_cast<MPI_Aint>(kFenceBatch * sizeof(DoubleInt));
+    return fenceSlotsOffset() + static_cast<MPI_Aint>(kFenceBatch * sizeof(MaxLocKey));
   }
-  DoubleInt* fenceSlots() { return reinterpret_cast<DoubleInt*>(base + fenceSlotsOffset()); }
+  MaxLocKey* fenceSlots() { return reinterpret_cast<MaxLocKey*>(base + fenceSlotsOffset()); }
   std::uint64_t* fenceBits() { return reinterpret_cast<std::uint64_t*>(base + fenceBitsOffset()); }
   std::size_t bytes() const {
     return static_cast<std::size_t>(fenceBitsOffset()) + kFenceBatch * words * sizeof(std::uint64_t);
@@ -170,12 +172,12 @@ struct ExchangeWindow {
   }
   void resetGats() {
     Header& h = header();
-    h.latestComplete = {kNever, -1};
-    h.latestOpGats = {kNever, -1};
+    h.latestComplete = maxLoc.none();
+    h.latestOpGats = maxLoc.none();
     std::fill_n(gatsBits(), words, 0);
   }
   void resetFences() {
-    std::fill_n(fenceSlots(), kFenceBatch, DoubleInt{kNever, -1});
+    std::fill_n(fenceSlots(), kFenceBatch, maxLoc.none());
     std::fill_n(fenceBits(), kFenceBatch * words, 0);
   }
 };
@@ -281,6 +283,7 @@ class ActiveReplay {
     MPI_Comm parent = w.ranks.self ? MPI_COMM_SELF : ctx_.comms.get(w.commId);
     w.rank = static_cast<int>(w.ranks.commRankOfWorld.at(ctx_.worldRank));
     w.size = static_cast<int>(w.ranks.members.size());
+    w.maxLoc = MaxLocCoder(w.size);
     w.words = (static_cast<std::size_t>(w.size) + 63) / 64;
 
     // Wait at Create; the allreduce also tells rank 0 that every member is here.
@@ -405,36 +408,36 @@ class ActiveReplay {
     const std::size_t n = w.pendingFences.size();
     std::stable_sort(w.pendingExits.begin(), w.pendingExits.end(),
                      [](const EpochExit& a, const EpochExit& b) { return a.target < b.target; });
-    std::vector<std::vector<DoubleInt>> exits;  // kept until the fence completes the accumulates
+    std::vector<std::vector<MaxLocKey>> exits;  // kept until the fence completes the accumulates
     std::vector<std::vector<std::uint64_t>> bits;
     const std::uint64_t mine = std::uint64_t{1} << (static_cast<unsigned>(w.rank) % 64);
     const std::size_t myWord = static_cast<std::size_t>(w.rank) / 64;
     for (std::size_t from = 0; from < w.pendingExits.size();) {
       const int target = w.pendingExits[from].target;
-      std::vector<DoubleInt>& e = exits.emplace_back(n, DoubleInt{kNever, w.rank});
+      std::vector<MaxLocKey>& e = exits.emplace_back(n, w.maxLoc.none());
       std::vector<std::uint64_t>& b = bits.emplace_back(n * w.words, 0);
       for (; from < w.pendingExits.size() && w.pendingExits[from].target == target; ++from) {
         const EpochExit& x = w.pendingExits[from];
-        e[x.epoch].value = x.exit;
+        e[x.epoch] = w.maxLoc.encode(x.exit, w.rank);
         b[x.epoch * w.words + myWord] = mine;
       }
-      MPI_Accumulate(e.data(), static_cast<int>(n), MPI_DOUBLE_INT, target, w.fenceSlotsOffset(),
-                     static_cast<int>(n), MPI_DOUBLE_INT, MPI_MAXLOC, w.win);
+      MPI_Accumulate(e.data(), static_cast<int>(2 * n), MPI_UINT64_T, target, w.fenceSlotsOffset(),
+                     static_cast<int>(2 * n), MPI_UINT64_T, MPI_MAX, w.win);
       MPI_Accumulate(b.data(), static_cast<int>(n * w.words), MPI_UINT64_T, target, w.fenceBitsOffset(),
                      static_cast<int>(n * w.words), MPI_UINT64_T, MPI_BOR, w.win);
     }
     MPI_Win_fence(MPI_MODE_NOSUCCEED, w.win);
 
-    const DoubleInt* slots = w.fenceSlots();
+    const MaxLocKey* slots = w.fenceSlots();
     const std::uint64_t* accessed = w.fenceBits();
     for (std::size_t k = 0; k < n; ++k) {
       const Call& call = w.pendingFences[k].call;
       const Overlap& o = w.pendingFences[k].overlap;
       double waitAtFence = o.synchronizing() ? o.latestEnter - call.enter : 0.0;
       Rank waitCause = worldOf(w, o.latestRank);
-      const double end = std::min(slots[k].value, call.leave);
+      const double end = std::min(w.maxLoc.time(slots[k]), call.leave);
       if (end > call.enter && call.path != kNone) {
-        const Rank cause = worldOf(w, slots[k].rank);
+        const Rank cause = worldOf(w, w.maxLoc.rank(slots[k]));
         ctx_.severities.addWait(Metric::MpiRmaEarlyFence, call.path, call.enter, end, cause);
         if (end - call.enter > waitAtFence) {
           waitAtFence = end - call.enter;
@@ -527,22 +530,23 @@ class ActiveReplay {
   void onComplete(ExchangeWindow& w, const Call& call) {
     if (!w.accessOpen) return;
     const std::size_t n = w.targets.size();
-    const DoubleInt completeEnter{call.enter, w.rank};
-    std::vector<DoubleInt> lastExit(n, DoubleInt{w.start.leave, w.rank});
+    const MaxLocKey completeEnter = w.maxLoc.encode(call.enter, w.rank);
+    std::vector<double> lastExit(n, w.start.leave);
     std::vector<bool> accessed(n, false);
     for (const Transfer& t : w.transfers) {
       const auto k = static_cast<std::size_t>(std::find(w.targets.begin(), w.targets.end(), t.target) -
                                               w.targets.begin());
-      if (!accessed[k]) lastExit[k].value = t.leave;
-      else lastExit[k].value = std::max(lastExit[k].value, t.leave);
+      if (!accessed[k]) lastExit[k] = t.leave;
+      else lastExit[k] = std::max(lastExit[k], t.leave);
       accessed[k] = true;
     }
     const std::uint64_t bit = std::uint64_t{1} << (static_cast<unsigned>(w.rank) % 64);
+    std::vector<MaxLocKey> lastExitKeys(n);  // kept until MPI_Win_complete completes the accumulates
     for (std::size_t k = 0; k < n; ++k) {
       const int target = w.targets[k];
-      MPI_Accumulate(&completeEnter, 1, MPI_DOUBLE_INT, target, kLatestComplete, 1, MPI_DOUBLE_INT, MPI_MAXLOC,
-                     w.win);
-      MPI_Accumulate(&lastExit[k], 1, MPI_DOUBLE_INT, target, kLatestOpGats, 1, MPI_DOUBLE_INT, MPI_MAXLOC, w.win);
+      lastExitKeys[k] = w.maxLoc.encode(lastExit[k], w.rank);
+      MPI_Accumulate(&completeEnter, 2, MPI_UINT64_T, target, kLatestComplete, 2, MPI_UINT64_T, MPI_MAX, w.win);
+      MPI_Accumulate(&lastExitKeys[k], 2, MPI_UINT64_T, target, kLatestOpGats, 2, MPI_UINT64_T, MPI_MAX, w.win);
       if (accessed[k])
         MPI_Accumulate(&bit, 1, MPI_UINT64_T, target, ExchangeWindow::gatsBitsOffset(w.rank), 1, MPI_UINT64_T,
                        MPI_BOR, w.win);
@@ -583,12 +587,12 @@ class ActiveReplay {
     w.exposureOpen = false;
     const Header& h = w.header();
     // Early Wait: entered before the last origin entered MPI_Win_complete.
-    const double end = std::min(h.latestComplete.value, call.leave);
+    const double end = std::min(w.maxLoc.time(h.latestComplete), call.leave);
     if (end > call.enter) {
-      const Rank cause = worldOf(w, h.latestComplete.rank);
+      const Rank cause = worldOf(w, w.maxLoc.rank(h.latestComplete));
       ctx_.severities.addWait(Metric::MpiRmaEarlyWait, call.path, call.enter, end, cause);
       // Late Complete: the part after the origins' last transfer had ended.
-      const double from = std::max(h.latestOpGats.value, call.enter);
+      const double from = std::max(w.maxLoc.time(h.latestOpGats), call.enter);
       if (end > from) ctx_.severities.addWait(Metric::MpiRmaLateComplete, call.path, from, end, cause);
     }
     double pairs = 0.0, unneeded = 0.0;
