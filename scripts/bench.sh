@@ -22,6 +22,10 @@ python=python3
 /usr/bin/python3 -c "import pandas" 2>/dev/null && python=/usr/bin/python3  # Debian's, with pandas
 "$python" "$(dirname "$0")/../bench/python_report.py" --build "$build"
 
+echo
+echo "== comparing runs: diff and POP metrics of two reports (20,000 call paths, 40 metrics, 16 ranks) against reading them"
+"$build/bench/waitscope-bench-report-algebra"
+
 if [ -x "$build/bench/waitscope-bench-app" ]; then
   echo
   echo "== desktop app: 64 locations, 20,000 call paths: populated window and refill after a selection"
