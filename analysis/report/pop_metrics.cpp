@@ -115,6 +115,10 @@ std::vector<std::string> exactCells(const PopMetrics& m, const std::string& abse
 }  // namespace
 
 PopMetrics popMetrics(const Report& run, const std::string& label) {
+  // A difference or ratio of runs has time and comp too, but no runtime of any run.
+  if (const std::string kind = run.metaValue("kind"); kind == "difference" || kind == "ratio")
+    throw std::runtime_error("the report is the " + kind +
+                             " of two runs; the POP metrics need the report of a run (or a mean of runs)");
   const std::uint32_t time = requireMetric(run, "time", "the time of every process");
   const std::uint32_t comp = requireMetric(run, "comp", "the computation time");
   const std::vector<double> totalTime = valuesByLocation(run, time);

@@ -44,7 +44,8 @@ struct PopMetrics {
   std::optional<double> globalEfficiency;
 };
 
-// Throws std::runtime_error when the report has no "time" or "comp" metric.
+// Throws std::runtime_error when the report has no "time" or "comp" metric, or is a difference or
+// ratio of runs (meta "kind").
 PopMetrics popMetrics(const Report& run, const std::string& label);
 
 // Every run's metrics; the first run is the reference of the others.

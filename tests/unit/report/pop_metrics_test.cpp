@@ -134,6 +134,17 @@ TEST(pop_metrics, AReportWithoutTimeOrComputationIsRefused) {
   EXPECT_THROW(popMetrics(noTime, "x"), std::runtime_error);
   const Report ok = twoProcessRun();
   EXPECT_THROW(popSeries({&ok, &noComp}, {"a", "b"}), std::runtime_error);
+  Report difference = twoProcessRun();
+  difference.meta.emplace_back("kind", "difference");
+  try {
+    popMetrics(difference, "x");
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the report is the difference of two runs"), std::string::npos) << e.what();
+  }
+  Report mean = twoProcessRun();
+  mean.meta.emplace_back("kind", "mean");
+  EXPECT_EQ(popMetrics(mean, "x").runtime, 4.125);
 }
 
 TEST(pop_metrics, NoProcessesGiveZerosNotNaN) {

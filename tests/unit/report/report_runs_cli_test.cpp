@@ -306,6 +306,10 @@ TEST_F(report_runs_cli, PopTableJsonAndCsv) {
 
 TEST_F(report_runs_cli, PopOfAReportWithoutComputationNamesIt) {
   expectBadInput(report("pop " + q(a_)), a_, "no \"comp\" metric");
+  const std::string two = path("two.waitscope"), d = path("d.waitscope");
+  writeReport(popRun({3.0, 1.0}, {0.5, 1.5}, {0.0, 1.0}), two);
+  ASSERT_EQ(report("diff " + q(two) + " " + q(two) + " -o " + q(d)).exitCode, 0);
+  expectBadInput(report("pop " + q(two) + " " + q(d)), d, "the report is the difference of two runs");
 }
 
 TEST_F(report_runs_cli, MissingFileIsOneLineNamingIt) {
