@@ -88,6 +88,7 @@ struct Completion {
   double enter = 0, leave = 0;
   CallPathId path = kNone;
   std::vector<Rank> targets;
+  std::vector<std::uint32_t> holds;  // the epochs (Hold indices) it completes towards one target
 };
 
 struct PassiveScan {
@@ -140,6 +141,8 @@ class Scanner {
     for (Completion& c : out_.completions) {
       std::sort(c.targets.begin(), c.targets.end());
       c.targets.erase(std::unique(c.targets.begin(), c.targets.end()), c.targets.end());
+      std::sort(c.holds.begin(), c.holds.end());
+      c.holds.erase(std::unique(c.holds.begin(), c.holds.end()), c.holds.end());
     }
     return std::move(out_);
   }
@@ -246,7 +249,10 @@ class Scanner {
     h.unlockEnter = std::min(h.holdEnd, std::max(h.holdStart, call != nullptr ? call->enter : e.time));
     h.closed = true;
     if (Completion* c = completion(i, r.win)) {
-      if (r.remote != kNone) c->targets.push_back(r.remote);
+      if (r.remote != kNone) {
+        c->targets.push_back(r.remote);
+        c->holds.push_back(it->second.hold);
+      }
       c->targets.insert(c->targets.end(), it->second.accessed.begin(), it->second.accessed.end());
     }
     open_.erase(it);
@@ -274,7 +280,11 @@ class Scanner {
     if (r.win >= matching_.size()) return;
     const auto op = matching_[r.win].find(r.matchingId);
     if (op == matching_[r.win].end()) return;  // an operation outside passive epochs
-    if (Completion* c = completion(i, r.win)) c->targets.push_back(op->second);
+    if (Completion* c = completion(i, r.win)) {
+      c->targets.push_back(op->second);
+      if (const auto epoch = open_.find({r.win, op->second}); epoch != open_.end())
+        c->holds.push_back(epoch->second.hold);
+    }
   }
 
   // The completion entry of the call around event i (created on its first
@@ -452,12 +462,12 @@ Rank causeOf(const std::vector<Segment>& segments, double a, double b) {
 //   transfer: kTransfer, hold index (among the holds of this message), enter, leave
 //   query:    kQuery, enter, leave
 // Reply stream, one entry per request item in order:
-//   hold/transfer: n, then n x (cause, a, b)      query: wait
-constexpr double kHoldTag = 0, kTransferTag = 1, kQueryTag = 2;
+//   hold/transfer/completion: n, then n x (cause, a, b)      query: wait
+constexpr double kHoldTag = 0, kTransferTag = 1, kQueryTag = 2, kCompletionTag = 3;
 constexpr int kRequestTag = 4711, kReplyTag = 4712;
 
 struct Slot {
-  std::uint8_t kind;  // 0 hold, 1 transfer, 2 completion
+  std::uint8_t kind;  // 0 hold, 1 transfer, 2 progress query of a completion, 3 completion towards a hold
   std::uint32_t index;
 };
 
@@ -533,12 +543,14 @@ struct TargetHold {
   double start, end, unlockEnter;
 };
 
+enum class ItemKind : std::uint8_t { Lock, Transfer, Completion };
+
 struct TargetItem {
   Rank origin;
   std::uint8_t type;
-  bool transfer;
+  ItemKind kind;
   double start, end;
-  double ownHoldStart;  // transfers: when the origin's own hold began
+  double ownHoldStart;  // transfers and completions: when the origin's own hold began
 };
 
 struct TargetWindow {
@@ -560,7 +572,13 @@ void sweep(const TargetWindow& w, const std::vector<TargetItem>& items, std::vec
     // A transfer waits only for a hold granted before its own epoch's hold and
     // not yet being released when that hold began (else the other origin had
     // handed the lock over: Open MPI grants it µs before MPI_Win_unlock returns).
-    if (it.transfer && !(h.start < it.ownHoldStart && it.ownHoldStart < h.unlockEnter)) return;
+    if (it.kind == ItemKind::Transfer && !(h.start < it.ownHoldStart && it.ownHoldStart < h.unlockEnter)) return;
+    // A completion (unlock, flush) of a lazily acquired epoch waits for a hold that was not yet
+    // being released when its own hold began and that ended inside it: the lock was granted
+    // only then. An eager lock excludes such a hold, so this counts nothing for one.
+    if (it.kind == ItemKind::Completion &&
+        !(it.ownHoldStart < h.unlockEnter && it.start < h.end && h.end <= it.end))
+      return;
     const double a = std::max(it.start, h.start), b = std::min(it.end, h.end);
     if (b > a) segs[item].push_back({static_cast<double>(h.origin), a, b});
   };
@@ -613,15 +631,16 @@ std::vector<std::vector<double>> answer(const ReplayContext& ctx, const std::vec
         w.holds.push_back({o, type, m[k + 5], m[k + 6], m[k + 7]});
         w.items.push_back(static_cast<std::uint32_t>(items.size()));
         plans[origin].push_back({false, static_cast<std::uint32_t>(items.size()), 0});
-        items.push_back({o, type, false, m[k + 3], m[k + 4], m[k + 5]});
+        items.push_back({o, type, ItemKind::Lock, m[k + 3], m[k + 4], m[k + 5]});
         k += 8;
-      } else if (tag == kTransferTag && k + 4 <= m.size()) {
+      } else if ((tag == kTransferTag || tag == kCompletionTag) && k + 4 <= m.size()) {
         const auto [win, hold] = holdsOfMessage.at(static_cast<std::size_t>(m[k + 1]));
         TargetWindow& w = windows[win];
         const TargetHold& h = w.holds[hold];
         w.items.push_back(static_cast<std::uint32_t>(items.size()));
         plans[origin].push_back({false, static_cast<std::uint32_t>(items.size()), 0});
-        items.push_back({o, h.type, true, m[k + 2], m[k + 3], h.start});
+        items.push_back({o, h.type, tag == kTransferTag ? ItemKind::Transfer : ItemKind::Completion, m[k + 2],
+                         m[k + 3], h.start});
         k += 4;
       } else if (tag == kQueryTag && k + 3 <= m.size()) {
         if (!mpiCalls) mpiCalls = std::make_unique<MpiCalls>(ctx);
@@ -712,6 +731,7 @@ void RmaPassive::detect() {
   std::vector<std::vector<std::uint32_t>> transfersOf(scan.holds.size());
   for (std::uint32_t t = 0; t < scan.transfers.size(); ++t) transfersOf[scan.transfers[t].hold].push_back(t);
   std::vector<std::uint32_t> indexAt;  // lock_all: index of the hold in each target's stream
+  std::vector<std::uint32_t> holdIndex(scan.holds.size(), kNone);  // MPI_Win_lock epochs: index in their stream
   for (std::uint32_t hi = 0; hi < scan.holds.size(); ++hi) {
     const Hold& h = scan.holds[hi];
     const auto addHold = [&](Rank windowRank) -> std::uint32_t {
@@ -732,6 +752,7 @@ void RmaPassive::detect() {
     if (h.target != kNone) {
       const std::uint32_t index = addHold(h.target);
       if (index == kNone) continue;
+      holdIndex[hi] = index;
       for (std::uint32_t ti : transfersOf[hi]) addTransfer(ti, index);
     } else {
       // lock_all: a shared hold on every target some origin locks exclusively.
@@ -747,6 +768,13 @@ void RmaPassive::detect() {
   }
   for (std::uint32_t ci = 0; ci < scan.completions.size(); ++ci) {
     const Completion& c = scan.completions[ci];
+    // Towards each MPI_Win_lock epoch it completes: the lock may have been granted only in it.
+    for (const std::uint32_t hi : c.holds) {
+      if (holdIndex[hi] == kNone) continue;
+      const Rank T = worldRankOf(ctx_, c.win, scan.holds[hi].target);
+      requests[T].insert(requests[T].end(), {kCompletionTag, static_cast<double>(holdIndex[hi]), c.enter, c.leave});
+      slots[T].push_back({3, ci});
+    }
     for (Rank t : c.targets) {
       const Rank T = worldRankOf(ctx_, c.win, t);
       if (T == kNone) continue;
@@ -770,7 +798,8 @@ void RmaPassive::detect() {
   std::vector<std::vector<double>>().swap(replies);
 
   // 5. Collect per local item.
-  std::vector<std::vector<Segment>> holdSegs(scan.holds.size()), transferSegs(scan.transfers.size());
+  std::vector<std::vector<Segment>> holdSegs(scan.holds.size()), transferSegs(scan.transfers.size()),
+      completionSegs(scan.completions.size());
   std::vector<std::pair<double, Rank>> progress(scan.completions.size(), {0.0, kNone});
   for (std::size_t T = 0; T < P; ++T) {
     const std::vector<double>& r = answers[T];
@@ -782,31 +811,38 @@ void RmaPassive::detect() {
         if (wait > progress[s.index].first) progress[s.index] = {wait, static_cast<Rank>(T)};
         continue;
       }
-      auto& dest = s.kind == 0 ? holdSegs[s.index] : transferSegs[s.index];
+      auto& dest = s.kind == 0 ? holdSegs[s.index] : s.kind == 1 ? transferSegs[s.index] : completionSegs[s.index];
       const auto n = static_cast<std::size_t>(r[k++]);
       for (std::size_t q = 0; q < n && k + 3 <= r.size(); ++q, k += 3) dest.push_back({r[k], r[k + 1], r[k + 2]});
     }
   }
 
-  // Lock calls and transfers in time order, each counting only time not yet counted.
+  // Lock calls, transfers and completions in time order, each counting only time not yet counted.
   struct Item {
     double enter;
-    bool transfer;
+    ItemKind kind;
     std::uint32_t index;
   };
   std::vector<Item> order;
   for (std::uint32_t i = 0; i < scan.holds.size(); ++i)
-    if (!holdSegs[i].empty()) order.push_back({scan.holds[i].lockEnter, false, i});
+    if (!holdSegs[i].empty()) order.push_back({scan.holds[i].lockEnter, ItemKind::Lock, i});
   for (std::uint32_t i = 0; i < scan.transfers.size(); ++i)
-    if (!transferSegs[i].empty()) order.push_back({scan.transfers[i].enter, true, i});
+    if (!transferSegs[i].empty()) order.push_back({scan.transfers[i].enter, ItemKind::Transfer, i});
+  for (std::uint32_t i = 0; i < scan.completions.size(); ++i)
+    if (!completionSegs[i].empty()) order.push_back({scan.completions[i].enter, ItemKind::Completion, i});
   std::stable_sort(order.begin(), order.end(), [](const Item& a, const Item& b) { return a.enter < b.enter; });
   Counted counted;
   for (const Item& item : order) {
-    std::vector<Segment>& s = item.transfer ? transferSegs[item.index] : holdSegs[item.index];
-    const CallPathId path = item.transfer ? scan.transfers[item.index].path : scan.holds[item.index].lockPath;
+    std::vector<Segment>& s = item.kind == ItemKind::Lock       ? holdSegs[item.index]
+                              : item.kind == ItemKind::Transfer ? transferSegs[item.index]
+                                                                : completionSegs[item.index];
+    const CallPathId path = item.kind == ItemKind::Lock       ? scan.holds[item.index].lockPath
+                            : item.kind == ItemKind::Transfer ? scan.transfers[item.index].path
+                                                              : scan.completions[item.index].path;
     if (path == kNone) continue;
     mergePerCause(s);
-    const Metric metric = item.transfer ? Metric::MpiRmaCommLockCompetition : Metric::MpiRmaSyncLockCompetition;
+    const Metric metric =
+        item.kind == ItemKind::Transfer ? Metric::MpiRmaCommLockCompetition : Metric::MpiRmaSyncLockCompetition;
     for (const Interval& piece : counted.subtract(unionOf(s))) {
       ctx_.severities.addWait(metric, path, piece.first, piece.second, causeOf(s, piece.first, piece.second));
       counted.add(piece);
@@ -814,9 +850,11 @@ void RmaPassive::detect() {
   }
   for (std::size_t i = 0; i < scan.completions.size(); ++i) {
     const Completion& c = scan.completions[i];
-    if (progress[i].first > 0 && c.path != kNone)
-      ctx_.severities.addWait(Metric::MpiRmaSyncWaitForProgress, c.path, c.enter, c.enter + progress[i].first,
-                             progress[i].second);
+    if (!(progress[i].first > 0) || c.path == kNone) continue;
+    // Time of the call already counted as Lock Competition (a lazily granted lock) is not also progress.
+    for (const Interval& piece : counted.subtract({{c.enter, c.enter + progress[i].first}}))
+      ctx_.severities.addWait(Metric::MpiRmaSyncWaitForProgress, c.path, piece.first, piece.second,
+                              progress[i].second);
   }
 }
 

@@ -494,6 +494,25 @@ TEST_F(AnalyzeApps, Lock) {
   });
 }
 
+// The same program under Open MPI's osc pt2pt, which acquires a lock lazily: MPI_Win_lock returns
+// at once, the hold_lock computations of all ranks run side by side, and each epoch gets the lock
+// only in its MPI_Win_unlock, where the competition then sits (docs/patterns/rma_passive.md).
+TEST_F(AnalyzeApps, LockOscPt2pt) {
+  const int n = 4;
+  recordAnalyzeCheck(analyze("lock_pt2pt", 4, "lock", "3 0.080", "OMPI_MCA_osc=pt2pt"), [&](Checks& c) {
+    std::vector<Where> unlocks;
+    for (int r = 0; r < n; ++r)
+      for (const char* site : {"p1 MPI_Win_unlock", "p2 MPI_Win_unlock"})
+        unlocks.push_back({"mpi_rma_sync_lock_competition", r, "main/MPI_Win_unlock", site});
+    c.holds("mpi_rma_sync_lock_competition", {}, unlocks);
+    double phase2 = 0.0;
+    for (int r = 0; r < n; ++r)
+      phase2 += c.a.value({"mpi_rma_sync_lock_competition", r, "main/MPI_Win_unlock", "p2 MPI_Win_unlock"});
+    std::printf("[lock_pt2pt] phase 2 lock competition in MPI_Win_unlock, all ranks: %.4f s (> 0)\n", phase2);
+    c.that(phase2 > 0.0, "no lock competition in phase 2's MPI_Win_unlock");
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // sor: balanced red-black SOR; the waits are the cost of 4 ranks on 2 cores, spread over all ranks.
 

@@ -224,6 +224,54 @@ TEST(RmaPassive, TransferBlocksInALazilyAcquiredEpoch) {
   EXPECT_NEAR(totalOf(rep, kProgress), 0.0, kEps);
 }
 
+// A lazily acquired lock (Open MPI's osc pt2pt): MPI_Win_lock and the transfers return at
+// once and the wait sits in the epoch's MPI_Win_unlock. Rank 1 holds rank 0's lock over
+// [1.0001, 2.0]; rank 0 locks it at 1.2, puts at 1.3 and blocks in its unlock from 1.4 until
+// rank 1 has released it at 2.0. Rank 1's own unlock waits for nothing: rank 0's hold ends after it.
+TEST(RmaPassive, LazyLockWaitsInTheUnlock) {
+  const Rank n = ranks();
+  TraceBuilder b(n);
+  const WinId win = begin(b);
+  b.rank(1).lock(1.0, 1.0001, win, 0, kExclusive).put(1.1, 1.1001, win, 0, 8).unlock(1.5, 2.0, win, 0);
+  b.rank(0).lock(1.2, 1.2001, win, 0, kExclusive).put(1.3, 1.3001, win, 0, 8).unlock(1.4, 2.3, win, 0);
+  end(b, win);
+  const report::Report rep = analyzeBuilt(b);
+  if (!isRoot()) return;
+  EXPECT_NEAR(valueOf(rep, kLockComp, "main/MPI_Win_unlock", 0), 0.6, kEps);
+  EXPECT_NEAR(valueOf(rep, kLockComp, "main/MPI_Win_lock", 0), 0.0001, kEps);  // its call overlaps the hold
+  EXPECT_NEAR(valueOf(rep, kCommLockComp, "main/MPI_Put", 0), 0.0001, kEps);
+  EXPECT_NEAR(valueOf(rep, kLockComp, "main/MPI_Win_unlock", 1), 0.0, kEps);
+  EXPECT_NEAR(totalOf(rep, kLockComp), 0.6001, kEps);
+  const auto waits = instances(rep, kLockComp, 0);
+  ASSERT_EQ(waits.size(), 2u);
+  EXPECT_NEAR(waits[1].start, 1.4, kEps);
+  EXPECT_NEAR(waits[1].end, 2.0, kEps);
+  EXPECT_EQ(causeRank(rep, waits[1]), 1u);
+  EXPECT_NEAR(totalOf(rep, kProgress), 0.0, kEps);
+}
+
+// The same with the wait in the epoch's first MPI_Win_flush: rank 0 flushes over [1.4, 2.1],
+// granted at 2.0 when rank 1 unlocks; its later unlock waits for nothing.
+TEST(RmaPassive, LazyLockWaitsInTheFirstFlush) {
+  const Rank n = ranks();
+  TraceBuilder b(n);
+  const WinId win = begin(b);
+  b.rank(1).lock(1.0, 1.0001, win, 0, kExclusive).put(1.1, 1.1001, win, 0, 8).unlock(1.5, 2.0, win, 0);
+  b.rank(0)
+      .lock(1.2, 1.2001, win, 0, kExclusive)
+      .put(1.3, 1.3001, win, 0, 8)
+      .flush(1.4, 2.1, win, 0)
+      .put(2.2, 2.2001, win, 0, 8)
+      .unlock(2.5, 2.6, win, 0);
+  end(b, win);
+  const report::Report rep = analyzeBuilt(b);
+  if (!isRoot()) return;
+  EXPECT_NEAR(valueOf(rep, kLockComp, "main/MPI_Win_flush", 0), 0.6, kEps);
+  EXPECT_NEAR(valueOf(rep, kLockComp, "main/MPI_Win_unlock", 0), 0.0, kEps);
+  EXPECT_NEAR(totalOf(rep, kLockComp), 0.6001, kEps);
+  EXPECT_NEAR(totalOf(rep, kCommLockComp), 0.0001, kEps);
+}
+
 // ---------------------------------------------------------------- wait for progress
 
 // Rank 0 computes over [1, 2] and enters MPI_Barrier at 2. The others' unlock
