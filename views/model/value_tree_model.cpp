@@ -303,6 +303,12 @@ QVariant ValueTreeModel::data(const QModelIndex& index, int role) const {
       return font;
     }
     case Qt::ToolTipRole: {
+      if (compared() && !name) {  // all three, also where narrow panes show only one column
+        QStringList runs;
+        for (const CompareView run : kCompareViews)
+          runs << QStringLiteral("%1: %2").arg(compareViewShort(run), valueText(columnOf(run), node));
+        return runs.join(QStringLiteral(" · "));
+      }
       QString tip = tree_->toolTips[node];
       if (name && presence(node) != report::Presence::Both) {
         const bool onlyA = presence(node) == report::Presence::OnlyA;

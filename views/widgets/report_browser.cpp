@@ -87,10 +87,14 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
   compareNotice_->setStyleSheet(QStringLiteral("color: #a05000;"));
   auto* compareLayout = new QHBoxLayout(compareBar_);
   compareLayout->setContentsMargins(4, 2, 4, 2);
+  compareSelector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   compareLayout->addWidget(compareTitle_);
+  compareLayout->addSpacing(12);
   compareLayout->addWidget(new QLabel(tr("Show:"), compareBar_));
   compareLayout->addWidget(compareSelector_);
-  compareLayout->addWidget(compareNotice_, 1);
+  compareLayout->addSpacing(12);
+  compareLayout->addWidget(compareNotice_);
+  compareLayout->addStretch(1);
   compareBar_->hide();
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);

@@ -1,11 +1,14 @@
 #include "views/widgets/tree_pane.h"
 
+#include <algorithm>
+
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -54,6 +57,18 @@ TreePane::TreePane(QWidget* parent) : QWidget(parent) {
   connect(view_, &QTreeView::expanded, this, [this](const QModelIndex& i) { onExpansion(i, true); });
   connect(view_, &QTreeView::collapsed, this, [this](const QModelIndex& i) { onExpansion(i, false); });
   connect(proxy_, &QAbstractItemModel::modelReset, this, &TreePane::sizeColumns);
+  // What decides whether the runs' columns fit changes often and in bursts: fit once after.
+  fitTimer_ = new QTimer(this);
+  fitTimer_->setSingleShot(true);
+  fitTimer_->setInterval(0);
+  connect(fitTimer_, &QTimer::timeout, this, &TreePane::fitColumns);
+  const auto fitSoon = [this] { fitTimer_->start(); };
+  connect(proxy_, &QAbstractItemModel::dataChanged, this, fitSoon);
+  connect(proxy_, &QAbstractItemModel::headerDataChanged, this, fitSoon);
+  connect(proxy_, &QAbstractItemModel::layoutChanged, this, fitSoon);
+  connect(view_, &QTreeView::expanded, this, fitSoon);
+  connect(view_, &QTreeView::collapsed, this, fitSoon);
+  view_->viewport()->installEventFilter(this);
 }
 
 void TreePane::setModel(ValueTreeModel* model) {
@@ -77,6 +92,24 @@ void TreePane::sizeColumns() {
   // The header has sections only once there are columns; comparing adds two.
   for (int c = 0; c < proxy_->columnCount(); ++c)
     view_->header()->setSectionResizeMode(c, c == 0 ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
+  fitColumns();
+}
+
+void TreePane::fitColumns() {
+  QHeaderView* header = view_->header();
+  const int columns = proxy_->columnCount();
+  const int shown = model_ ? model_->shownColumn() : int{ValueTreeModel::ValueColumn};
+  for (int c = ValueTreeModel::ValueColumn; c < columns; ++c) header->setSectionHidden(c, false);
+  if (!model_ || !model_->compared()) return;
+  // The runs' columns need room: where names would get less than about twelve characters
+  // beside a few levels of indentation, only the shown run's column stays (a value's tooltip
+  // still gives all three).
+  int values = 0;
+  for (int c = ValueTreeModel::ValueColumn; c < columns; ++c)
+    values += std::max(static_cast<const QAbstractItemView*>(view_)->sizeHintForColumn(c), header->sectionSizeHint(c));
+  const int name = view_->fontMetrics().averageCharWidth() * 12 + view_->indentation() * 3;
+  if (view_->viewport()->width() - values >= name) return;
+  for (int c = ValueTreeModel::ValueColumn; c < columns; ++c) header->setSectionHidden(c, c != shown);
 }
 
 TreePicks TreePane::picks() const {
@@ -210,6 +243,7 @@ void TreePane::setThreshold(double percent) { proxy_->setThreshold(percent); }
 void TreePane::refresh() {
   if (proxy_->threshold() > 0.0) proxy_->invalidate();
   if (sortByValue_) proxy_->sort(ValueTreeModel::ValueColumn, Qt::DescendingOrder);
+  fitColumns();
 }
 
 TreePane::ViewState TreePane::saveState() const {
@@ -270,6 +304,7 @@ QString TreePane::toCsv() const {
 
 bool TreePane::eventFilter(QObject* watched, QEvent* event) {
   if (watched == view_ && event->type() == QEvent::FocusIn) emit focused();
+  if (watched == view_->viewport() && event->type() == QEvent::Resize) fitColumns();
   return QWidget::eventFilter(watched, event);
 }
 

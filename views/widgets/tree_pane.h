@@ -9,6 +9,7 @@
 
 class QLabel;
 class QLineEdit;
+class QTimer;
 class QTreeView;
 class QToolButton;
 
@@ -74,6 +75,7 @@ class TreePane : public QWidget {
  private:
   void onExpansion(const QModelIndex& proxyIndex, bool expanded);
   void sizeColumns();
+  void fitColumns();
   QModelIndex proxyIndexOf(std::uint32_t node) const;
   std::vector<std::uint32_t> visibleOrder() const;
 
@@ -85,6 +87,7 @@ class TreePane : public QWidget {
   QToolButton* next_ = nullptr;
   QLabel* notFound_ = nullptr;
   bool sortByValue_ = false;
+  QTimer* fitTimer_ = nullptr;
 };
 
 }  // namespace waitscope::views

@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -195,6 +196,10 @@ class ComparisonTest : public QObject {
     QVERIFY(model.data(model.indexOfNode(kFoo, ValueTreeModel::RunBColumn), Qt::DecorationRole).isValid());
     QVERIFY(!model.data(model.indexOfNode(kFoo, ValueTreeModel::DifferenceColumn), Qt::DecorationRole).isValid());
 
+    // A value's tooltip gives all three runs.
+    const QString valueTip = model.data(model.indexOfNode(kBar, ValueTreeModel::RunAColumn), Qt::ToolTipRole).toString();
+    QCOMPARE(valueTip, QStringLiteral("A: 0 · B: %1 s · B − A: +%1 s").arg(locale.toString(1.5, 'f', 3)));
+
     // Back to one run: two columns.
     model.setCompared(false);
     QCOMPARE(model.columnCount(), 2);
@@ -278,6 +283,36 @@ class ComparisonTest : public QObject {
     QVERIFY(browser.compareBar()->isHidden());
     QCOMPARE(browser.callModel()->columnCount(), 2);
     QCOMPARE(browser.callModel()->absoluteValue(kMain), 8.75);
+  }
+
+  void narrowPanesKeepTheShownRunsColumn() {
+    Selection selection;
+    ReportBrowser browser(&selection);
+    selection.setCompareView(CompareView::Difference);
+    selection.setComparison(comparison());
+    TreePane* pane = browser.callPane();
+    const QHeaderView* header = pane->view()->header();
+    browser.resize(1500, 600);
+    browser.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&browser));
+    browser.treeSplitter()->setSizes({300, 900, 300});
+    QTest::qWait(50);
+    for (int c = ValueTreeModel::RunAColumn; c < ValueTreeModel::CompareColumnCount; ++c)
+      QVERIFY(!header->isSectionHidden(c));
+    // Too narrow for names beside three value columns: only B − A stays, then only B.
+    browser.treeSplitter()->setSizes({600, 220, 680});
+    QTest::qWait(50);
+    QVERIFY(header->isSectionHidden(ValueTreeModel::RunAColumn));
+    QVERIFY(header->isSectionHidden(ValueTreeModel::RunBColumn));
+    QVERIFY(!header->isSectionHidden(ValueTreeModel::DifferenceColumn));
+    selection.setCompareView(CompareView::RunB);
+    QTest::qWait(50);
+    QVERIFY(!header->isSectionHidden(ValueTreeModel::RunBColumn));
+    QVERIFY(header->isSectionHidden(ValueTreeModel::DifferenceColumn));
+    browser.treeSplitter()->setSizes({300, 900, 300});
+    QTest::qWait(50);
+    for (int c = ValueTreeModel::RunAColumn; c < ValueTreeModel::CompareColumnCount; ++c)
+      QVERIFY(!header->isSectionHidden(c));
   }
 
   void differentRankCountsCompareAllRanksOnly() {

@@ -1,0 +1,286 @@
+// End to end: two runs of tests/apps/fence on 4 processes (a 20 ms and a 50 ms
+// late put) and one on 2, recorded with waitscope-run and analyzed with
+// `mpiexec waitscope-analyze`, compared by the real `waitscope A --compare B`
+// under Xvfb (PNG at 1024x700 and 1600x1000, the call tree as CSV with A, B and
+// B − A), and by an in-process window on Xvfb's real X server: File > Compare
+// With… through openComparison, the compare bar and its selector, column titles
+// not cut, the selector switching every tree and the chart, the notice for
+// different rank counts, and Close Comparison.
+// The in-process part is this test run again under xvfb-run (the offscreen
+// platform ctest gives would not test drawing on a real display).
+#include <cmath>
+
+#include <QComboBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QImage>
+#include <QLabel>
+#include <QProcess>
+#include <QSet>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
+#include "app/main_window.h"
+#include "views/model/selection.h"
+#include "views/model/value_tree_model.h"
+#include "views/widgets/chart_pane.h"
+#include "views/widgets/header_fit.h"
+#include "views/widgets/report_browser.h"
+#include "views/widgets/tree_pane.h"
+
+using waitscope::views::CompareView;
+using waitscope::views::ValueTreeModel;
+
+namespace {
+
+constexpr char kInner[] = "WAITSCOPE_COMPARE_E2E_INNER";  // set in the run under xvfb-run: the folder of the reports
+const QList<QSize> kSizes = {QSize(1024, 700), QSize(1600, 1000)};
+
+QString binary(const QString& relative) { return QStringLiteral(WAITSCOPE_BINARY_DIR "/") + relative; }
+
+bool run(const QString& program, const QStringList& arguments, const QProcessEnvironment& env, QString* output,
+         int* exitCode = nullptr) {
+  QProcess process;
+  process.setProcessEnvironment(env);
+  process.setProcessChannelMode(QProcess::MergedChannels);
+  process.start(program, arguments);
+  const bool finished = process.waitForFinished(240000);
+  if (!finished) process.kill();
+  *output = QString::fromUtf8(process.readAll());
+  if (exitCode) *exitCode = process.exitCode();
+  return finished && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
+}
+
+// Not blank: text, colours and lines give many distinct colours.
+int colourCount(const QImage& image) {
+  QSet<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 2)
+    for (int x = 0; x < image.width(); x += 2) colours.insert(image.pixel(x, y));
+  return static_cast<int>(colours.size());
+}
+
+// Pixels of the difference's red (B slower): its colour boxes and numbers. Nothing else in a
+// comparison of these runs is red (the timeline, with its red MPI regions, shows no run).
+int redPixels(const QImage& image) {
+  int count = 0;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) {
+      const QColor c = image.pixelColor(x, y);
+      if ((c.hsvHue() <= 8 || c.hsvHue() >= 352) && c.hsvSaturation() > 80 && c.value() > 120) ++count;
+    }
+  return count;
+}
+
+QProcessEnvironment xvfbEnvironment() {
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the xcb platform on Xvfb's display
+  env.remove(QStringLiteral("DISPLAY"));
+  return env;
+}
+
+double fenceTotal(const QString& path) {
+  const auto report = waitscope::report::readReport(path.toStdString());
+  return waitscope::report::metricTotals(report)[report.findMetric("mpi_rma_wait_at_fence")];
+}
+
+}  // namespace
+
+class CompareE2eTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir tmp_;
+  QString dir_;  // the reports, and the pictures of the run under Xvfb
+
+  QString report(const QString& name) const { return QStringLiteral("%1/%2.waitscope").arg(dir_, name); }
+  static bool inner() { return qEnvironmentVariableIsSet(kInner); }
+
+  // Every pane's column titles whole, and the shown run's column there (the first time, B − A).
+  static void checkColumns(waitscope::app::MainWindow& window) {
+    waitscope::views::ReportBrowser* browser = window.browser();
+    const CompareView run = window.selection()->compareView();
+    for (waitscope::views::TreePane* pane : {browser->metricPane(), browser->callPane(), browser->systemPane()}) {
+      const QHeaderView* header = pane->view()->header();
+      const int shown = ValueTreeModel::columnOf(run);
+      QCOMPARE(pane->model()->columnCount(), int(ValueTreeModel::CompareColumnCount));
+      QCOMPARE(pane->model()->shownColumn(), shown);
+      QVERIFY2(!header->isSectionHidden(shown), qPrintable(pane->objectName()));
+      QVERIFY(header->sectionSize(shown) > 0);
+      QVERIFY(pane->model()->headerData(shown, Qt::Horizontal).toString().startsWith(
+          waitscope::views::compareViewShort(run) + QStringLiteral(" (")) ||
+              pane->model()->headerData(shown, Qt::Horizontal).toString() == waitscope::views::compareViewShort(run));
+      QCOMPARE(waitscope::views::elidedHeaderTexts(header), QStringList());
+      // The name column keeps room for names: about twelve characters beside three levels.
+      const QTreeView* view = pane->view();
+      QVERIFY2(header->sectionSize(ValueTreeModel::NameColumn) >=
+                   view->fontMetrics().averageCharWidth() * 12 + view->indentation() * 3,
+               qPrintable(QStringLiteral("%1: %2 px for names")
+                              .arg(pane->objectName())
+                              .arg(header->sectionSize(ValueTreeModel::NameColumn))));
+    }
+  }
+
+ private slots:
+  void initTestCase() {
+    if (inner()) {
+      dir_ = qEnvironmentVariable(kInner);
+      return;
+    }
+    if (QStandardPaths::findExecutable(QStringLiteral("xvfb-run")).isEmpty())
+      QFAIL("xvfb-run is missing: run scripts/setup.sh (it installs xvfb and xauth)");
+    QVERIFY(tmp_.isValid());
+    dir_ = tmp_.path();
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    struct Run {
+      const char* name;
+      int processes;
+      const char* delay;
+    };
+    for (const Run& r : {Run{"a", 4, "0.02"}, Run{"b", 4, "0.05"}, Run{"two", 2, "0.02"}}) {
+      const QString trace = QStringLiteral("%1/trace-%2").arg(dir_, QLatin1String(r.name));
+      QString output;
+      QVERIFY2(run(binary(QStringLiteral("analysis/tools/waitscope-run")),
+                   {QStringLiteral("-n"), QString::number(r.processes), QStringLiteral("-o"), trace,
+                    QStringLiteral("--"), binary(QStringLiteral("tests/apps/fence")), QStringLiteral("5"),
+                    QLatin1String(r.delay), QStringLiteral("--late-put")},
+                   env, &output),
+               qPrintable(output));
+      QVERIFY2(run(QStringLiteral(WAITSCOPE_MPIEXEC),
+                   {QStringLiteral("--oversubscribe"), QStringLiteral("-n"), QString::number(r.processes),
+                    binary(QStringLiteral("analysis/tools/waitscope-analyze")), QStringLiteral("--quiet"),
+                    trace + QStringLiteral("/traces.otf2"), QStringLiteral("-o"), report(QLatin1String(r.name))},
+                   env, &output),
+               qPrintable(output));
+    }
+  }
+
+  void comparisonFromTheRealBinary() {
+    if (inner()) QSKIP("run by the outer test");
+    const double totalA = fenceTotal(report(QStringLiteral("a"))), totalB = fenceTotal(report(QStringLiteral("b")));
+    QVERIFY(totalB > totalA + 0.05);  // 5 fences with 30 ms more imbalance on 4 ranks
+    for (const QSize& size : kSizes) {
+      const QString png = QStringLiteral("%1/cli-compare-%2x%3.png").arg(dir_).arg(size.width()).arg(size.height());
+      const QString csv = dir_ + QStringLiteral("/compare-calls.csv");
+      QString output;
+      QVERIFY2(run(QStringLiteral("xvfb-run"),
+                   {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
+                    binary(QStringLiteral("app/waitscope")), report(QStringLiteral("a")), QStringLiteral("--compare"),
+                    report(QStringLiteral("b")), QStringLiteral("--select-metric"),
+                    QStringLiteral("mpi_rma_wait_at_fence"), QStringLiteral("--size"),
+                    QStringLiteral("%1x%2").arg(size.width()).arg(size.height()), QStringLiteral("--export-png"), png,
+                    QStringLiteral("--export-csv"), csv, QStringLiteral("--quit")},
+                   xvfbEnvironment(), &output),
+               qPrintable(output));
+      const QImage image(png);
+      QCOMPARE(image.size(), size);
+      QVERIFY(colourCount(image) > 100);
+      QVERIFY2(redPixels(image) > 30, qPrintable(QStringLiteral("%1 red pixels").arg(redPixels(image))));
+      // The call tree's root: the metric's total in A and B, and B − A.
+      QFile file(csv);
+      QVERIFY(file.open(QIODevice::ReadOnly));
+      const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+      QVERIFY(lines.size() >= 2);
+      QCOMPARE(lines[0], QStringLiteral("depth,name,A (s),B (s),B − A (s)"));
+      QCOMPARE(lines[1].section(QLatin1Char(','), 2, 2).toDouble(), totalA);
+      QCOMPARE(lines[1].section(QLatin1Char(','), 3, 3).toDouble(), totalB);
+      QVERIFY(std::fabs(lines[1].section(QLatin1Char(','), 4, 4).toDouble() - (totalB - totalA)) < 1e-9);
+    }
+    // A bad run B: one line naming it, exit status 1.
+    QString output;
+    int exitCode = 0;
+    const QString missing = dir_ + QStringLiteral("/missing.waitscope");
+    QVERIFY(!run(binary(QStringLiteral("app/waitscope")),
+                 {report(QStringLiteral("a")), QStringLiteral("--compare"), missing, QStringLiteral("--export-png"),
+                  dir_ + QStringLiteral("/x.png"), QStringLiteral("--quit")},
+                 QProcessEnvironment::systemEnvironment(), &output, &exitCode));
+    QCOMPARE(exitCode, 1);
+    QVERIFY2(output.contains(QStringLiteral("waitscope: %1: no such file").arg(missing)), qPrintable(output));
+    QVERIFY(!QFileInfo::exists(dir_ + QStringLiteral("/x.png")));
+  }
+
+  void comparisonWindowOnXvfb() {
+    if (!inner()) {
+      QProcessEnvironment env = xvfbEnvironment();
+      env.insert(QString::fromLatin1(kInner), dir_);
+      QString output;
+      QVERIFY2(run(QStringLiteral("xvfb-run"),
+                   {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
+                    QCoreApplication::applicationFilePath(), QStringLiteral("comparisonWindowOnXvfb")},
+                   env, &output),
+               qPrintable(output));
+      for (const QSize& size : kSizes)
+        QVERIFY(QFileInfo::exists(QStringLiteral("%1/window-compare-%2x%3.png").arg(dir_).arg(size.width()).arg(size.height())));
+      return;
+    }
+    QCOMPARE(QGuiApplication::platformName(), QStringLiteral("xcb"));
+    const double totalB = fenceTotal(report(QStringLiteral("b")));
+    for (const QSize& size : kSizes) {
+      waitscope::app::MainWindow window;
+      window.setInteractive(false);
+      window.resize(size);
+      window.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&window));
+      QSignalSpy loaded(&window, &waitscope::app::MainWindow::reportLoaded);
+      window.openReport(report(QStringLiteral("a")));
+      QVERIFY(loaded.wait(30000));
+      QSignalSpy opened(&window, &waitscope::app::MainWindow::comparisonOpened);
+      window.openComparison(report(QStringLiteral("b")));
+      QVERIFY(opened.wait(30000));
+      QCOMPARE(opened.front().at(1).toString(), QFileInfo(report(QStringLiteral("b"))).absoluteFilePath());
+      waitscope::views::ReportBrowser* browser = window.browser();
+      QVERIFY(browser->selectMetric(QStringLiteral("mpi_rma_wait_at_fence")));
+      QTest::qWait(200);
+      QVERIFY(window.windowTitle().startsWith(QStringLiteral("a.waitscope vs b.waitscope")));
+
+      // The compare bar and its selector, whole.
+      QVERIFY(browser->compareBar()->isVisible());
+      QComboBox* selector = browser->compareSelector();
+      QVERIFY(selector->isVisible());
+      QCOMPARE(selector->currentText(), QStringLiteral("Difference B − A"));
+      QVERIFY(selector->width() >= selector->sizeHint().width());
+      QVERIFY(browser->compareNotice()->isHidden());
+      checkColumns(window);
+      if (size.width() >= 1600) {  // room for A and B beside B − A in every pane
+        for (waitscope::views::TreePane* pane : {browser->metricPane(), browser->callPane(), browser->systemPane()})
+          for (int c = ValueTreeModel::RunAColumn; c < ValueTreeModel::CompareColumnCount; ++c)
+            QVERIFY2(!pane->view()->header()->isSectionHidden(c), qPrintable(pane->objectName()));
+      }
+      const QImage picture = window.grab().toImage();
+      QVERIFY(colourCount(picture) > 100);
+      QVERIFY(redPixels(picture) > 30);
+      QVERIFY(picture.save(QStringLiteral("%1/window-compare-%2x%3.png").arg(dir_).arg(size.width()).arg(size.height())));
+
+      // The selector switches the trees and the chart to run B.
+      selector->setCurrentIndex(selector->findData(int(CompareView::RunB)));
+      emit selector->activated(selector->currentIndex());
+      QCOMPARE(window.selection()->compareView(), CompareView::RunB);
+      const ValueTreeModel* calls = browser->callModel();
+      QCOMPARE(calls->shownValue(calls->tree()->roots.front()), totalB);
+      double charted = 0.0;
+      for (const double v : browser->chartPane()->barValues()) charted += v;
+      QVERIFY(std::fabs(charted - totalB) < 1e-9);
+      checkColumns(window);
+
+      // Runs on 4 and on 2 processes: one "All ranks" location and a notice.
+      window.closeComparison();
+      QVERIFY(opened.count() == 1 && browser->compareBar()->isHidden());
+      window.openComparison(report(QStringLiteral("two")));
+      QVERIFY(opened.wait(30000));
+      QTest::qWait(100);
+      QVERIFY(browser->compareNotice()->isVisible());
+      QCOMPARE(browser->compareNotice()->text(),
+               QStringLiteral("4 ranks against 2: per-rank values are not compared (all ranks summed)."));
+      QCOMPARE(window.selection()->report()->report().locations.size(), std::size_t{1});
+      QCOMPARE(browser->chartPane()->barValues().size(), std::size_t{1});
+      checkColumns(window);
+    }
+  }
+};
+
+QTEST_MAIN(CompareE2eTest)
+#include "compare_e2e_test.moc"
