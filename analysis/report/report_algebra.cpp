@@ -84,36 +84,37 @@ class UnionStructure {
   // Returns the union call path of each run child, kNoId where there is none.
   std::vector<std::uint32_t> matchSiblings(const Report& run, const std::vector<std::uint32_t>& runKids,
                                            const std::vector<std::uint32_t>& unionKids) const {
-    std::unordered_map<std::string, std::vector<std::uint32_t>> byName;
-    for (const std::uint32_t u : unionKids) byName[regionName(u)].push_back(u);
-    std::vector<std::uint32_t> match(runKids.size(), kNoId);
-    std::unordered_map<std::uint32_t, bool> taken;
-    const auto candidates = [&](std::uint32_t k) -> const std::vector<std::uint32_t>* {
-      const auto it = byName.find(run.regions[run.callPaths[k].region].name);
-      return it == byName.end() ? nullptr : &it->second;
+    // Candidates in order of appearance, by region name and by name and call site; each list is
+    // consumed from the front (taken ones skipped), so matching stays linear in the siblings.
+    struct Queue {
+      std::vector<std::uint32_t> kids;
+      std::size_t next = 0;
     };
+    const auto siteKey = [](const std::string& name, const CallPath& c) {
+      return name + '\0' + c.callSiteFile + '\0' + std::to_string(c.callSiteLine);
+    };
+    std::unordered_map<std::string, Queue> byName, bySite;
+    for (const std::uint32_t u : unionKids) {
+      byName[regionName(u)].kids.push_back(u);
+      bySite[siteKey(regionName(u), skeleton_.callPaths[u])].kids.push_back(u);
+    }
+    std::unordered_map<std::uint32_t, char> taken;
+    const auto take = [&](std::unordered_map<std::string, Queue>& queues, const std::string& key) {
+      const auto it = queues.find(key);
+      if (it == queues.end()) return kNoId;
+      Queue& q = it->second;
+      while (q.next < q.kids.size() && taken[q.kids[q.next]]) ++q.next;
+      if (q.next == q.kids.size()) return kNoId;
+      taken[q.kids[q.next]] = 1;
+      return q.kids[q.next++];
+    };
+    std::vector<std::uint32_t> match(runKids.size(), kNoId);
     for (std::size_t i = 0; i < runKids.size(); ++i) {
       const CallPath& c = run.callPaths[runKids[i]];
-      if (const auto* list = candidates(runKids[i]))
-        for (const std::uint32_t u : *list) {
-          const CallPath& uc = skeleton_.callPaths[u];
-          if (!taken[u] && uc.callSiteFile == c.callSiteFile && uc.callSiteLine == c.callSiteLine) {
-            match[i] = u;
-            taken[u] = true;
-            break;
-          }
-        }
+      match[i] = take(bySite, siteKey(run.regions[c.region].name, c));
     }
-    for (std::size_t i = 0; i < runKids.size(); ++i) {
-      if (match[i] != kNoId) continue;
-      if (const auto* list = candidates(runKids[i]))
-        for (const std::uint32_t u : *list)
-          if (!taken[u]) {
-            match[i] = u;
-            taken[u] = true;
-            break;
-          }
-    }
+    for (std::size_t i = 0; i < runKids.size(); ++i)
+      if (match[i] == kNoId) match[i] = take(byName, run.regions[run.callPaths[runKids[i]].region].name);
     return match;
   }
 

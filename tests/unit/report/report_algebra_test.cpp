@@ -5,6 +5,7 @@
 // Values are binary fractions, so sums and differences compare with ==.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -203,6 +204,25 @@ TEST(report_algebra, SameNamedSiblingsMatchByCallSiteThenInOrder) {
             (std::vector<Presence>{Presence::Both, Presence::Both, Presence::Both, Presence::OnlyB}));
   EXPECT_EQ(valuesOf(al.difference, "time", 1), (Values{7.0}));
   EXPECT_EQ(valuesOf(al.difference, "time", 2), (Values{14.0}));
+}
+
+TEST(report_algebra, ManySameNamedSiblings) {
+  // 3000 calls of foo from main at lines 1..3000 in A and 2..3001 in B: the equal sites pair up,
+  // and B's foo at line 3001 takes the one left, A's at line 1.
+  RunBuilder a("a", {0}), b("b", {0});
+  a.metric("time");
+  b.metric("time");
+  const std::uint32_t mainA = a.callPath(kNoId, "main"), mainB = b.callPath(kNoId, "main");
+  for (std::uint32_t line = 1; line <= 3000; ++line) {
+    a.row("time", a.callPath(mainA, "foo", "main.c", line), {static_cast<double>(line)});
+    b.row("time", b.callPath(mainB, "foo", "main.c", line + 1), {static_cast<double>(line + 1)});
+  }
+  const AlignedReports al = alignReports(a.report(), b.report());
+  ASSERT_EQ(al.a.callPaths.size(), 3001U);
+  EXPECT_EQ(std::count(al.callPathPresence.begin(), al.callPathPresence.end(), Presence::Both), 3001);
+  EXPECT_EQ(valuesOf(al.b, "time", 1), (Values{3001.0}));  // A's foo at line 1
+  EXPECT_EQ(valuesOf(al.difference, "time", 1), (Values{3000.0}));
+  for (std::uint32_t c = 2; c <= 3000; ++c) ASSERT_TRUE(valuesOf(al.difference, "time", c).empty()) << c;
 }
 
 TEST(report_algebra, DifferentRankCountsSumIntoAllRanks) {
