@@ -24,8 +24,8 @@ QString popRatingLegendHtml() {
     return QStringLiteral("<span style=\"background-color:%1\">&nbsp;&nbsp;&nbsp;&nbsp;</span>")
         .arg(popRatingColor(rating).name());
   };
-  return QStringLiteral("%1 at least %2 %: good &nbsp; %3 %4–%2 %: worth a look &nbsp; %5 below %4 %: "
-                        "a problem (POP's thresholds)")
+  return QStringLiteral("%1 from %2 %: good &nbsp; %3 %4 to %2 %: worth a look &nbsp; %5 below %4 %: a problem "
+                        "(POP)")
       .arg(square(PopRating::Good))
       .arg(qRound(report::kPopThreshold * 100))
       .arg(square(PopRating::Fair))

@@ -53,16 +53,18 @@ AssessmentPane::AssessmentPane(Selection* selection, QWidget* parent)
   connect(chooseReference, &QPushButton::clicked, this, &AssessmentPane::referenceRequested);
   connect(clearReference_, &QPushButton::clicked, this, [this] { setReference(nullptr); });
 
-  auto* top = new QHBoxLayout;
-  top->addWidget(referenceLabel_, 1);
-  top->addWidget(chooseReference);
-  top->addWidget(clearReference_);
+  // The legend and the reference share one line below the table, leaving the rows the height.
+  auto* bottom = new QHBoxLayout;
+  bottom->addWidget(legend, 1);
+  bottom->addSpacing(12);
+  bottom->addWidget(referenceLabel_);
+  bottom->addWidget(chooseReference);
+  bottom->addWidget(clearReference_);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  layout->addLayout(top);
   layout->addWidget(notice_, 1);
   layout->addWidget(table_, 1);
-  layout->addWidget(legend);
+  layout->addLayout(bottom);
 
   connect(selection_, &Selection::reportChanged, this, &AssessmentPane::refresh);
   connect(selection_, &Selection::reportUpdated, this, &AssessmentPane::refresh);
@@ -91,8 +93,9 @@ void AssessmentPane::resizeEvent(QResizeEvent* event) {
 
 void AssessmentPane::refresh() {
   model_->setReports(selection_->report(), reference_);
-  referenceLabel_->setText(reference_ ? tr("Reference run: %1").arg(QFileInfo(reference_->path()).fileName())
-                                      : tr("No reference run"));
+  referenceLabel_->setText(reference_ ? tr("Reference: %1").arg(QFileInfo(reference_->path()).fileName())
+                                      : tr("No reference"));
+  referenceLabel_->setToolTip(reference_ ? reference_->path() : QString());
   clearReference_->setEnabled(reference_ != nullptr);
   QString why = model_->unavailableReason();
   if (!selection_->report()) why = tr("Open a report to see its POP assessment.");

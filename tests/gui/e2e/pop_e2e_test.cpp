@@ -10,6 +10,7 @@
 #include <QHeaderView>
 #include <QImage>
 #include <QProcess>
+#include <QScrollBar>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTableView>
@@ -186,6 +187,7 @@ class PopE2eTest : public QObject {
       QCOMPARE(pane->notice(), QString());
       QCOMPARE(pane->model()->rowCount(), 7);
       QCOMPARE(waitscope::views::elidedHeaderTexts(pane->table()->horizontalHeader()), QStringList());
+      QCOMPARE(pane->table()->verticalScrollBar()->maximum(), 0);  // every row in view
       const QImage picture = window.grab().toImage();
       QVERIFY(picture.save(dir_ + QStringLiteral("/assessment-") + suffix));
       QVERIFY(colourCount(pane->grab().toImage()) > 50);
