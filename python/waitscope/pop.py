@@ -28,6 +28,11 @@ def _require(report, name, what):
 
 def pop_metrics(report, label):
     """One run's metrics as a dict keyed like COLUMNS (the scaling ones None)."""
+    # A difference or ratio of runs has time and comp too, but no runtime of any run.
+    kind = report.meta.get("kind")
+    if kind in ("difference", "ratio"):
+        raise ValueError(f"{report.path}: the report is the {kind} of two runs; the POP metrics need the report "
+                         "of a run (or a mean of runs)")
     _require(report, "time", "the time of every process")
     _require(report, "comp", "the computation time")
     total_time = report.by_location("time")["value"].to_numpy()

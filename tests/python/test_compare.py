@@ -9,6 +9,7 @@ import subprocess
 import pytest
 
 import waitscope
+from cli_compare import compare_with_cli
 from conftest import METRICS, SEVERITIES, write_small_report
 
 # Run A: the small report without its 1e16 row. Run B: twice the computation, twice the
@@ -122,3 +123,33 @@ def test_pop_equals_the_command_line(shared_reports, runs, tool):
             assert_same(run, {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()})
         for r in reports:
             r.close()
+
+
+def test_reports_the_tool_derives(runs, tool, tmp_path):
+    """The difference and mean reports `waitscope-report` writes open like any report, with the
+    tool's values; the POP metrics refuse a difference, as the tool does."""
+    a, b = runs
+    difference, mean = str(tmp_path / "d.waitscope"), str(tmp_path / "m.waitscope")
+    for command, output in (("diff", difference), ("mean", mean)):
+        result = subprocess.run([tool, command, a.path, b.path, "-o", output], capture_output=True, text=True)
+        if result.returncode == 2 and "unknown command" in result.stderr:
+            pytest.skip(f"this waitscope-report has no {command} command")
+        assert result.returncode == 0, result.stderr
+    with waitscope.open(difference) as d:
+        assert d.meta["kind"] == "difference"
+        assert compare_with_cli(d, tool) > 0
+        # B - A value by value: twice the computation minus once.
+        assert d.totals()["comp"] == 12.0 - 6.0
+        with pytest.raises(ValueError) as refused:
+            d.pop()
+        printed = subprocess.run([tool, "pop", difference], capture_output=True, text=True)
+        assert printed.returncode == 1
+        assert str(refused.value) == printed.stderr.strip().removeprefix("waitscope-report: error: ")
+        assert "the report is the difference of two runs" in str(refused.value)
+    with waitscope.open(mean) as m:
+        assert m.meta["kind"] == "mean"
+        assert compare_with_cli(m, tool) > 0
+        assert m.totals()["comp"] == (6.0 + 12.0) / 2
+        assert_same(cli_json(tool, "pop", mean)["runs"][0],
+                    {k: (None if isinstance(v, float) and math.isnan(v) else v)
+                     for k, v in m.pop().to_dict("records")[0].items()})
