@@ -4,6 +4,7 @@
 // charts, call paths of one run only, different rank counts, the window's
 // File > Compare With… and Close Comparison, and the command line's --compare.
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
@@ -338,10 +339,22 @@ class ComparisonTest : public QObject {
     MainWindow window;
     window.setInteractive(false);
     window.show();
+    const auto action = [&window](const QString& text) {
+      for (QAction* a : window.findChildren<QAction*>())
+        if (a->text() == text) return a;
+      qFatal("no action %s", qPrintable(text));
+      return static_cast<QAction*>(nullptr);
+    };
+    // Nothing to compare yet; nothing to close.
+    QVERIFY(!action(QStringLiteral("Compare &With…"))->isEnabled());
+    QVERIFY(!action(QStringLiteral("Close Co&mparison"))->isEnabled());
+    QVERIFY(!action(QStringLiteral("Run B"))->isEnabled());
     QSignalSpy loaded(&window, &MainWindow::reportLoaded);
     window.openReport(pathA);
     QVERIFY(loaded.wait(10000));
     const ReportDataPtr a = window.selection()->report();
+    QVERIFY(action(QStringLiteral("Compare &With…"))->isEnabled());
+    QVERIFY(!action(QStringLiteral("Close Co&mparison"))->isEnabled());
 
     // A bad run B: one line naming it; A stays.
     QSignalSpy failed(&window, &MainWindow::loadFailed);
@@ -363,9 +376,17 @@ class ComparisonTest : public QObject {
     QCOMPARE(opened.front().at(1).toString(), QStringLiteral("/runs/b.waitscope"));
     QCOMPARE(window.windowTitle(), QStringLiteral("a.waitscope vs b.waitscope (Difference B − A) — Waitscope"));
     QVERIFY(!window.timelineNotice().isEmpty());  // the timeline shows one run
-    window.selection()->setCompareView(CompareView::RunB);
+    QVERIFY(action(QStringLiteral("Close Co&mparison"))->isEnabled());
+    // View > Compared Run switches, and its checks follow the selection.
+    QVERIFY(action(QStringLiteral("Run B"))->isEnabled());
+    action(QStringLiteral("Run B"))->trigger();
+    QCOMPARE(window.selection()->compareView(), CompareView::RunB);
+    QVERIFY(action(QStringLiteral("Run B"))->isChecked());
     QCOMPARE(window.windowTitle(), QStringLiteral("a.waitscope vs b.waitscope (Run B) — Waitscope"));
     QCOMPARE(window.browser()->callModel()->shownValue(kMain), 9.25);
+    window.selection()->setCompareView(CompareView::RunA);
+    QVERIFY(action(QStringLiteral("Run A"))->isChecked() && !action(QStringLiteral("Run B"))->isChecked());
+    window.selection()->setCompareView(CompareView::RunB);
 
     window.closeComparison();
     QVERIFY(!window.selection()->comparison());
