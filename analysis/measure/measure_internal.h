@@ -114,6 +114,9 @@ struct RecorderState {
   std::unordered_map<MPI_Comm, OTF2_CommRef> commIds;
   std::unordered_map<MPI_Win, WinInfo> winInfo;
   std::unordered_map<MPI_Request, ReqInfo> requests;
+  // Messages matched by MPI_Mprobe/MPI_Improbe, until MPI_Mrecv/MPI_Imrecv receives them: the
+  // message handle alone does not say its communicator.
+  std::unordered_map<MPI_Message, OTF2_CommRef> matchedMessages;
   std::unordered_map<std::uintptr_t, OTF2_SourceCodeLocationRef> callSites;
 };
 

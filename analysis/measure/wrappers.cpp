@@ -286,6 +286,66 @@ WS_ISEND_HOOK(MPI_Ssend_init, Isend, true)
 WS_ISEND_HOOK(MPI_Rsend_init, Isend, true)
 WS_ISEND_HOOK(MPI_Recv_init, Irecv, true)
 
+// Matched probes: the probe takes the message off the queue (it matches there, in probe order) and
+// the receive records it as MPI_RECV, or MPI_IRECV_REQUEST then MPI_IRECV, like MPI_Recv/MPI_Irecv.
+void rememberMatched(MPI_Message message, MPI_Comm comm) {
+  if (message != MPI_MESSAGE_NULL && message != MPI_MESSAGE_NO_PROC) recorder.matchedMessages[message] = commId(comm);
+}
+// The communicator of a matched message (forgotten: MPI frees the handle in the receive).
+OTF2_CommRef takeMatched(MPI_Message message) {
+  const auto it = recorder.matchedMessages.find(message);
+  if (it == recorder.matchedMessages.end()) return OTF2_UNDEFINED_COMM;
+  const OTF2_CommRef comm = it->second;
+  recorder.matchedMessages.erase(it);
+  return comm;
+}
+template <>
+struct Hook<Fn::MPI_Mprobe> : Custom<Fn::MPI_Mprobe> {
+  static int call(Call&, int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
+    const int rc = PMPI_Mprobe(source, tag, comm, message, status);
+    if (rc == MPI_SUCCESS) rememberMatched(*message, comm);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Improbe> : Custom<Fn::MPI_Improbe> {
+  static int call(Call&, int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status) {
+    const int rc = PMPI_Improbe(source, tag, comm, flag, message, status);
+    if (rc == MPI_SUCCESS && *flag) rememberMatched(*message, comm);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Mrecv> : Custom<Fn::MPI_Mrecv> {
+  static int call(Call&, void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
+    MPI_Status local;
+    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+    const OTF2_CommRef comm = takeMatched(*message);
+    const int rc = PMPI_Mrecv(buf, count, type, message, st);
+    if (rc == MPI_SUCCESS && comm != OTF2_UNDEFINED_COMM && st->MPI_SOURCE >= 0) {
+      OTF2_EvtWriter_MpiRecv(recorder.evt, nullptr, stamp(), static_cast<std::uint32_t>(st->MPI_SOURCE), comm,
+                             static_cast<std::uint32_t>(st->MPI_TAG), statusBytes(*st));
+      recorder.stampedAfterCall = true;
+    }
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Imrecv> : Custom<Fn::MPI_Imrecv> {
+  static int call(Call&, void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Request* req) {
+    const OTF2_CommRef comm = takeMatched(*message);
+    const int rc = PMPI_Imrecv(buf, count, type, message, req);
+    if (rc == MPI_SUCCESS && comm != OTF2_UNDEFINED_COMM && *req != MPI_REQUEST_NULL) {
+      ReqInfo r{ReqKind::Irecv};
+      r.comm = comm;
+      r.bytes = bytesOf(count, type);
+      issueRequest(r);
+      recorder.requests[*req] = r;
+    }
+    return rc;
+  }
+};
+
 template <>
 struct Hook<Fn::MPI_Recv> : Custom<Fn::MPI_Recv> {
   static int call(Call&, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,

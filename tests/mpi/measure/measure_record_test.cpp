@@ -301,18 +301,28 @@ TEST_F(Record, ProbeCommunicatorsRequestsAndUserRegions) {
     EXPECT_EQ(c[r].enter("main"), 1);
     EXPECT_EQ(c[r].enter("phase"), 1);
     EXPECT_EQ(c[r].enter("ws_probe::twice(int)"), 1);  // C++, demangled
-    EXPECT_EQ(c[r].kind(K::MpiIsend), 1 + 3 + 2);    // isend + 3 persistent starts + waitany/testsome pairs
-    EXPECT_EQ(c[r].kind(K::MpiIsendComplete), 6);
-    EXPECT_EQ(c[r].kind(K::MpiIrecvRequest), 6);
-    EXPECT_EQ(c[r].kind(K::MpiIrecv), 6);
+    // isend + 3 persistent starts + waitany/testsome pairs + the isend the improbe matches
+    EXPECT_EQ(c[r].kind(K::MpiIsend), 1 + 3 + 2 + 1);
+    EXPECT_EQ(c[r].kind(K::MpiIsendComplete), 7);
+    EXPECT_EQ(c[r].kind(K::MpiIrecvRequest), 7);     // ... and MPI_Imrecv
+    EXPECT_EQ(c[r].kind(K::MpiIrecv), 7);
+    EXPECT_EQ(c[r].enter("MPI_Mprobe"), 1);
+    EXPECT_EQ(c[r].enter("MPI_Mrecv"), 1);
+    EXPECT_EQ(c[r].enter("MPI_Imrecv"), 1);
     EXPECT_EQ(c[r].enter("MPI_Waitany"), 2);
     EXPECT_GE(c[r].enter("MPI_Testsome"), 1);
-    EXPECT_EQ(c[r].kind(K::MpiSend), 1);             // sendrecv
-    EXPECT_EQ(c[r].kind(K::MpiRecv), 1);
+    EXPECT_EQ(c[r].kind(K::MpiSend), 1 + 1);         // sendrecv, the send the mprobe matches
+    EXPECT_EQ(c[r].kind(K::MpiRecv), 1 + 1);         // sendrecv, MPI_Mrecv
     EXPECT_EQ(c[r].kind(K::RmaPut), 1);
     EXPECT_EQ(c[r].kind(K::RmaGet), 1);
     EXPECT_EQ(c[r].kind(K::RmaOpCompleteRemote), 2);
   }
+  // Every send has its receive (matched probes included): the analysis accepts the trace.
+  const auto analyzed = run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " +
+                            std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n 4 " +
+                            test::tool("waitscope-analyze") + " --quiet " + t.anchorPath + " -o " +
+                            (*dir / "probe.waitscope").string());
+  EXPECT_EQ(analyzed.exitCode, 0) << analyzed.err;
   // split (two communicators of 2 ranks) + dup, plus world and self
   std::map<std::string, int> comms;
   for (const auto& comm : t.defs.comms) ++comms[comm.name];

@@ -1,6 +1,7 @@
 /* probe.c: exercises what the recorder must handle beyond tests/apps: compiler-instrumented
  * functions (-finstrument-functions), manual regions (waitscope.h), derived communicators,
- * non-blocking and persistent point-to-point, request-based RMA, many cheap calls (to force
+ * non-blocking and persistent point-to-point, matched probes (MPI_Mprobe/Improbe with
+ * MPI_Mrecv/Imrecv), request-based RMA, many cheap calls (to force
  * buffer flushes with a small WAITSCOPE_BUFFER_MB) and abnormal ends: after the calls and a
  * barrier, rank 0 ends the run (--crash abort|segv|abrt|term|int: MPI_Abort, a null-pointer
  * write, abort(), SIGTERM, SIGINT) while the other ranks wait in a barrier that never completes;
@@ -82,6 +83,15 @@ int main(int argc, char **argv)
         if (outcount != MPI_UNDEFINED) done += outcount;
     }
     MPI_Sendrecv(&out, 1, MPI_INT, right, 3, &in, 1, MPI_INT, left, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    /* matched probes: MPI_Mprobe + MPI_Mrecv on dup, MPI_Improbe + MPI_Imrecv + MPI_Wait on MPI_COMM_WORLD */
+    MPI_Message message;
+    MPI_Send(&out, 1, MPI_INT, right, 6, dup);
+    MPI_Mprobe(left, 6, dup, &message, MPI_STATUS_IGNORE);
+    MPI_Mrecv(&in, 1, MPI_INT, &message, MPI_STATUS_IGNORE);
+    MPI_Isend(&out, 1, MPI_INT, right, 7, MPI_COMM_WORLD, &reqs[1]);
+    for (int flag = 0; !flag;) MPI_Improbe(MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &flag, &message, MPI_STATUS_IGNORE);
+    MPI_Imrecv(&in, 1, MPI_INT, &message, &reqs[0]);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
 
     /* request-based RMA in a lock_all epoch on a window of the dup'ed communicator */
     /* (Windows on the two halves of a split at once make Open MPI 4.1's osc components clash on
