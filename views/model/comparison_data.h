@@ -30,6 +30,8 @@ class ComparisonData {
   // Where a call path of the aligned call tree was found (Both when unknown).
   report::Presence presence(std::uint32_t callPath) const;
   const std::vector<report::Presence>& callPathPresence() const { return presence_; }
+  // The same per region (the flat profile): only in one run when every call path of it is.
+  const std::vector<report::Presence>& regionPresence() const { return regionPresence_; }
   // False when the runs had different rank counts: then every run has one location, "All ranks".
   bool sameRanks() const { return sameRanks_; }
   std::size_t ranksA() const { return ranksA_; }
@@ -39,7 +41,7 @@ class ComparisonData {
   ReportDataPtr runs_[3];
   ReportDataPtr originalA_;
   QString pathB_;
-  std::vector<report::Presence> presence_;
+  std::vector<report::Presence> presence_, regionPresence_;
   bool sameRanks_ = true;
   std::size_t ranksA_ = 0, ranksB_ = 0;
 };

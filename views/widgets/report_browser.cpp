@@ -193,7 +193,10 @@ void ReportBrowser::onReport() {
     model->setShownRun(selection_->compareView());
     if (comparison) model->setRunFiles(comparison->pathA(), comparison->pathB());
   }
-  if (comparison) callModel_->setPresence(comparison->callPathPresence());
+  if (comparison) {
+    callModel_->setPresence(comparison->callPathPresence());
+    regionModel_->setPresence(comparison->regionPresence());
+  }
   updateCompareBar();
   onMode();
   if (!current) {

@@ -222,6 +222,11 @@ class ComparisonTest : public QObject {
     const QString tip = model.data(model.indexOfNode(kBar), Qt::ToolTipRole).toString();
     QVERIFY2(tip.contains(QStringLiteral("Only in run B (/runs/b.waitscope)")), qPrintable(tip));
     QVERIFY2(tip.contains(QStringLiteral("app.c:35")), qPrintable(tip));  // the call site stays
+
+    // The flat profile: bar is B's only; MPI_Recv, called in both runs from main, is not.
+    using report::Presence;
+    QCOMPARE(runs->regionPresence(), (std::vector<Presence>{Presence::Both, Presence::Both, Presence::Both,
+                                                            Presence::OnlyB}));
   }
 
   void browserShowsEveryTreeAndChartForTheChosenRun() {
