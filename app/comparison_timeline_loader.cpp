@@ -14,9 +14,13 @@ ComparisonTimelineLoader::~ComparisonTimelineLoader() {
   if (watcher_) watcher_->waitForFinished();
 }
 
+QString ComparisonTimelineLoader::runLabel(const QString& tag, const QString& path) {
+  return QStringLiteral("%1: %2").arg(tag, QFileInfo(path).fileName());
+}
+
 views::ComparedRun ComparisonTimelineLoader::loadRun(const QString& tag, const QString& path) {
   views::ComparedRun run;
-  run.label = QStringLiteral("%1: %2").arg(tag, QFileInfo(path).fileName());
+  run.label = runLabel(tag, path);
   const LoadResult report = ReportLoader::loadNow(path);
   if (!report.report) {
     run.notice = report.error;

@@ -30,6 +30,8 @@ class ComparisonTimelineLoader : public QObject {
   static ComparedRuns loadNow(const QString& pathA, const QString& pathB);
   // One run: `tag` ("A", "B") heads its label.
   static views::ComparedRun loadRun(const QString& tag, const QString& path);
+  // "A: fence.waitscope"
+  static QString runLabel(const QString& tag, const QString& path);
 
  signals:
   void loaded(const waitscope::app::ComparedRuns& runs);

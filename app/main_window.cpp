@@ -28,6 +28,7 @@
 
 #include "analysis/report/source_location.h"
 #include "app/compare_dialog.h"
+#include "app/comparison_timeline_loader.h"
 #include "app/editor_launcher.h"
 #include "app/launch/analyze_dialog.h"
 #include "app/launch/profile_editor.h"
@@ -39,6 +40,7 @@
 #include "views/model/value_tree_model.h"
 #include "views/source/source_pane.h"
 #include "views/timeline/critical_path_pane.h"
+#include "views/timeline/stacked_timelines.h"
 #include "views/timeline/timeline_pane.h"
 #include "views/timeline/timeline_view.h"
 #include "views/widgets/assessment_pane.h"
@@ -108,6 +110,20 @@ MainWindow::MainWindow(QWidget* parent)
   addDockWidget(Qt::BottomDockWidgetArea, assessmentDock);
   tabifyDockWidget(criticalPathDock, assessmentDock);
   connect(assessmentPane_, &views::AssessmentPane::referenceRequested, this, &MainWindow::chooseAssessmentReference);
+  // A comparison's two runs, stacked on one time axis: shown when a comparison opens.
+  comparedTimelines_ = new views::StackedTimelines(this);
+  comparedTimelinesLoader_ = new ComparisonTimelineLoader(this);
+  auto* comparedTimelinesDock = new QDockWidget(tr("Compare Timelines"), this);
+  comparedTimelinesDock->setObjectName(QStringLiteral("compareTimelinesDock"));
+  comparedTimelinesDock->setWidget(comparedTimelines_);
+  addDockWidget(Qt::BottomDockWidgetArea, comparedTimelinesDock);
+  tabifyDockWidget(timelineDock, comparedTimelinesDock);
+  comparedTimelinesDock->hide();
+  connect(this, &MainWindow::comparisonOpened, this, &MainWindow::showComparedTimelines);
+  connect(comparedTimelinesLoader_, &ComparisonTimelineLoader::loaded, this, [this](const ComparedRuns& runs) {
+    comparedTimelines_->setRuns(runs.a, runs.b);
+    emit comparedTimelinesReady();
+  });
   timelineDock->raise();
   setTimelineNotice(tr("Open a report to see its timeline."));
   connectTimeline();
@@ -289,6 +305,7 @@ void MainWindow::createActions() {
   view->addAction(tr("Choose E&ditor…"), this, &MainWindow::chooseEditor);
   view->addAction(findChild<QDockWidget*>(QStringLiteral("sourceDock"))->toggleViewAction());
   view->addAction(findChild<QDockWidget*>(QStringLiteral("timelineDock"))->toggleViewAction());
+  view->addAction(findChild<QDockWidget*>(QStringLiteral("compareTimelinesDock"))->toggleViewAction());
   view->addAction(findChild<QDockWidget*>(QStringLiteral("criticalPathDock"))->toggleViewAction());
   view->addAction(findChild<QDockWidget*>(QStringLiteral("assessmentDock"))->toggleViewAction());
   view->addAction(tr("Timeline &Colours…"), this, &MainWindow::editTimelineColors);
@@ -356,12 +373,23 @@ void MainWindow::showComparison(views::ComparisonDataPtr comparison) {
   // The trees show aligned runs whose numbering is not the trace's: the timeline shows none.
   timelineDetails_->clear();
   timelinePane_->view()->setData(nullptr, nullptr);
-  setTimelineNotice(tr("Comparing two runs: the timeline shows one run. File > Close Comparison shows run A's."));
+  setTimelineNotice(tr("Comparing two runs: the timeline shows one run. File > Close Comparison shows run A's; "
+                       "View > Compare Timelines shows both, stacked."));
   const QString pathA = comparison->pathA(), pathB = comparison->pathB();
   selection_->setComparison(std::move(comparison));
   updateTitle();
   updateStatus();
   emit comparisonOpened(pathA, pathB);
+}
+
+void MainWindow::showComparedTimelines(const QString& pathA, const QString& pathB) {
+  const QString opening = tr("opening the timeline (the first time, its index is built from the trace)…");
+  comparedTimelines_->setRuns({ComparisonTimelineLoader::runLabel(QStringLiteral("A"), pathA), nullptr, nullptr, opening},
+                              {ComparisonTimelineLoader::runLabel(QStringLiteral("B"), pathB), nullptr, nullptr, opening});
+  comparedTimelinesLoader_->load(pathA, pathB);
+  auto* dock = findChild<QDockWidget*>(QStringLiteral("compareTimelinesDock"));
+  dock->show();
+  dock->raise();
 }
 
 void MainWindow::closeComparison() {

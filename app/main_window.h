@@ -24,6 +24,7 @@ class ReportBrowser;
 class ScalingSeriesWindow;
 class Selection;
 class SourcePane;
+class StackedTimelines;
 class TimelinePane;
 class TimelineView;
 }  // namespace waitscope::views
@@ -35,6 +36,7 @@ class AnalyzeDialog;
 namespace waitscope::app {
 
 class CompareDialog;
+class ComparisonTimelineLoader;
 class LiveRunController;
 class ReportLoader;
 class TimelineLoader;
@@ -73,6 +75,10 @@ class MainWindow : public QMainWindow {
   void showComparison(views::ComparisonDataPtr comparison);
   // File > Close Comparison: run A alone again.
   void closeComparison();
+  // Both runs' timelines stacked on one time axis (View > Compare Timelines; docs/timeline.md),
+  // opened off the GUI thread when a comparison is shown (comparedTimelinesReady follows).
+  views::StackedTimelines* comparedTimelines() const { return comparedTimelines_; }
+  void showComparedTimelines(const QString& pathA, const QString& pathB);
   // Shows a newer version of the shown report in place (a live run's next snapshot): the
   // trees keep selection, expansion and scroll position, values change.
   void updateReportInPlace(views::ReportDataPtr report);
@@ -106,6 +112,7 @@ class MainWindow : public QMainWindow {
   void reportLoaded();
   // A comparison is shown: `pathA` (run A) against `pathB` (run B).
   void comparisonOpened(const QString& pathA, const QString& pathB);
+  void comparedTimelinesReady();
   void timelineReady();
   void loadFailed(const QString& message);
 
@@ -155,6 +162,8 @@ class MainWindow : public QMainWindow {
   QStringList recent_;
   launch::AnalyzeDialog* analyzeDialog_ = nullptr;
   CompareDialog* compareDialog_ = nullptr;
+  views::StackedTimelines* comparedTimelines_ = nullptr;
+  ComparisonTimelineLoader* comparedTimelinesLoader_ = nullptr;
   LiveRunController* live_ = nullptr;
   bool interactive_ = true;
 };

@@ -14,6 +14,8 @@
 
 #include "views/model/selection.h"
 #include "views/timeline/timeline_format.h"
+#include "views/timeline/timeline_geometry.h"
+#include "views/timeline/timeline_rows.h"
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/zoom_buttons.h"
 
@@ -73,6 +75,8 @@ StackedTimelines::StackedTimelines(QWidget* parent)
     selections_[run] = new Selection(this);
     views_[run] = new TimelineView(selections_[run], this);
     views_[run]->shareZoomHistory(history_);
+    // Two of them fit where one timeline does (the dock is tabbed with it): a ruler and a few rows each.
+    views_[run]->setMinimumHeight(kRulerHeight + 3 * TimelineRows::kLocationHeight);
     headers_[run] = new QLabel(this);
     headers_[run]->setObjectName(run == 0 ? QStringLiteral("runHeaderA") : QStringLiteral("runHeaderB"));
     QFont bold = headers_[run]->font();
@@ -125,7 +129,7 @@ void StackedTimelines::setRuns(ComparedRun a, ComparedRun b) {
 QString StackedTimelines::headerText(int run) const {
   const ComparedRun& r = runs_[run];
   if (r.source || r.notice.isEmpty()) return r.label;
-  return tr("%1 — no timeline: %2").arg(r.label, r.notice);
+  return tr("%1 — %2").arg(r.label, r.notice);
 }
 
 QString StackedTimelines::notice(int run) const { return shown(run) ? QString() : runs_[run].notice; }

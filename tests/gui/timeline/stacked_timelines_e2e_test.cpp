@@ -12,10 +12,13 @@
 // where each run's view is in them.
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QImage>
+#include <QPainter>
 #include <QScreen>
 #include <QSet>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +26,7 @@
 
 #include "analysis/report/report_io.h"
 #include "app/comparison_timeline_loader.h"
+#include "app/main_window.h"
 #include "tests/gui/support/tool_process.h"
 #include "views/timeline/stacked_timelines.h"
 #include "views/timeline/timeline_colors.h"
@@ -157,6 +161,34 @@ class StackedTimelinesE2eTest : public QObject {
       }
       QVERIFY(views[0].bottom() < views[1].top());  // A above B
       QCOMPARE(views[0].width(), views[1].width());  // one time axis: plots equally wide
+    }
+  }
+
+  void comparingInTheWindowStacksBothRuns() {
+    // File > Compare With… in the real window: the Compare Timelines dock shows both runs.
+    waitscope::app::MainWindow window;
+    window.setInteractive(false);
+    QSignalSpy loaded(&window, &waitscope::app::MainWindow::reportLoaded);
+    window.openReport(dir_.filePath(QStringLiteral("fence.waitscope")));
+    QVERIFY(loaded.wait(30000));
+    QSignalSpy opened(&window, &waitscope::app::MainWindow::comparisonOpened);
+    QSignalSpy stacked(&window, &waitscope::app::MainWindow::comparedTimelinesReady);
+    window.openComparison(dir_.filePath(QStringLiteral("gats.waitscope")));
+    QVERIFY(stacked.wait(60000));
+    QCOMPARE(opened.size(), 1);
+    StackedTimelines* timelines = window.comparedTimelines();
+    QVERIFY2(timelines->shown(0), qPrintable(timelines->notice(0)));
+    QVERIFY2(timelines->shown(1), qPrintable(timelines->notice(1)));
+    QCOMPARE(timelines->headerText(0), QStringLiteral("A: fence.waitscope"));
+    QCOMPARE(timelines->headerText(1), QStringLiteral("B: gats.waitscope"));
+    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("compareTimelinesDock"));
+    QVERIFY(dock && !dock->isHidden());
+    // Each run's view paints its own trace's items.
+    for (int run = 0; run < StackedTimelines::kRuns; ++run) {
+      QImage image(timelines->view(run)->size().expandedTo(QSize(800, 300)), QImage::Format_ARGB32_Premultiplied);
+      QPainter p(&image);
+      timelines->view(run)->paintTo(p, image.size());
+      QVERIFY2(timelines->view(run)->lastSliceItems() > 0, qPrintable(QString::number(run)));
     }
   }
 

@@ -246,7 +246,7 @@ class StackedTimelinesTest : public QObject {
     QVERIFY(!stacked.shown(1));
     QCOMPARE(stacked.notice(0), QString());
     QCOMPARE(stacked.notice(1), notice);
-    QCOMPARE(stacked.headerText(1), QStringLiteral("B: gats.waitscope — no timeline: ") + notice);
+    QCOMPARE(stacked.headerText(1), QStringLiteral("B: gats.waitscope — ") + notice);
     QCOMPARE(stacked.view(0)->timeWindow().from, 0.0);
     QCOMPARE(stacked.view(0)->timeWindow().to, 4.0);
     QVERIFY(stacked.view(0)->legendVisible());  // the only run: the legend is under it
