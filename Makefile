@@ -40,7 +40,8 @@ test-sanitize: setup
 bench: build
 	bash scripts/bench.sh $(BUILD)
 
-# Debian packages build/waitscope-backend_VERSION_amd64.deb (no Qt, for cluster nodes) and build/waitscope_VERSION_amd64.deb
+# Debian packages build/waitscope-backend_VERSION_amd64.deb (no Qt, for cluster nodes), build/waitscope_VERSION_amd64.deb
+# (the app) and build/python3-waitscope_VERSION_all.deb (the Python API)
 package: build
 	cd $(BUILD) && cpack -G DEB
 
