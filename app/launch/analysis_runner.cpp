@@ -9,6 +9,7 @@
 #include <QStandardPaths>
 
 #include "app/launch/analyzer_progress.h"
+#include "app/launch/local_tools.h"
 #include "app/launch/remote_origin.h"
 #include "app/launch/report_fetcher.h"
 #include "app/launch/shell_command.h"
@@ -58,9 +59,11 @@ QString AnalysisRunner::defaultRemoteReport(const ConnectionProfile& profile, co
   const QFileInfo info(trace);
   const QString archive = QFileInfo(info.path()).fileName();
   const QString stem = info.completeBaseName();
-  if (!profile.workingDirectory.trimmed().isEmpty())
-    return (archive.isEmpty() || archive == QLatin1String(".") ? stem : archive) + QStringLiteral(".waitscope");
-  return info.path() + QLatin1Char('/') + stem + QStringLiteral(".waitscope");  // the analyzer's default
+  const bool inArchive = !archive.isEmpty() && archive != QLatin1String(".") && archive != QLatin1String("..");
+  if (!profile.workingDirectory.trimmed().isEmpty()) return (inArchive ? archive : stem) + QStringLiteral(".waitscope");
+  // Beside the trace, named after it: Score-P calls every trace "traces", so its archive's name tells runs apart.
+  const QString name = stem == QLatin1String("traces") && inArchive ? archive : stem;
+  return info.path() + QLatin1Char('/') + name + QStringLiteral(".waitscope");
 }
 
 QString AnalysisRunner::defaultLocalReport(const ConnectionProfile& profile, const QString& remoteReport) {
@@ -121,8 +124,12 @@ void AnalysisRunner::start(const Request& request) {
   if (const QString problem = profileProblem(request.profile); !problem.isEmpty())
     return finishWith(FailureKind::Unreachable, problem);
   if (request.ranks < 1) return finishWith(FailureKind::WrongRankCount, QStringLiteral("The number of ranks must be at least 1."));
+  // Locally, the analyzer beside the app (or in the build tree) comes before PATH.
+  QString missing;
+  request_.profile = withLocalTools(request.profile, &missing);
+  if (!missing.isEmpty()) return finishWith(FailureKind::AnalyzerNotFound, missing);
 
-  const ShellCommand command = shellCommand(request.profile, runScript(request.profile, job_));
+  const ShellCommand command = shellCommand(request_.profile, runScript(request_.profile, job_));
   emit logLine(QStringLiteral("$ %1").arg(request.profile.isRemote() ? QStringLiteral("ssh %1 …").arg(request.profile.host)
                                                                       : QStringLiteral("sh -c …")));
   auto* process = new QProcess(this);

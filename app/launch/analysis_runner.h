@@ -32,7 +32,7 @@ class AnalysisRunner : public QObject {
     ConnectionProfile profile;
     QString trace;         // traces.otf2 on the profile's machine
     int ranks = 1;
-    QString remoteReport;  // empty: <working dir>/<archive>.waitscope, or beside the trace
+    QString remoteReport;  // empty: <working dir>/<archive>.waitscope, or beside the trace (defaultRemoteReport)
     QString localReport;   // SSH only; empty: in the app's cache directory
   };
 
@@ -58,6 +58,8 @@ class AnalysisRunner : public QObject {
   qint64 processGroup() const { return pgid_; }
   void setBatchPollInterval(int ms) { pollTimer_.setInterval(ms); }
 
+  // With a working directory: <archive>.waitscope there; else beside the trace, named after
+  // it (<dir>/<trace>.waitscope, <archive>/<archive>.waitscope for Score-P's traces.otf2).
   static QString defaultRemoteReport(const ConnectionProfile& profile, const QString& trace);
   static QString defaultLocalReport(const ConnectionProfile& profile, const QString& remoteReport);
 

@@ -2,6 +2,9 @@
 
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -27,10 +30,23 @@ QString elapsedWords(qint64 ms) {
   return QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
+// True for a file that may be replaced by a report: none there yet, or a report (SQLite).
+// The analyzer checks the same more closely and refuses anything else.
+bool replaceable(const QString& path) {
+  QFile file(path);
+  if (!file.exists()) return true;
+  if (!QFileInfo(path).isFile() || !file.open(QIODevice::ReadOnly)) return false;
+  return file.read(16) == QByteArray("SQLite format 3", 16);
+}
+
 }  // namespace
 
 AnalyzeDialog::AnalyzeDialog(ProfileStore store, QWidget* parent)
-    : QDialog(parent), store_(std::move(store)), runner_(new AnalysisRunner(this)), clock_(new QTimer(this)) {
+    : QDialog(parent),
+      store_(std::move(store)),
+      runner_(new AnalysisRunner(this)),
+      clock_(new QTimer(this)),
+      rankDelay_(new QTimer(this)) {
   setWindowTitle(tr("Analyze trace"));
   resize(720, 560);
   auto* layout = new QVBoxLayout(this);
@@ -50,10 +66,20 @@ AnalyzeDialog::AnalyzeDialog(ProfileStore store, QWidget* parent)
   traceRow->addWidget(trace_, 1);
   traceRow->addWidget(browse_);
   form->addRow(tr("Trace"), traceRow);
+  report_ = new QLineEdit(this);
+  report_->setObjectName(QStringLiteral("report"));
+  report_->setPlaceholderText(tr("…/<trace>.waitscope: named after the trace"));
+  browseReport_ = new QPushButton(tr("Browse…"), this);
+  browseReport_->setObjectName(QStringLiteral("browseReport"));
+  auto* reportRow = new QHBoxLayout;
+  reportRow->addWidget(report_, 1);
+  reportRow->addWidget(browseReport_);
+  form->addRow(tr("Report"), reportRow);
   ranks_ = new QSpinBox(this);
   ranks_->setObjectName(QStringLiteral("ranks"));
   ranks_->setRange(1, 1 << 20);
   rankNote_ = new QLabel(this);
+  rankNote_->setWordWrap(true);
   auto* rankRow = new QHBoxLayout;
   rankRow->addWidget(ranks_);
   rankRow->addWidget(rankNote_, 1);
@@ -91,10 +117,23 @@ AnalyzeDialog::AnalyzeDialog(ProfileStore store, QWidget* parent)
 
   connect(editProfiles, &QPushButton::clicked, this, &AnalyzeDialog::editProfiles);
   connect(browse_, &QPushButton::clicked, this, &AnalyzeDialog::browse);
-  connect(trace_, &QLineEdit::editingFinished, this, [this] {
-    if (!trace_->text().trimmed().isEmpty()) setTrace(trace_->text().trimmed());
+  connect(browseReport_, &QPushButton::clicked, this, &AnalyzeDialog::browseReport);
+  // The rank count follows the typed path once typing pauses, not only when the field loses focus.
+  rankDelay_->setSingleShot(true);
+  rankDelay_->setInterval(400);
+  connect(trace_, &QLineEdit::textEdited, this, [this] {
+    suggestReport();
+    rankDelay_->start();
   });
-  connect(profile_, &QComboBox::currentIndexChanged, this, [this] { rankNote_->clear(); });
+  connect(rankDelay_, &QTimer::timeout, this, [this] { requestRankCount(trace_->text().trimmed()); });
+  connect(trace_, &QLineEdit::editingFinished, this, [this] {
+    if (trace_->text().trimmed() != rankTrace_) requestRankCount(trace_->text().trimmed());
+  });
+  connect(report_, &QLineEdit::textEdited, this, [this] { reportChosen_ = !report_->text().trimmed().isEmpty(); });
+  connect(profile_, &QComboBox::currentIndexChanged, this, [this] {
+    rankNote_->clear();
+    suggestReport();  // another machine: another working directory
+  });
   connect(start_, &QPushButton::clicked, this, &AnalyzeDialog::start);
   connect(cancel_, &QPushButton::clicked, this, &AnalyzeDialog::cancel);
   connect(retry_, &QPushButton::clicked, this, &AnalyzeDialog::retryCopy);
@@ -151,6 +190,46 @@ ConnectionProfile AnalyzeDialog::currentProfile() const {
 
 void AnalyzeDialog::setTrace(const QString& trace) {
   trace_->setText(trace);
+  suggestReport();
+  requestRankCount(trace.trimmed());
+}
+
+QString AnalyzeDialog::trace() const { return trace_->text().trimmed(); }
+
+void AnalyzeDialog::setReportPath(const QString& path) {
+  report_->setText(path);
+  reportChosen_ = !path.trimmed().isEmpty();
+  if (!reportChosen_) suggestReport();
+}
+
+QString AnalyzeDialog::reportPath() const { return report_->text().trimmed(); }
+
+// The report beside the trace, named after it; locally never a file that is not a report
+// (then "<name>-2.waitscope", ...).
+void AnalyzeDialog::suggestReport() {
+  if (reportChosen_) return;
+  const QString trace = trace_->text().trimmed();
+  if (trace.isEmpty()) {
+    report_->clear();
+    return;
+  }
+  const ConnectionProfile profile = currentProfile();
+  QString path = AnalysisRunner::defaultRemoteReport(profile, trace);
+  if (!profile.isRemote()) {
+    const QString stem = path.chopped(int(QStringLiteral(".waitscope").size()));
+    for (int n = 2; !replaceable(AnalysisRunner::defaultLocalReport(profile, path)) && n < 100; ++n)
+      path = QStringLiteral("%1-%2.waitscope").arg(stem).arg(n);
+  }
+  report_->setText(path);
+}
+
+void AnalyzeDialog::requestRankCount(const QString& trace) {
+  rankDelay_->stop();
+  rankTrace_ = trace;
+  if (trace.isEmpty()) {
+    rankNote_->clear();
+    return;
+  }
   rankNote_->setText(tr("reading the trace's rank count…"));
   const int request = ++rankRequests_;
   traceRankCount(currentProfile(), trace, this, [this, request](int count, const QString& error) {
@@ -174,6 +253,21 @@ void AnalyzeDialog::browse() {
   if (dialog.exec() == QDialog::Accepted && !dialog.selectedPath().isEmpty()) setTrace(dialog.selectedPath());
 }
 
+void AnalyzeDialog::browseReport() {
+  const ConnectionProfile profile = currentProfile();
+  QString chosen;
+  if (profile.isRemote()) {
+    // An existing report to replace; a new name is typed into the field.
+    const QString start = reportPath().contains(QLatin1Char('/')) ? reportPath().section(QLatin1Char('/'), 0, -2) : QString();
+    RemoteFileDialog dialog(profile, start, this, {QStringLiteral(".waitscope")});
+    if (dialog.exec() == QDialog::Accepted) chosen = dialog.selectedPath();
+  } else {
+    chosen = QFileDialog::getSaveFileName(this, tr("Report file"), AnalysisRunner::defaultLocalReport(profile, reportPath()),
+                                          tr("Waitscope reports (*.waitscope)"), nullptr, QFileDialog::DontConfirmOverwrite);
+  }
+  if (!chosen.isEmpty()) setReportPath(chosen);
+}
+
 void AnalyzeDialog::editProfiles() {
   ProfileEditor editor(store_, this);
   if (editor.exec() == QDialog::Accepted) reloadProfiles();
@@ -186,6 +280,14 @@ void AnalyzeDialog::start() {
     status_->setText(tr("Choose a trace first."));
     return;
   }
+  if (reportPath().isEmpty()) suggestReport();
+  const QString report = reportPath();
+  // Only a report is ever replaced (the analyzer refuses the same; here it is said before the run).
+  if (!currentProfile().isRemote() && !replaceable(AnalysisRunner::defaultLocalReport(currentProfile(), report))) {
+    status_->setText(tr("%1 exists and is not a Waitscope report; choose another report file.")
+                         .arg(AnalysisRunner::defaultLocalReport(currentProfile(), report)));
+    return;
+  }
   log_->clear();
   status_->setText(tr("Running on %1…").arg(currentProfile().displayHost()));
   progress_->setValue(0);
@@ -195,6 +297,7 @@ void AnalyzeDialog::start() {
   request.profile = currentProfile();
   request.trace = trace;
   request.ranks = ranks_->value();
+  request.remoteReport = report;
   runner_->start(request);
 }
 
@@ -211,6 +314,7 @@ void AnalyzeDialog::updateButtons() {
   start_->setEnabled(!active);
   cancel_->setEnabled(active);
   browse_->setEnabled(!active);
+  browseReport_->setEnabled(!active);
   profile_->setEnabled(!active);
   const FailureKind kind = runner_->failure().kind;
   retry_->setVisible(runner_->state() == AnalysisRunner::State::Failed && currentProfile().isRemote() &&

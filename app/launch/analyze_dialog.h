@@ -1,8 +1,9 @@
 #pragma once
 // "Analyze trace…": pick a profile, a trace on its machine (browsed over the
-// connection) and the rank count (defaulting to the trace's), start, and follow
-// the run: progress bar with the phase, log, elapsed time, Cancel, Retry copy.
-// Emits reportReady(localPath) once the report is complete and verified.
+// connection), the report to write (named after the trace unless chosen) and the
+// rank count (read from the trace as soon as its path is typed or picked), start,
+// and follow the run: progress bar with the phase, log, elapsed time, Cancel,
+// Retry copy. Emits reportReady(localPath) once the report is complete and verified.
 #include <QDialog>
 
 #include "app/launch/analysis_runner.h"
@@ -28,8 +29,13 @@ class AnalyzeDialog : public QDialog {
   void reloadProfiles();
   void selectProfile(const QString& name);
   ConnectionProfile currentProfile() const;
-  // Sets the trace and asks its machine for the trace's rank count.
+  // Sets the trace and asks its machine for the trace's rank count; the report's path
+  // follows the trace until the user chooses one.
   void setTrace(const QString& trace);
+  QString trace() const;
+  // The report to write (on the profile's machine); setting it stops it following the trace.
+  void setReportPath(const QString& path);
+  QString reportPath() const;
   void setRanks(int ranks);
   int ranks() const;
   void start();
@@ -47,6 +53,9 @@ class AnalyzeDialog : public QDialog {
 
  private:
   void browse();
+  void browseReport();
+  void requestRankCount(const QString& trace);
+  void suggestReport();
   void editProfiles();
   void updateButtons();
   void updateElapsed();
@@ -59,6 +68,8 @@ class AnalyzeDialog : public QDialog {
   AnalysisRunner* runner_;
   QComboBox* profile_;
   QLineEdit* trace_;
+  QLineEdit* report_;
+  QPushButton* browseReport_;
   QSpinBox* ranks_;
   QLabel* rankNote_;
   QProgressBar* progress_;
@@ -70,7 +81,10 @@ class AnalyzeDialog : public QDialog {
   QPushButton* retry_;
   QPushButton* browse_;
   QTimer* clock_;
+  QTimer* rankDelay_;  // typing pauses before the trace's rank count is asked for
+  QString rankTrace_;  // the trace whose rank count was asked for last
   int rankRequests_ = 0;
+  bool reportChosen_ = false;  // the user chose the report: it no longer follows the trace
 };
 
 }  // namespace waitscope::launch

@@ -21,6 +21,24 @@ QString lastMeaningfulLine(const QString& text) {
   return {};
 }
 
+bool isNoise(const QString& l) {
+  return l.isEmpty() || l.startsWith(QLatin1String("progress ")) || l.startsWith(QLatin1String(kMarker)) ||
+         l.startsWith(QLatin1String("Warning: Permanently added"));
+}
+
+// A ruler of Open MPI's help boxes ("-----") or MPICH's banner ("=====").
+bool isRuler(const QString& l) {
+  static const QRegularExpression ruler(QStringLiteral("^(-{5,}|={5,}|\\*{5,})$"));
+  return ruler.match(l).hasMatch();
+}
+
+// Open MPI's boxes that only report the consequence of another process's failure.
+bool isConsequence(const QString& paragraph) {
+  return paragraph.contains(QLatin1String("terminated normally, but")) ||
+         paragraph.contains(QLatin1String("detected that one or more processes exited with non-zero status")) ||
+         paragraph.contains(QLatin1String("BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES"));
+}
+
 QString hostWords(const ConnectionProfile& p) {
   QString s = p.displayHost();
   if (p.port > 0) s += QStringLiteral(" (port %1)").arg(p.port);
@@ -28,6 +46,63 @@ QString hostWords(const ConnectionProfile& p) {
 }
 
 }  // namespace
+
+QString failureCause(const QString& output) {
+  QStringList lines;
+  for (const QString& raw : output.split(QLatin1Char('\n'))) {
+    const QString l = raw.trimmed();
+    if (!l.startsWith(QLatin1String("progress ")) && !l.startsWith(QLatin1String(kMarker)) &&
+        !l.startsWith(QLatin1String("Warning: Permanently added")))
+      lines << l;
+  }
+  // 1. The analyzer's (or another Waitscope tool's) own words.
+  static const QRegularExpression tool(QStringLiteral("^waitscope-[a-z-]+: "));
+  for (const QString& l : lines)
+    if (tool.match(l).hasMatch()) return l;
+  // 2. What the launcher says went wrong, first one first: MPICH's Hydra lines
+  //    ("[proxy:0:0@vm] HYDU_create_process (utils/launch/launch.c:73): execvp error on file ..."),
+  //    "mpiexec: Error: ..." lines, MPICH's exit string, and the first sentence of an Open MPI help box.
+  static const QRegularExpression hydra(QStringLiteral("^\\[[^\\]]+@[^\\]]*\\] \\S+ \\([^)]*\\): (.+)$"));
+  static const QRegularExpression launcher(QStringLiteral("^(mpiexec|mpirun|srun|sbatch|orterun|prterun)(\\.\\w+)?: .+"));
+  QString consequence;
+  for (qsizetype i = 0; i < lines.size(); ++i) {
+    const QString& l = lines[i];
+    if (const auto m = hydra.match(l); m.hasMatch()) return m.captured(1);
+    if (launcher.match(l).hasMatch() || l.startsWith(QLatin1String("YOUR APPLICATION TERMINATED WITH THE EXIT STRING:")))
+      return l;
+    if (!isRuler(l)) continue;
+    // A box: its first sentence, and the line after it when the sentence ends in ":".
+    QStringList paragraph;
+    qsizetype j = i + 1;
+    while (j < lines.size() && lines[j].isEmpty()) ++j;
+    for (; j < lines.size() && !lines[j].isEmpty() && !isRuler(lines[j]); ++j) {
+      paragraph << lines[j];
+      if (lines[j].endsWith(QLatin1Char('.')) || lines[j].endsWith(QLatin1Char(':'))) {
+        ++j;
+        break;
+      }
+    }
+    // The box ends at the next ruler: its closing one is no box of its own.
+    qsizetype close = j;
+    while (close < lines.size() && !isRuler(lines[close])) ++close;
+    i = close;
+    if (paragraph.isEmpty()) continue;
+    QString text = paragraph.join(QLatin1Char(' '));
+    if (text.endsWith(QLatin1Char(':'))) {
+      while (j < lines.size() && lines[j].isEmpty()) ++j;
+      if (j < lines.size() && !isRuler(lines[j])) text += QLatin1Char(' ') + lines[j];
+    }
+    if (isConsequence(text)) {
+      if (consequence.isEmpty()) consequence = text;
+      continue;
+    }
+    return text;
+  }
+  if (!consequence.isEmpty()) return consequence;
+  for (qsizetype i = lines.size() - 1; i >= 0; --i)
+    if (!isNoise(lines[i]) && !isRuler(lines[i])) return lines[i];
+  return {};
+}
 
 Failure sshFailure(const ConnectionProfile& p, const QString& err, bool connected) {
   const QString host = hostWords(p);
@@ -81,22 +156,32 @@ Failure analysisFailure(const ConnectionProfile& p, int exitCode, const QString&
                 .arg(match.captured(1), match.captured(2))};
   // mpiexec's own "could not find/execute" (an analyzer that is not executable on the compute nodes).
   if (out.contains(QLatin1String("was unable to find the specified executable")) ||
-      out.contains(QLatin1String("was unable to launch the specified application")))
+      out.contains(QLatin1String("was unable to launch the specified application")) ||
+      out.contains(QLatin1String("execvp error on file")))
     return {FailureKind::AnalyzerNotFound,
-            QStringLiteral("mpiexec could not start the analyzer \"%1\" on %2.").arg(p.analyzerPath, p.displayHost())};
+            QStringLiteral("mpiexec could not start the analyzer \"%1\" on %2: %3")
+                .arg(p.analyzerPath, p.displayHost(), failureCause(out))};
+  static const QRegularExpression notEnoughSlots(QStringLiteral("There are not enough slots available in the system to satisfy the (\\d+)"));
+  if (const auto match = notEnoughSlots.match(out); match.hasMatch())
+    return {FailureKind::WrongRankCount,
+            QStringLiteral("mpiexec has not enough slots for %1 ranks on %2: add --oversubscribe to the profile's "
+                           "launcher options, or run on more nodes.")
+                .arg(match.captured(1), p.displayHost())};
   if (exitCode == 0) return {};
   if (exitCode == -1)  // the launcher itself died from a signal (QProcess::CrashExit)
     return {FailureKind::JobKilled, QStringLiteral("The analysis job was killed before it finished.")};
-  static const QRegularExpression signal(QStringLiteral("exited on signal (\\d+)"));
+  // Open MPI: "exited on signal 9 (Killed)"; MPICH: "EXIT STRING: Killed (signal 9)".
+  static const QRegularExpression signal(QStringLiteral("exited on signal (\\d+)|EXIT STRING: .*\\(signal (\\d+)\\)"));
   int signalNumber = 0;
-  if (const auto match = signal.match(out); match.hasMatch()) signalNumber = match.captured(1).toInt();
+  if (const auto match = signal.match(out); match.hasMatch())
+    signalNumber = (match.captured(1).isEmpty() ? match.captured(2) : match.captured(1)).toInt();
   else if (exitCode > 128 && exitCode < 160) signalNumber = exitCode - 128;
   if (signalNumber == 9 || signalNumber == 15 || out.contains(QLatin1String("Killed")))
     return {FailureKind::JobKilled,
             QStringLiteral("The analysis job was killed (signal %1) before it finished.").arg(signalNumber ? signalNumber : 9)};
   if (signalNumber > 0)
     return {FailureKind::AnalysisFailed, QStringLiteral("The analyzer crashed (signal %1).").arg(signalNumber)};
-  const QString detail = lastMeaningfulLine(out);
+  const QString detail = failureCause(out);
   return {FailureKind::AnalysisFailed,
           detail.isEmpty() ? QStringLiteral("The analysis failed (exit code %1).").arg(exitCode)
                            : QStringLiteral("The analysis failed: %1").arg(detail)};

@@ -36,6 +36,13 @@ struct Failure {
 // run had started, the copy had begun): then a broken connection "dropped".
 Failure sshFailure(const ConnectionProfile& profile, const QString& stderrText, bool connected);
 
+// What went wrong, in one line, from a failed job's output: the analyzer's own
+// "waitscope-analyze: ..." line, else the launcher's cause (MPICH's Hydra error,
+// "mpiexec: Error: ...", the first sentence of an Open MPI help box), never the
+// boilerplate that follows ("Primary job terminated normally, ...", "BAD
+// TERMINATION ..."); else the last line. Empty for empty output.
+QString failureCause(const QString& output);
+
 // The failure of an analysis job from its exit code and its output (mpiexec's
 // and the analyzer's stderr, or the batch job's log). None when it succeeded.
 // `exitCode` -1: the launcher process was killed by a signal.

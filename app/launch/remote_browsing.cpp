@@ -2,8 +2,10 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMetaObject>
 
 #include "app/launch/launch_failure.h"
+#include "app/launch/local_tools.h"
 #include "app/launch/remote_scripts.h"
 #include "app/launch/shell_job.h"
 
@@ -51,8 +53,22 @@ int parseStatsLocations(const QByteArray& json) {
 
 void traceRankCount(const ConnectionProfile& profile, const QString& trace, QObject* context,
                     std::function<void(int, const QString&)> done) {
-  runShellJob(profile, traceStatsScript(profile, trace), 120000, context, [profile, done = std::move(done)](const ShellResult& r) {
+  QString missing;
+  const ConnectionProfile resolved = withLocalTools(profile, &missing);
+  if (missing.isEmpty() && !resolved.isRemote()) {
+    const LocalTool reportTool = findLocalTool(resolved.reportToolPath(), {});
+    if (!reportTool) missing = localToolMissing(reportTool, resolved.reportToolPath());
+  }
+  if (!missing.isEmpty()) {
+    QMetaObject::invokeMethod(context, [done = std::move(done), missing] { done(-1, QStringLiteral("Cannot read the trace's rank count: ") + missing); }, Qt::QueuedConnection);
+    return;
+  }
+  runShellJob(resolved, traceStatsScript(resolved, trace), 120000, context, [profile, done = std::move(done)](const ShellResult& r) {
     if (profile.isRemote() && r.exitCode == 255) return done(-1, sshFailure(profile, r.err, false).message);
+    if (r.exitCode == 127)  // the shell's "not found": say which tool, where, and what to do
+      return done(-1, QStringLiteral("Cannot read the trace's rank count: %1 was not found on %2; set the analyzer's "
+                                     "path in the profile (waitscope-report is taken from its directory).")
+                          .arg(profile.reportToolPath(), profile.displayHost()));
     const int ranks = r.ok() ? parseStatsLocations(r.out) : -1;
     if (ranks > 0) return done(ranks, {});
     const QString why = r.err.trimmed().section(QLatin1Char('\n'), -1);

@@ -160,6 +160,58 @@ class LaunchDialogsTest : public QObject {
     QVERIFY(!none.findChild<QPushButton*>(QStringLiteral("connect"))->isEnabled());
   }
 
+  // Typing the trace's path is enough for its rank count (no focus change); the report is
+  // named after the trace, never over a file that is not a report; a chosen report is used.
+  void analyzeDialogFollowsTheTypedTrace() {
+    QTemporaryDir dir;
+    const QString trace = copyTrace(dir.filePath(QStringLiteral("fence run")));
+    const ProfileStore store(dir.filePath(QStringLiteral("profiles.json")));
+    QVERIFY(store.save({localProfile()}));
+    AnalyzeDialog dialog(store);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QSignalSpy ranks(&dialog, &AnalyzeDialog::rankCountKnown);
+    dialog.setRanks(7);
+    auto* field = dialog.findChild<QLineEdit*>(QStringLiteral("trace"));
+    QVERIFY(field);
+    // Typed (no Return, no focus change: no editingFinished); on a slow machine a pause
+    // in the typing may ask for a partial path first, so the last answer counts.
+    QTest::keyClicks(field, trace);
+    QTRY_VERIFY_WITH_TIMEOUT(!ranks.isEmpty() && ranks.last()[0].toInt() == 2, 60000);
+    QCOMPARE(dialog.ranks(), 2);
+    QCOMPARE(dialog.reportPath(), dir.filePath(QStringLiteral("fence run/fence run.waitscope")));
+
+    // A file of that name that is not a report is never the default, nor replaced when chosen.
+    const QString notAReport = dir.filePath(QStringLiteral("fence run/fence run.waitscope"));
+    {
+      QFile f(notAReport);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("my notes\n");
+    }
+    dialog.setTrace(trace);
+    QCOMPARE(dialog.reportPath(), dir.filePath(QStringLiteral("fence run/fence run-2.waitscope")));
+    dialog.setReportPath(notAReport);
+    dialog.start();
+    QVERIFY(!dialog.runner()->isActive());
+    QVERIFY2(dialog.statusText().startsWith(notAReport + QStringLiteral(" exists and is not a Waitscope report")),
+             qPrintable(dialog.statusText()));
+    QFile kept(notAReport);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("my notes\n"));
+
+    // A chosen report stays when the trace changes, and the analysis writes it.
+    const QString chosen = dir.filePath(QStringLiteral("reports/first.waitscope"));
+    QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("reports"))));
+    dialog.setReportPath(chosen);
+    dialog.setTrace(trace);
+    QCOMPARE(dialog.reportPath(), chosen);
+    QSignalSpy ready(&dialog, &AnalyzeDialog::reportReady);
+    dialog.start();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.runner()->isActive(), 120000);
+    QCOMPARE(ready.size(), 1);
+    QCOMPARE(ready[0][0].toString(), chosen);
+  }
+
   void analyzeDialogRunsUpToReportReady() {
     QTemporaryDir dir;
     const QString trace = copyTrace(dir.filePath(QStringLiteral("t")));
@@ -174,7 +226,7 @@ class LaunchDialogsTest : public QObject {
     QCOMPARE(dialog.ranks(), 2);  // from `waitscope-report stats --json`
     dialog.start();
     QTRY_VERIFY_WITH_TIMEOUT(ready.size() == 1, 120000);
-    QCOMPARE(ready[0][0].toString(), dir.filePath(QStringLiteral("t/traces.waitscope")));
+    QCOMPARE(ready[0][0].toString(), dir.filePath(QStringLiteral("t/t.waitscope")));  // named after the trace's archive
     QVERIFY(dialog.statusText().startsWith(QStringLiteral("The report is ready")));
     QVERIFY2(dialog.progressText().startsWith(QStringLiteral("Done")), qPrintable(dialog.progressText()));
     QVERIFY(dialog.logText().contains(QStringLiteral("waitscope-analyze: wrote")));

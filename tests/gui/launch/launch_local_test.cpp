@@ -34,7 +34,8 @@ class LaunchLocalTest : public QObject {
     QVERIFY2(failed.isEmpty(), qPrintable(runner.failure().message));
     QCOMPARE(ready.size(), 1);
     const QString report = ready[0][0].toString();
-    QCOMPARE(report, dir.filePath(QStringLiteral("run 1/traces.waitscope")));  // the analyzer's default place
+    // Beside the trace, named after its archive (Score-P names every trace "traces").
+    QCOMPARE(report, dir.filePath(QStringLiteral("run 1/run 1.waitscope")));
     QFile f(report);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(f.read(16).startsWith("SQLite format 3"));
@@ -85,6 +86,53 @@ class LaunchLocalTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 30000);
     QCOMPARE(runner.failure().kind, FailureKind::AnalyzerNotFound);
     QVERIFY(runner.failure().message.contains(QStringLiteral("was not found")));
+  }
+
+  // A bare analyzer name that is nowhere: which was looked for where, and what to do; no
+  // shell's "not found". The rank count says the same of waitscope-report.
+  void missingLocalToolsAreExplained() {
+    QTemporaryDir dir;
+    ConnectionProfile p = localProfile();
+    p.setupLines.clear();
+    p.analyzerPath = QStringLiteral("waitscope-analyze-nowhere");
+    AnalysisRunner runner;
+    runner.start({p, dir.filePath(QStringLiteral("traces.otf2")), 2, {}, {}});
+    QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 30000);
+    QCOMPARE(runner.failure().kind, FailureKind::AnalyzerNotFound);
+    const QString message = runner.failure().message;
+    QVERIFY2(message.startsWith(QStringLiteral("waitscope-analyze-nowhere was not found in %1")
+                                    .arg(QDir::cleanPath(QCoreApplication::applicationDirPath()))),
+             qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("PATH")) && !message.contains(QStringLiteral("/bin/sh")), qPrintable(message));
+
+    // An analyzer without waitscope-report beside it: the rank count cannot be read, and says why.
+    const QString bin = dir.filePath(QStringLiteral("bin"));
+    QVERIFY(QDir().mkpath(bin));
+    QVERIFY(writeScript(bin + QStringLiteral("/waitscope-analyze"), QStringLiteral("#!/bin/sh\nexit 0\n")));
+    p.analyzerPath = bin + QStringLiteral("/waitscope-analyze");
+    QString error;
+    bool done = false;
+    traceRankCount(p, copyTrace(dir.filePath(QStringLiteral("t"))), this, [&](int ranks, const QString& e) {
+      QCOMPARE(ranks, -1);
+      error = e;
+      done = true;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+    QCOMPARE(error, QStringLiteral("Cannot read the trace's rank count: waitscope-report was not found at %1/waitscope-report "
+                                   "(or is not executable); correct the analyzer's path in the profile (Profiles…).")
+                        .arg(bin));
+  }
+
+  // A failed run is summed up by the analyzer's own line, not by mpiexec's boilerplate after it.
+  void failedRunIsSummedUpByItsCause() {
+    QTemporaryDir dir;
+    const QString trace = dir.filePath(QStringLiteral("none/traces.otf2"));
+    AnalysisRunner runner;
+    runner.start({localProfile(), trace, 2, {}, {}});
+    QTRY_VERIFY_WITH_TIMEOUT(!runner.isActive(), 120000);
+    QCOMPARE(runner.state(), AnalysisRunner::State::Failed);
+    QVERIFY2(runner.failure().message.startsWith(QStringLiteral("The analysis failed: waitscope-analyze: %1: ").arg(trace)),
+             qPrintable(runner.failure().message));
   }
 
   void missingWorkingDirectoryIsExplained() {

@@ -1,7 +1,8 @@
 // Unit tests of the launcher's pieces that need no MPI and no network: shell
 // quoting (run through a real /bin/sh), scripts, batch templates, progress
-// lines, failure messages, ssh arguments, ssh config aliases, profiles, the
-// profile store and the profile list model (under QAbstractItemModelTester).
+// lines, failure messages (from real Open MPI and MPICH output), ssh arguments,
+// ssh config aliases, profiles, the profile store, the profile list model (under
+// QAbstractItemModelTester) and where a local profile finds the analyzer.
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
@@ -16,6 +17,7 @@
 #include "app/launch/batch_template.h"
 #include "app/launch/connection_profile.h"
 #include "app/launch/launch_failure.h"
+#include "app/launch/local_tools.h"
 #include "app/launch/profile_list_model.h"
 #include "app/launch/profile_store.h"
 #include "app/launch/remote_browsing.h"
@@ -313,6 +315,90 @@ class LaunchUnitTest : public QObject {
     QCOMPARE(batchFailure(QStringLiteral("OUT_OF_MEMORY|0:125"), {}).kind, FailureKind::JobKilled);
     QCOMPARE(batchFailure(QStringLiteral("FAILED|1:0"), "the trace has 4 MPI ranks but waitscope-analyze runs on 2").kind,
              FailureKind::WrongRankCount);
+  }
+
+  // The one line that says what went wrong, from what Open MPI and MPICH really print
+  // (launcher_failures/README.md): before their boilerplate, the analyzer's own line first.
+  void failureCauseOfRealLauncherOutput() {
+    const auto text = [](const char* name) {
+      QFile file(QStringLiteral(WAITSCOPE_LAUNCHER_FAILURES_DIR "/") + QLatin1String(name));
+      if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read %s", name);
+      return QString::fromUtf8(file.readAll());
+    };
+    const QString analyzerLine = QStringLiteral(
+        "waitscope-analyze: /tmp/h8/nonexist/traces.otf2: no such file; give the anchor file (traces.otf2) of an OTF2 archive");
+    QCOMPARE(failureCause(text("ompi-analyzer.txt")), analyzerLine);
+    QCOMPARE(failureCause(text("mpich-analyzer.txt")), analyzerLine);
+    QCOMPARE(failureCause(text("ompi-root.txt")), QStringLiteral("mpiexec has detected an attempt to run as root."));
+    QCOMPARE(failureCause(text("ompi-slots.txt")),
+             QStringLiteral("There are not enough slots available in the system to satisfy the 64 slots that were requested "
+                            "by the application: /work/main/build/analysis/tools/waitscope-analyze"));
+    QCOMPARE(failureCause(text("ompi-noexe.txt")),
+             QStringLiteral("mpiexec was unable to launch the specified application as it could not access or execute an "
+                            "executable: Executable: /no/such/waitscope-analyze"));
+    QCOMPARE(failureCause(text("ompi-badopt.txt")), QStringLiteral("mpiexec: Error: unknown option \"--bogus-option\""));
+    QCOMPARE(failureCause(text("mpich-noexe.txt")),
+             QStringLiteral("execvp error on file /no/such/waitscope-analyze (No such file or directory)"));
+    QCOMPARE(failureCause(text("mpich-badopt.txt")), QStringLiteral("unrecognized argument bogus-option"));
+    QCOMPARE(failureCause(text("mpich-killed.txt")),
+             QStringLiteral("YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)"));
+    QCOMPARE(failureCause({}), QString());
+
+    // The messages built on them, with the launchers' exit codes.
+    ConnectionProfile p;
+    p.analyzerPath = QStringLiteral("waitscope-analyze");
+    QCOMPARE(analysisFailure(p, 1, text("ompi-analyzer.txt")).message, QStringLiteral("The analysis failed: ") + analyzerLine);
+    QCOMPARE(analysisFailure(p, 1, text("ompi-root.txt")).message,
+             QStringLiteral("The analysis failed: mpiexec has detected an attempt to run as root."));
+    const Failure slotShortage = analysisFailure(p, 1, text("ompi-slots.txt"));
+    QCOMPARE(slotShortage.kind, FailureKind::WrongRankCount);
+    QVERIFY2(slotShortage.message.contains(QStringLiteral("not enough slots for 64 ranks")) &&
+                 slotShortage.message.contains(QStringLiteral("--oversubscribe")),
+             qPrintable(slotShortage.message));
+    QCOMPARE(analysisFailure(p, 132, text("ompi-noexe.txt")).kind, FailureKind::AnalyzerNotFound);
+    QCOMPARE(analysisFailure(p, 255, text("mpich-noexe.txt")).kind, FailureKind::AnalyzerNotFound);
+    const Failure killed = analysisFailure(p, 9, text("mpich-killed.txt"));
+    QCOMPARE(killed.kind, FailureKind::JobKilled);
+    QVERIFY2(killed.message.contains(QStringLiteral("signal 9")), qPrintable(killed.message));
+  }
+
+  // A local profile's analyzer: beside the app, else in the build tree (build/app beside
+  // build/analysis/tools), else on PATH; when missing, one line naming the places.
+  void localToolsBesideTheAppFirst() {
+    QTemporaryDir dir;
+    const QString app = dir.filePath(QStringLiteral("build/app"));
+    const QString tools = dir.filePath(QStringLiteral("build/analysis/tools"));
+    QVERIFY(QDir().mkpath(app) && QDir().mkpath(tools));
+    const QStringList dirs = localToolDirectories(app);
+    QCOMPARE(dirs.mid(0, 2), (QStringList{app, tools}));
+    QVERIFY(launchtest::writeScript(tools + QStringLiteral("/waitscope-analyze"), QStringLiteral("#!/bin/sh\nexit 0\n")));
+    QCOMPARE(findLocalTool(QStringLiteral("waitscope-analyze"), dirs).path, tools + QStringLiteral("/waitscope-analyze"));
+    QString error;
+    ConnectionProfile local;  // analyzerPath "waitscope-analyze", as a fresh installation's "This computer"
+    const ConnectionProfile resolved = withLocalTools(local, &error, dirs);
+    QCOMPARE(error, QString());
+    QCOMPARE(resolved.analyzerPath, tools + QStringLiteral("/waitscope-analyze"));
+    QCOMPARE(resolved.reportToolPath(), tools + QStringLiteral("/waitscope-report"));
+    // An installation: beside the app, before the build tree.
+    QVERIFY(launchtest::writeScript(app + QStringLiteral("/waitscope-analyze"), QStringLiteral("#!/bin/sh\nexit 0\n")));
+    QCOMPARE(findLocalTool(QStringLiteral("waitscope-analyze"), dirs).path, app + QStringLiteral("/waitscope-analyze"));
+
+    const LocalTool missing = findLocalTool(QStringLiteral("waitscope-nothing-here"), dirs);
+    QVERIFY(!missing);
+    QCOMPARE(missing.searched, dirs + QStringList{QStringLiteral("PATH")});
+    const QString message = localToolMissing(missing, QStringLiteral("waitscope-nothing-here"));
+    QVERIFY2(message.startsWith(QStringLiteral("waitscope-nothing-here was not found in %1, %2").arg(app, tools)), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("PATH")) && message.contains(QStringLiteral("set the analyzer's path in the profile")),
+             qPrintable(message));
+    QVERIFY(!message.contains(QLatin1Char('\n')));
+    local.analyzerPath = QStringLiteral("waitscope-nothing-here");
+    withLocalTools(local, &error, dirs);
+    QCOMPARE(error, message);
+    // A path is taken as it is.
+    local.analyzerPath = dir.filePath(QStringLiteral("no/waitscope-analyze"));
+    error.clear();
+    withLocalTools(local, &error, dirs);
+    QVERIFY2(error.startsWith(QStringLiteral("waitscope-analyze was not found at %1").arg(local.analyzerPath)), qPrintable(error));
   }
 
   void sshArguments() {
