@@ -11,7 +11,6 @@
 #include <QImage>
 #include <QProcess>
 #include <QScrollBar>
-#include <QSet>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -21,6 +20,7 @@
 #include "app/command_line.h"
 #include "app/main_window.h"
 #include "app/report_loader.h"
+#include "tests/gui/e2e/e2e_process.h"
 #include "views/model/assessment_model.h"
 #include "views/model/selection.h"
 #include "views/widgets/assessment_pane.h"
@@ -29,38 +29,14 @@
 #include "views/widgets/scaling_series_window.h"
 #include "views/widgets/tree_pane.h"
 
+using waitscope::test::binary;
+using waitscope::test::colourCount;
+using waitscope::test::xvfbEnvironment;
+
 namespace {
 
 constexpr char kInner[] = "WAITSCOPE_POP_E2E_INNER";  // set in the run under xvfb-run: the folder of the reports
 const QList<QSize> kSizes = {QSize(1024, 700), QSize(1600, 1000)};
-
-QString binary(const QString& relative) { return QStringLiteral(WAITSCOPE_BINARY_DIR "/") + relative; }
-
-bool run(const QString& program, const QStringList& arguments, const QProcessEnvironment& env, QString* output) {
-  QProcess process;
-  process.setProcessEnvironment(env);
-  process.setProcessChannelMode(QProcess::MergedChannels);
-  process.start(program, arguments);
-  const bool finished = process.waitForFinished(240000);
-  if (!finished) process.kill();
-  *output = QString::fromUtf8(process.readAll());
-  return finished && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
-}
-
-// Not blank: text, colours and lines give many distinct colours.
-int colourCount(const QImage& image) {
-  QSet<QRgb> colours;
-  for (int y = 0; y < image.height(); y += 2)
-    for (int x = 0; x < image.width(); x += 2) colours.insert(image.pixel(x, y));
-  return static_cast<int>(colours.size());
-}
-
-QProcessEnvironment xvfbEnvironment() {
-  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the xcb platform on Xvfb's display
-  env.remove(QStringLiteral("DISPLAY"));
-  return env;
-}
 
 }  // namespace
 
@@ -83,21 +59,11 @@ class PopE2eTest : public QObject {
       QFAIL("xvfb-run is missing: run scripts/setup.sh (it installs xvfb and xauth)");
     QVERIFY(tmp_.isValid());
     dir_ = tmp_.path();
-    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const int n : {2, 4}) {
-      const QString trace = QStringLiteral("%1/trace-%2").arg(dir_).arg(n);
       QString output;
-      QVERIFY2(run(binary(QStringLiteral("analysis/tools/waitscope-run")),
-                   {QStringLiteral("-n"), QString::number(n), QStringLiteral("-o"), trace, QStringLiteral("--"),
-                    binary(QStringLiteral("tests/apps/fence")), QStringLiteral("5"), QStringLiteral("0.02"),
-                    QStringLiteral("--late-put")},
-                   env, &output),
-               qPrintable(output));
-      QVERIFY2(run(QStringLiteral(WAITSCOPE_MPIEXEC),
-                   {QStringLiteral("--oversubscribe"), QStringLiteral("-n"), QString::number(n),
-                    binary(QStringLiteral("analysis/tools/waitscope-analyze")), QStringLiteral("--quiet"),
-                    trace + QStringLiteral("/traces.otf2"), QStringLiteral("-o"), report(n)},
-                   env, &output),
+      QVERIFY2(waitscope::test::recordReport({binary(QStringLiteral("tests/apps/fence")), QStringLiteral("5"),
+                                              QStringLiteral("0.02"), QStringLiteral("--late-put")},
+                                             n, QStringLiteral("%1/trace-%2").arg(dir_).arg(n), report(n), &output),
                qPrintable(output));
     }
   }
@@ -128,7 +94,7 @@ class PopE2eTest : public QObject {
       const QString png = QStringLiteral("%1/cli-series-%2x%3.png").arg(dir_).arg(size.width()).arg(size.height());
       const QString csv = dir_ + QStringLiteral("/series.csv");
       QString output;
-      QVERIFY2(run(QStringLiteral("xvfb-run"),
+      QVERIFY2(waitscope::test::runProcess(QStringLiteral("xvfb-run"),
                    {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
                     binary(QStringLiteral("app/waitscope")), QStringLiteral("--series"), report(4), missing, report(2),
                     QStringLiteral("--size"), QStringLiteral("%1x%2").arg(size.width()).arg(size.height()),
@@ -156,7 +122,7 @@ class PopE2eTest : public QObject {
       QProcessEnvironment env = xvfbEnvironment();
       env.insert(QString::fromLatin1(kInner), dir_);
       QString output;
-      QVERIFY2(run(QStringLiteral("xvfb-run"),
+      QVERIFY2(waitscope::test::runProcess(QStringLiteral("xvfb-run"),
                    {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
                     QCoreApplication::applicationFilePath(), QStringLiteral("assessmentAndSeriesWindowOnXvfb")},
                    env, &output),
