@@ -31,6 +31,7 @@ struct TimelineColors {
   QColor transfer = QColor(0x00, 0x80, 0x40);
   QColor criticalPath = QColor(0xd0, 0x00, 0x00);
   QColor highlight = QColor(0xff, 0xd7, 0x00);
+  QColor origin = QColor(0x00, 0x66, 0xcc);  // t = 0 of stacked runs (their alignment point)
 
   QColor group(timeline::RegionGroup g) const { return groups[static_cast<std::size_t>(g)]; }
   QColor epoch(timeline::EpochKind k) const { return epochs[static_cast<std::size_t>(k)]; }

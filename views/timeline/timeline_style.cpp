@@ -80,6 +80,7 @@ void TimelineStyle::rebuild(const TimelineColors& colors, const QFont& font, std
   highlightBrush = QBrush(colors.highlight);
   pathLinkPen = QPen(colors.criticalPath.lighter(140), 1.0);
   highlightPen = QPen(colors.highlight, 2.5, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin);
+  originPen = QPen(colors.origin, 1, Qt::DashLine);
   const auto opaque = [](const QColor& c) { return c.alpha() == 255; };
   opaqueRegions = std::all_of(colors.groups.begin(), colors.groups.end(), opaque);
   opaqueMarks = std::all_of(patternPens.begin(), patternPens.end(), [&](const QPen& pen) { return opaque(pen.color()); });

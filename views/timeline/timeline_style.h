@@ -46,6 +46,7 @@ struct TimelineStyle {
   RasterLayer::Pattern hatch;  // the wait states' BDiagPattern, as QPainter tiles it
   // Lines, the critical path and the highlighted call path.
   QPen messagePen, transferPen, pathLinkPen, highlightPen;
+  QPen originPen;  // the ruler's t = 0 when it is not the trace's
   QBrush pathBrush, highlightBrush;
   // Which layers have only opaque colours (what a raster layer may write).
   bool opaqueRegions = true, opaqueMarks = true, opaqueLines = true, opaquePath = true;

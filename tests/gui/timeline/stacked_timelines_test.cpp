@@ -2,12 +2,14 @@
 // traces with dyadic times: the alignment point of each choice (trace start,
 // end of MPI_Init over all ranks, first call of a region, an offset) is the
 // time built into the trace; the views show the same window relative to it;
-// zooming, panning or undoing in either view moves both; a run without a
-// timeline shows its notice and the other run is still shown; the loader's
-// notice for a report whose trace is missing names the trace and what to do.
+// zooming, panning or undoing in either view moves both; the alignment point
+// is marked by a line through the plot; a run without a timeline shows its
+// notice and the other run is still shown; the loader's notice for a report
+// whose trace is missing names the trace and what to do.
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -17,6 +19,7 @@
 #include "app/comparison_timeline_loader.h"
 #include "tests/unit/timeline/timeline_scenarios.h"
 #include "views/timeline/stacked_timelines.h"
+#include "views/timeline/timeline_colors.h"
 #include "views/timeline/timeline_alignment.h"
 #include "views/timeline/timeline_view.h"
 
@@ -72,6 +75,21 @@ TimelineAlignment alignAt(TimelineAlignment::Kind kind, const QString& region = 
 views::TimeWindow shared(const StackedTimelines& s, int run) {
   const views::TimeWindow w = s.view(run)->timeWindow();
   return {w.from - s.origin(run), w.to - s.origin(run)};
+}
+
+// Pixels of the alignment point's colour in the pixel column of `time`, as the view paints itself.
+int originLinePixels(views::TimelineView& view, double time) {
+  QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  {
+    QPainter p(&image);
+    view.paintTo(p, view.size());
+  }
+  const int x = static_cast<int>(std::floor(view.positionOf(0, time).x()));
+  const QRgb origin = views::TimelineColors().origin.rgb();
+  int n = 0;
+  for (int y = 0; y < image.height(); ++y) n += image.pixel(x, y) == origin;
+  return n;
 }
 
 // Shown, so that the layout makes both views as wide as the window.
@@ -135,6 +153,10 @@ class StackedTimelinesTest : public QObject {
     QCOMPARE(stacked.view(1)->timeWindow().to, 6.0);
     QCOMPARE(stacked.view(1)->timeOrigin(), 0.5);
 
+    // The alignment point is marked by a line down through the plot, unless it is the trace's 0 (A's here).
+    QCOMPARE(originLinePixels(*stacked.view(0), 0.0), 0);
+    QVERIFY(originLinePixels(*stacked.view(1), 0.5) > 50);
+
     // End of MPI_Init: t = 0 at 1.25 in A and 2.5 in B; shown whole: from -2 (B's start) to 3.5 (B's end).
     stacked.setAlignment(alignAt(TimelineAlignment::Kind::EndOfMpiInit));
     QCOMPARE(stacked.origin(0), 1.25);
@@ -147,6 +169,7 @@ class StackedTimelinesTest : public QObject {
     QCOMPARE(stacked.view(0)->timeWindow().from, -0.75);  // A shows time before its trace began
     QVERIFY2(stacked.alignmentText().contains(QStringLiteral("A at 1.25 s")), qPrintable(stacked.alignmentText()));
     QVERIFY2(stacked.alignmentText().contains(QStringLiteral("B at 2.5 s")), qPrintable(stacked.alignmentText()));
+    QVERIFY(originLinePixels(*stacked.view(0), 1.25) > 50);
     // The same point on both rows is at the same x.
     QCOMPARE(stacked.view(0)->positionOf(0, 1.25).x(), stacked.view(1)->positionOf(0, 2.5).x());
 

@@ -30,11 +30,12 @@ void RulerPass::paint(QPainter& p, const TimelineFrame& frame) {
     p.drawText(QRectF(x + 2, 0, 90, kRulerHeight - 6), Qt::AlignLeft | Qt::AlignVCenter,
                formatTime(std::abs(t) < step * 1e-9 ? 0.0 : t));
   }
-  // An origin other than the trace's time 0 is a chosen alignment point: marked where it is.
+  // An origin other than the trace's time 0 is a chosen alignment point: a line down
+  // through the plot, so that stacked runs show where they are aligned.
   if (origin != 0.0 && origin >= window.from && origin <= window.to) {
-    const double x = scene.xOf(origin);
-    p.setPen(QPen(frame.palette->highlight().color(), 2));
-    p.drawLine(QLineF(x, 0, x, kRulerHeight - 1));
+    const double x = std::floor(scene.xOf(origin)) + 0.5;
+    p.setPen(frame.style->originPen);
+    p.drawLine(QLineF(x, 0, x, plot.bottom()));
   }
 }
 
