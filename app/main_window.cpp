@@ -7,6 +7,7 @@
 #include <QColorDialog>
 #include <QCryptographicHash>
 #include <QVBoxLayout>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -403,9 +404,18 @@ void MainWindow::updateTitle() {
                        .arg(QFileInfo(comparison->pathA()).fileName(), QFileInfo(comparison->pathB()).fileName(),
                             views::compareViewName(selection_->compareView())));
   } else {
-    setWindowTitle(selection_->report()
-                       ? QStringLiteral("%1 — Waitscope").arg(QFileInfo(selection_->report()->path()).fileName())
-                       : QStringLiteral("Waitscope"));
+    // The report's name and where its trace is (else the report's folder): reports of
+    // different runs often share a name (traces.waitscope).
+    const views::ReportDataPtr& report = selection_->report();
+    QString where;
+    if (report) {
+      const QString trace = TimelineLoader::tracePathOf(*report);
+      where = QDir::toNativeSeparators(QFileInfo(trace.isEmpty() ? report->path() : trace).absolutePath());
+      const QString home = QDir::toNativeSeparators(QDir::homePath());
+      if (where == home || where.startsWith(home + QDir::separator())) where = QStringLiteral("~") + where.mid(home.size());
+    }
+    setWindowTitle(report ? QStringLiteral("%1 (%2) — Waitscope").arg(QFileInfo(report->path()).fileName(), where)
+                          : QStringLiteral("Waitscope"));
   }
   compareAction_->setEnabled(selection_->report() != nullptr);
   closeComparisonAction_->setEnabled(comparison != nullptr);

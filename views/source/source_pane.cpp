@@ -42,7 +42,9 @@ SourceText* text(QPlainTextEdit* editor) { return static_cast<SourceText*>(edito
 // The margin left of the text: value colour box, value, line number.
 class SourceMargin : public QWidget {
  public:
-  explicit SourceMargin(SourcePane* pane) : QWidget(pane->editor()), pane_(pane) {}
+  explicit SourceMargin(SourcePane* pane) : QWidget(pane->editor()), pane_(pane) {
+    setObjectName(QStringLiteral("sourceMargin"));
+  }
   QSize sizeHint() const override { return {pane_->marginWidth(), 0}; }
 
  protected:
@@ -61,6 +63,8 @@ SourcePane::SourcePane(Selection* selection, QWidget* parent) : QWidget(parent),
   editor_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   editor_->installEventFilter(this);
   margin_ = new SourceMargin(this);
+  // More lines can need a wider number column.
+  connect(editor_, &QPlainTextEdit::blockCountChanged, this, &SourcePane::updateMarginGeometry);
   connect(editor_, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
     if (dy)
       margin_->scroll(0, dy);
@@ -180,8 +184,17 @@ void SourcePane::setLineValues(std::map<std::uint32_t, double> valuesByLine, rep
   unit_ = unit;
   largest_ = 0.0;
   for (const auto& [l, v] : values_) largest_ = std::max(largest_, std::fabs(v));
-  text(editor_)->setViewportMargins(marginWidth(), 0, 0, 0);
+  updateMarginGeometry();
   margin_->update();
+}
+
+// The margin and the text's left edge move together: the viewport starts where the margin
+// ends, so no column of code is drawn under the margin whether it grows or shrinks.
+void SourcePane::updateMarginGeometry() {
+  const int width = marginWidth();
+  text(editor_)->setViewportMargins(width, 0, 0, 0);
+  const QRect r = editor_->contentsRect();
+  margin_->setGeometry(r.left(), r.top(), width, r.height());
 }
 
 bool SourcePane::showSource(const QString& recordedFile, const QString& localFile, int line,
@@ -269,10 +282,8 @@ void SourcePane::paintMargin(QPaintEvent* event) {
 }
 
 bool SourcePane::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == editor_ && event->type() == QEvent::Resize) {
-    const QRect r = editor_->contentsRect();
-    margin_->setGeometry(r.left(), r.top(), marginWidth(), r.height());
-  }
+  if (watched == editor_ && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
+    updateMarginGeometry();
   return QWidget::eventFilter(watched, event);
 }
 

@@ -60,6 +60,7 @@ class SourcePane : public QWidget {
  private:
   friend class SourceMargin;
   int marginWidth() const;
+  void updateMarginGeometry();
   void paintMargin(QPaintEvent* event);
   void followSelection();
   void followSnapshot();

@@ -7,6 +7,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QFont>
@@ -370,7 +371,8 @@ class ComparisonTest : public QObject {
              qPrintable(failed.front().front().toString()));
     QCOMPARE(window.selection()->report(), a);
     QVERIFY(!window.selection()->comparison());
-    QCOMPARE(window.windowTitle(), QStringLiteral("a.waitscope — Waitscope"));
+    // The report's name and its folder (it names no trace).
+    QCOMPARE(window.windowTitle(), QStringLiteral("a.waitscope (%1) — Waitscope").arg(QDir::toNativeSeparators(dir_.path())));
 
     // A comparison shown: the title says A vs B, the view menu and the selector follow.
     QSignalSpy opened(&window, &MainWindow::comparisonOpened);
@@ -397,7 +399,16 @@ class ComparisonTest : public QObject {
     QVERIFY(!window.selection()->comparison());
     QCOMPARE(window.selection()->report()->path(), QStringLiteral("/runs/a.waitscope"));
     QCOMPARE(window.browser()->callModel()->columnCount(), 2);
-    QCOMPARE(window.windowTitle(), QStringLiteral("a.waitscope — Waitscope"));
+    QCOMPARE(window.windowTitle(), QStringLiteral("a.waitscope (/runs) — Waitscope"));
+
+    // Two runs' reports often share a name: the title says where each one's trace is.
+    report::Report traced = sampleReport();
+    traced.meta.push_back({"trace", "/data/run 7/traces.otf2"});
+    const QString tracedPath = dir_.filePath(QStringLiteral("traces.waitscope"));
+    report::writeReport(traced, tracedPath.toStdString());
+    window.openReport(tracedPath);
+    QVERIFY(loaded.wait(10000));
+    QCOMPARE(window.windowTitle(), QStringLiteral("traces.waitscope (/data/run 7) — Waitscope"));
   }
 
   void windowComparesTwoReportFiles() {

@@ -1,7 +1,8 @@
 // The source pane and "Open in editor": the selected call path's file with its
 // line highlighted and the selected metric per line in the margin; a file
 // recorded on another machine mapped through a source root (remembered per
-// report); the editor started without a shell with the right arguments.
+// report); the editor started without a shell with the right arguments; the code never
+// drawn under the margin when the margin changes width.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -11,6 +12,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 
 #include "analysis/report/report_io.h"
 #include "app/editor_launcher.h"
@@ -71,6 +73,43 @@ class SourcePaneTest : public QObject {
     QCOMPARE(pane->marginText(55), QStringLiteral("1.500 s"));
     QCOMPARE(pane->marginText(30), QString());  // foo itself spends no MPI time
     QCOMPARE(pane->marginText(10), QString());
+  }
+
+  // A metric without values narrows the margin: the text's left edge follows it, so the
+  // first column of code stays visible right of the margin.
+  void theCodeStartsRightOfTheMargin() {
+    report::Report r = sampleReport();
+    r.metrics.push_back({"mpi_rma", "RMA", "Time in one-sided communication", report::MetricUnit::Seconds, 1});
+    const QString path = dir_.filePath(QStringLiteral("margin.waitscope"));
+    report::writeReport(r, path.toStdString());
+    auto window = open(path);
+    window->resize(1000, 700);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    window->browser()->selectMetric(QStringLiteral("mpi"));
+    QVERIFY(window->browser()->selectCallPath(QStringLiteral("main/MPI_Recv")));
+    views::SourcePane* pane = window->sourcePane();
+    QVERIFY(!pane->showsNotice());
+    QPlainTextEdit* editor = pane->editor();
+    auto* margin = editor->findChild<QWidget*>(QStringLiteral("sourceMargin"));
+    QVERIFY(margin);
+    const auto codeIsRightOfTheMargin = [&] {
+      QTextCursor first(editor->document()->findBlockByNumber(pane->highlightedLine() - 1));
+      const QRect column = editor->cursorRect(first).translated(editor->viewport()->pos());
+      return editor->viewport()->x() == margin->geometry().right() + 1 && column.left() > margin->geometry().right();
+    };
+    QVERIFY(codeIsRightOfTheMargin());
+    const int wide = margin->width();
+
+    window->browser()->selectMetric(QStringLiteral("mpi_rma"));
+    QVERIFY(!pane->showsNotice());
+    QCOMPARE(pane->marginText(20), QString());
+    QVERIFY(margin->width() < wide);
+    QVERIFY(codeIsRightOfTheMargin());
+
+    window->browser()->selectMetric(QStringLiteral("mpi"));  // and wider again
+    QCOMPARE(margin->width(), wide);
+    QVERIFY(codeIsRightOfTheMargin());
   }
 
   // A live run's next snapshot changes the margin's values but leaves the file where the user
