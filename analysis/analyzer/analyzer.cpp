@@ -130,11 +130,11 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
 
   progress("replay", 0);
   result.exclusiveTime = timeMetrics.detect();
-  result.clockViolations = p2p.detect();
+  result.clockViolations.p2p = p2p.detect();
   progress("replay", 25);
-  collectives.detect();
+  result.clockViolations.collective = collectives.detect();
   progress("replay", 50);
-  rmaActive.detect();
+  result.clockViolations.rma = rmaActive.detect();
   progress("replay", 75);
   rmaPassive.detect();
   progress("replay", 100);

@@ -136,8 +136,10 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
   std::vector<std::size_t> pathOffsets, valueOffsets;
   const auto allPaths = gatherOnRoot(paths, world, pathOffsets);
   const auto allValues = gatherOnRoot(values, world, valueOffsets);
-  unsigned long long violations = result.clockViolations, totalViolations = 0;
-  MPI_Reduce(&violations, &totalViolations, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, world);
+  const unsigned long long violations[3] = {result.clockViolations.p2p, result.clockViolations.collective,
+                                            result.clockViolations.rma};
+  unsigned long long totalViolations[3] = {0, 0, 0};
+  MPI_Reduce(violations, totalViolations, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, world);
   report::Report out;
   std::vector<std::vector<std::uint32_t>> toGlobal(static_cast<std::size_t>(size));
   if (me == 0) {
@@ -253,7 +255,11 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
       });
   if (me != 0) return out;
   sortByStart(out.criticalPath, runs);
-  out.meta.emplace_back("clock_violations", std::to_string(totalViolations));
+  out.meta.emplace_back("clock_violations",
+                        std::to_string(totalViolations[0] + totalViolations[1] + totalViolations[2]));
+  out.meta.emplace_back("clock_violations_p2p", std::to_string(totalViolations[0]));
+  out.meta.emplace_back("clock_violations_collective", std::to_string(totalViolations[1]));
+  out.meta.emplace_back("clock_violations_rma", std::to_string(totalViolations[2]));
   out.meta.emplace_back("locations", std::to_string(out.locations.size()));
   return out;
 }

@@ -147,8 +147,21 @@ constexpr std::array<MetricDefinition, kMetricCount> kTable = {{
     {M::BytesPut, M::BytesRma, "bytes_put", "Put", U::Bytes, kSum, "Bytes written by MPI_Put and MPI_Rput."},
     {M::BytesGet, M::BytesRma, "bytes_get", "Get", U::Bytes, kSum, "Bytes read by MPI_Get and MPI_Rget."},
     {M::ClockViolations, kNoParent, "clock_violations", "Clock Condition Violations", U::Occurrences, kSum,
-     "Messages received before they were sent according to the timestamps: the clocks of the two processes "
-     "disagree, and the wait-state values near them are unreliable."},
+     "Calls whose timestamps contradict what MPI guarantees (a message received before it was sent, a process "
+     "leaving a synchronization before its partner entered): the clocks of the processes disagree, and the "
+     "wait-state values near them are unreliable."},
+    {M::ClockViolationsP2p, M::ClockViolations, "clock_violations_p2p", "Point-to-point", U::Occurrences, kSum,
+     "Receives that completed before their matching send was entered, counted at the receiving call."},
+    {M::ClockViolationsCollective, M::ClockViolations, "clock_violations_collective", "Collective", U::Occurrences,
+     kSum,
+     "Collective calls left before a partner entered: a barrier or N-to-N operation left before the last process "
+     "entered, a 1-to-N operation left by a non-root before the root entered, an N-to-1 operation left by the root "
+     "before the last process entered. One per process and call."},
+    {M::ClockViolationsRma, M::ClockViolations, "clock_violations_rma", "RMA", U::Occurrences, kSum,
+     "RMA calls whose times contradict the epochs: an MPI_Win_complete that returned before a target of its epoch "
+     "entered MPI_Win_post, a transfer of such an epoch to that target, an MPI_Win_wait or completing MPI_Win_test "
+     "that returned before the last origin entered MPI_Win_complete, an MPI_Win_fence closing an epoch in which "
+     "this process was accessed that returned before the last process entered it."},
     {M::Delay, kNoParent, "delay", "Delay Costs", U::Seconds, kSum,
      "Waiting time caused elsewhere, charged to the call paths on the causing locations whose extra work (delay) "
      "caused it (Hermanns et al., EuroMPI 2013)."},

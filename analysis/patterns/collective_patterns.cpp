@@ -163,8 +163,9 @@ std::string Collectives::validate() const {
   return error;
 }
 
-void Collectives::detect() {
+std::uint64_t Collectives::detect() {
   auto& ctx = ctx_;
+  std::uint64_t violations = 0;
   const auto& ops = ops_;
   auto& sev = ctx.severities;
   const auto& defs = ctx.defs();
@@ -215,31 +216,46 @@ void Collectives::detect() {
             sev.addWait(metric, call.path, call.enter, std::min(until, call.leave),
                         causeRank >= 0 ? world(causeRank) : trace::kNone);
         };
-        auto completion = [&](Metric metric) {
-          if (call.leave > earliestLeave)
-            sev.addWait(metric, call.path, std::max(earliestLeave, call.enter), call.leave, trace::kNone);
+        // Completion starts when the wait ends at the earliest: only a clock violation puts
+        // the earliest leave before the latest enter, and then the two must not overlap.
+        auto completion = [&](Metric metric, double waitEnd) {
+          const double begin = std::max({earliestLeave, call.enter, waitEnd});
+          if (call.leave > begin) sev.addWait(metric, call.path, begin, call.leave, trace::kNone);
+        };
+        // Left before `partner` entered: impossible unless the clocks disagree.
+        auto leftBefore = [&](double partner) {
+          if (call.leave >= partner) return;
+          ++violations;
+          sev.add(Metric::ClockViolationsCollective, call.path, 1.0);
         };
         switch (o.kind) {
           case Kind::Barrier:
             waitUntil(Metric::MpiBarrierWait, maxEnter[k].value, maxEnter[k].rank);
-            completion(Metric::MpiBarrierCompletion);
+            completion(Metric::MpiBarrierCompletion, maxEnter[k].value);
+            leftBefore(maxEnter[k].value);
             break;
           case Kind::NxN:
             waitUntil(Metric::MpiWaitNxN, maxEnter[k].value, maxEnter[k].rank);
-            completion(Metric::MpiNxNCompletion);
+            completion(Metric::MpiNxNCompletion, maxEnter[k].value);
+            leftBefore(maxEnter[k].value);
             break;
           case Kind::OneToN:
-            if (o.root != me && o.root != trace::kNone)
+            if (o.root != me && o.root != trace::kNone) {
               waitUntil(Metric::MpiLateBroadcast, rootMax[k], static_cast<int>(o.root));
+              leftBefore(rootMax[k]);
+            }
             break;
           case Kind::NToOne:
-            if (o.root == me) waitUntil(Metric::MpiEarlyReduce, firstNonRoot[k].value, firstNonRoot[k].rank);
+            if (o.root == me) {
+              waitUntil(Metric::MpiEarlyReduce, firstNonRoot[k].value, firstNonRoot[k].rank);
+              leftBefore(maxEnter[k].value);
+            }
             break;
           case Kind::Scan:
             waitUntil(Metric::MpiEarlyScan, lowerMax[k].value, lowerMax[k].rank);
             break;
           case Kind::Init:
-            completion(Metric::MpiInitCompletion);
+            completion(Metric::MpiInitCompletion, call.enter);
             break;
           case Kind::Finalize:
             waitUntil(Metric::MpiFinalizeWait, maxEnter[k].value, maxEnter[k].rank);
@@ -250,6 +266,7 @@ void Collectives::detect() {
       }
     }
   }
+  return violations;
 }
 
 }  // namespace waitscope::patterns

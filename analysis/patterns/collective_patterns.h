@@ -1,7 +1,8 @@
 #pragma once
 // Collective patterns: Wait at Barrier, Barrier Completion, Wait at N x N,
 // N x N Completion, Late Broadcast, Early Reduce, Early Scan, and for MPI_Init
-// and MPI_Finalize, Initialization Completion and Wait at Finalize.
+// and MPI_Finalize, Initialization Completion and Wait at Finalize; and the clock-condition
+// violations of collective calls.
 //
 // Replayed with collectives over the communicators rebuilt from the trace,
 // batched: one MPI_Allreduce (and one MPI_Exscan for scans) carries the times
@@ -26,8 +27,9 @@ class Collectives {
 
   // Nothing to exchange before detect(): its batched reductions are the detection.
 
-  // Collective over every rebuilt communicator: adds the patterns.
-  void detect();
+  // Collective over every rebuilt communicator: adds the patterns. Returns the
+  // clock-condition violations (calls left before a partner entered).
+  std::uint64_t detect();
 
   enum class Kind : std::uint8_t { Barrier, NxN, OneToN, NToOne, Scan, Init, Finalize, Other };
   struct Operation {

@@ -286,7 +286,7 @@ std::uint64_t PointToPoint::detect() {
       if (r.sendEnter > receives_[latest].sendEnter) latest = k;
       if (r.sendEnter > r.completed && r.sendEnter != kInf) {
         ++violations;
-        if (call) sev.add(Metric::ClockViolations, call->path, 1.0);
+        if (call) sev.add(Metric::ClockViolationsP2p, call->path, 1.0);
       }
     }
     const Receive& r = receives_[latest];

@@ -195,8 +195,9 @@ class ActiveReplay {
  public:
   explicit ActiveReplay(ReplayContext& ctx) : ctx_(ctx), defs_(ctx.defs()) {}
 
-  void run() {
-    if (defs_.windows.empty()) return;  // every rank sees the same definitions
+  // Returns the clock-condition violations found.
+  std::uint64_t run() {
+    if (defs_.windows.empty()) return 0;  // every rank sees the same definitions
     reduceFenceOverlaps();
     openMutex();
     const auto& ev = ctx_.events;
@@ -240,6 +241,7 @@ class ActiveReplay {
     }
     windows_.clear();
     MPI_Win_free(&mutex_);
+    return violations_;
   }
 
  private:
@@ -454,6 +456,9 @@ class ActiveReplay {
       }
       if (waitAtFence > 0.0 && call.path != kNone)
         ctx_.severities.addWait(Metric::MpiRmaWaitAtFence, call.path, call.enter, call.enter + waitAtFence, waitCause);
+      // Transfers to this rank in the epoch: no member passed MPI_MODE_NOPRECEDE, so every member
+      // had to enter before this fence could know they were complete.
+      if (slots[k].value > kNever && call.leave < o.latestEnter) violation(call.path);
     }
     w.resetFences();
     w.pendingFences.clear();
@@ -563,6 +568,9 @@ class ActiveReplay {
         latestPost = w.postEnter[k];
         latestTarget = w.targets[k];
       }
+    // The epoch ended before a target posted: MPI_Win_start and the transfers may return
+    // early, but MPI_Win_complete returns only after the targets have exposed their windows.
+    if (latestTarget >= 0 && call.leave < latestPost) violation(call.path);
     if (latestTarget >= 0) {
       const Rank cause = worldOf(w, latestTarget);
       if (latestPost > w.start.enter && latestPost < w.start.leave)
@@ -577,6 +585,7 @@ class ActiveReplay {
       const double posted = w.postEnter[k];
       if (posted > t.enter && posted < t.leave && t.path != kNone)
         ctx_.severities.addWait(Metric::MpiRmaEarlyTransfer, t.path, t.enter, posted, worldOf(w, t.target));
+      if (call.leave < posted) violation(t.path);
     }
     w.transfers.clear();
   }
@@ -586,6 +595,7 @@ class ActiveReplay {
     MPI_Win_wait(w.win);
     w.exposureOpen = false;
     const Header& h = w.header();
+    if (call.leave < h.latestComplete.value) violation(call.path);
     // Early Wait: entered before the last origin entered MPI_Win_complete.
     const double end = std::min(w.maxLoc.time(h.latestComplete), call.leave);
     if (end > call.enter) {
@@ -605,8 +615,15 @@ class ActiveReplay {
     ctx_.severities.add(Metric::RmaPairsyncUnneededCount, call.path, unneeded);
   }
 
+  // A clock-condition violation shown by the call on `path`.
+  void violation(trace::CallPathId path) {
+    ++violations_;
+    if (path != kNone) ctx_.severities.add(Metric::ClockViolationsRma, path, 1.0);
+  }
+
   ReplayContext& ctx_;
   const trace::Definitions& defs_;
+  std::uint64_t violations_ = 0;
   MPI_Win mutex_ = MPI_WIN_NULL;
   std::unordered_map<WinId, ExchangeWindow> windows_;
   std::vector<std::vector<Overlap>> fenceOverlaps_;  // per window, every fence in trace order
@@ -617,6 +634,6 @@ class ActiveReplay {
 
 std::string RmaActive::validate() const { return validateRmaActive(ctx_); }
 
-void RmaActive::detect() { ActiveReplay(ctx_).run(); }
+std::uint64_t RmaActive::detect() { return ActiveReplay(ctx_).run(); }
 
 }  // namespace waitscope::patterns

@@ -4,6 +4,7 @@
 // Fence, Early Fence, Wait at Create, Wait at Free, and the pairwise-synchronization counts.
 // Replayed with RMA: one exchange window per application window, opened and closed with the
 // recorded epochs.
+#include <cstdint>
 #include <string>
 
 #include "analysis/replay/replay_context.h"
@@ -20,8 +21,9 @@ class RmaActive {
   // Nothing to exchange before detect(): the replay exchanges as it re-enacts the epochs.
 
   // Collective over ctx.comms.world(): replays window creation, fences and
-  // GATS epochs in trace order and adds the patterns to ctx.severities.
-  void detect();
+  // GATS epochs in trace order and adds the patterns to ctx.severities. Returns
+  // the clock-condition violations of the epochs (docs/patterns/rma_active.md).
+  std::uint64_t detect();
 
  private:
   replay::ReplayContext& ctx_;

@@ -16,9 +16,16 @@ struct PathPiece {
   double end;
 };
 
+// Clock-condition violations found on this location, per paradigm (docs/patterns.md).
+struct ClockViolationCounts {
+  std::uint64_t p2p = 0;
+  std::uint64_t collective = 0;
+  std::uint64_t rma = 0;
+};
+
 struct LocalResult {
   Severities severities;
-  std::uint64_t clockViolations = 0;
+  ClockViolationCounts clockViolations;
   std::vector<PathPiece> criticalPath;  // on this location, in any order
   std::vector<double> exclusiveTime;    // per call path (time metrics), for the critical path's imbalance
 };

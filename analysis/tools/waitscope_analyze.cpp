@@ -184,12 +184,13 @@ int run(int argc, char** argv) {
     progress("write", 100);
     if (me == 0) {
       // A warning is never quiet: --quiet leaves out progress and this result line only.
-      const auto violations = rep.metaValue("clock_violations", "0");
-      if (violations != "0")
+      if (rep.metaValue("clock_violations", "0") != "0")
         std::fprintf(stderr,
-                     "waitscope-analyze: warning: %s messages were received before they were sent (clock "
-                     "condition violations); wait states near them are unreliable\n",
-                     violations.c_str());
+                     "waitscope-analyze: warning: clock condition violations: %s point-to-point, %s collective, %s "
+                     "RMA; wait states near them are unreliable\n",
+                     rep.metaValue("clock_violations_p2p", "0").c_str(),
+                     rep.metaValue("clock_violations_collective", "0").c_str(),
+                     rep.metaValue("clock_violations_rma", "0").c_str());
       if (!o.quiet) std::printf("waitscope-analyze: wrote %s (%d ranks)\n", o.report.c_str(), size);
     }
   } catch (const analyzer::AnalysisError& e) {

@@ -46,6 +46,7 @@
 #include "analysis/report/report_io.h"
 #include "analysis/report/report_queries.h"
 #include "tests/e2e/recorded_waits.h"
+#include "tests/support/report_invariants.h"
 #include "tests/support/test_support.h"
 
 namespace fs = std::filesystem;
@@ -378,6 +379,7 @@ void recordAnalyzeCheck(const Analysis& a, const std::function<void(Checks&)>& c
   c.matchesTrace();
   check(c);
   for (const std::string& f : c.failures()) ADD_FAILURE() << f;
+  for (const std::string& broken : test::invariantViolations(a.rep)) ADD_FAILURE() << a.name << ": " << broken;
 }
 
 // ---------------------------------------------------------------------------------------------

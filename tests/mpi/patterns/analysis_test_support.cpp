@@ -1,11 +1,14 @@
 #include "tests/mpi/patterns/analysis_test_support.h"
 
+#include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <stdexcept>
+#include <vector>
 
 #include "analysis/report/report_queries.h"
 #include "analysis/trace/otf2_reader_mpi.h"
+#include "tests/support/report_invariants.h"
 
 namespace waitscope::test {
 
@@ -34,9 +37,17 @@ trace::Trace localView(const trace::Trace& full, trace::Rank rank) {
 }
 
 namespace {
+// Every analysis a test runs is checked against the invariants of every report.
 report::Report analyzeLocal(const trace::Trace& local, const analyzer::AnalysisOptions& options = {}) {
   const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD, options);
-  return analyzer::gatherReport(local, result, MPI_COMM_WORLD);
+  report::Report report = analyzer::gatherReport(local, result, MPI_COMM_WORLD);
+  const std::vector<std::string> broken = invariantViolations(report);
+  if (!broken.empty()) {
+    std::string list;
+    for (const std::string& b : broken) list += "\n  " + b;
+    ADD_FAILURE() << "the report breaks " << broken.size() << " invariant(s):" << list;
+  }
+  return report;
 }
 }  // namespace
 

@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <string>
 
 #include "analysis/report/report_queries.h"
 #include "tests/mpi/patterns/scenario.h"
@@ -123,6 +125,7 @@ TEST(ClockOffsets, SkewedClocksWithTheirOffsetsAnalyzeLikeOneClock) {
     EXPECT_GT(totalOf(expected, metric), 0.0) << metric;
   EXPECT_EQ(expected.metaValue("clock_violations"), "0");
   EXPECT_EQ(actual.metaValue("clock_violations"), "0");
+  EXPECT_NEAR(totalOf(actual, "clock_violations"), 0.0, 1e-9);
   ASSERT_EQ(actual.severities.size(), expected.severities.size());
   for (std::size_t i = 0; i < expected.severities.size(); ++i) {
     const report::SeverityRow& e = expected.severities[i];
@@ -139,8 +142,21 @@ TEST(ClockOffsets, SkewedClocksWithTheirOffsetsAnalyzeLikeOneClock) {
   }
 }
 
+// Processes that leave a call (global times `leave`, per rank) before the last enters it (`enter`)
+// on the raw clocks of the skewed run.
+unsigned leftBeforeLast(const std::function<double(trace::Rank)>& enter, const std::function<double(trace::Rank)>& leave) {
+  const trace::Rank n = size();
+  double last = -1.0;
+  for (trace::Rank r = 0; r < n; ++r) last = std::max(last, clockOf(r, true).local(enter(r)));
+  unsigned count = 0;
+  for (trace::Rank r = 0; r < n; ++r) count += clockOf(r, true).local(leave(r)) < last;
+  return count;
+}
+
 // The same skewed trace without its offsets is analyzed on the raw clocks: rank 1's clock runs a
-// quarter second ahead, so its send seems to start after rank 0's receive has completed.
+// quarter second ahead, so its send seems to start after rank 0's receive has completed, and the
+// later ranks seem to enter the barrier, the allreduce and the closing fence after the earlier
+// ones have left them (clock-condition violations, docs/patterns.md).
 TEST(ClockOffsets, WithoutTheOffsetsTheSkewedRunDiffers) {
   const std::filesystem::path dir = sharedDir();
   ASSERT_FALSE(dir.empty());
@@ -155,7 +171,25 @@ TEST(ClockOffsets, WithoutTheOffsetsTheSkewedRunDiffers) {
   if (!isRoot()) return;
   std::filesystem::remove_all(dir);
   EXPECT_EQ(expected.metaValue("clock_violations"), "0");
-  EXPECT_EQ(raw.metaValue("clock_violations"), "1");
+  const trace::Rank n = size();
+  const unsigned collective =
+      leftBeforeLast([](trace::Rank r) { return 2.5 + 0.1 * r; }, [n](trace::Rank) { return 2.6 + 0.1 * (n - 1); }) +
+      leftBeforeLast([n](trace::Rank r) { return 3.5 + 0.05 * (n - 1 - r); },
+                     [n](trace::Rank) { return 3.7 + 0.05 * (n - 1); });
+  // Every rank is the target of its left neighbour's put before the closing fence. In the GATS
+  // epoch the origins' MPI_Win_complete returns after rank 0's post on every clock (rank 0's is
+  // the earliest), but rank 0's MPI_Win_wait returns before a complete whose clock is far enough ahead.
+  unsigned rma =
+      leftBeforeLast([](trace::Rank r) { return 4.6 + 0.02 * r; }, [n](trace::Rank) { return 4.7 + 0.02 * (n - 1); });
+  double lastComplete = -1.0;
+  for (trace::Rank r = 1; r < n; ++r) lastComplete = std::max(lastComplete, clockOf(r, true).local(6.0 + 0.05 * r));
+  rma += clockOf(0, true).local(6.3) < lastComplete;
+  EXPECT_EQ(raw.metaValue("clock_violations_p2p"), "1");
+  EXPECT_EQ(raw.metaValue("clock_violations_collective"), std::to_string(collective));
+  EXPECT_EQ(raw.metaValue("clock_violations_rma"), std::to_string(rma));
+  EXPECT_EQ(raw.metaValue("clock_violations"), std::to_string(1 + collective + rma));
+  EXPECT_GT(collective, 0u);
+  EXPECT_GT(rma, 0u);
   EXPECT_NEAR(totalOf(expected, "mpi_latesender"), 1.0, 1e-9);
 }
 
