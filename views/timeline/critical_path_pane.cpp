@@ -243,7 +243,9 @@ void CriticalPathPane::rebuildChart() {
   // Qt Charts gives the category axis at most 40% of the chart's width: make room for the longest label.
   int widest = QFontMetrics(chart_->titleFont()).horizontalAdvance(chart_->title());
   for (const QString& label : labels) widest = std::max(widest, 3 * fontMetrics().horizontalAdvance(label));
-  chartView_->setMinimumWidth(std::max(widest + 80, 24 * fontMetrics().averageCharWidth()));
+  // Capped, so that a very long (template) name cannot make the window wider than a screen.
+  const int chars = fontMetrics().averageCharWidth();
+  chartView_->setMinimumWidth(std::clamp(widest + 80, 24 * chars, 110 * chars));
   // The largest at the top: horizontal bars run bottom-up, so add them smallest first.
   QStringList names;
   for (std::size_t i = top.size(); i-- > 0;) {
