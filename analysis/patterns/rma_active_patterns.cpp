@@ -458,7 +458,7 @@ class ActiveReplay {
         ctx_.severities.addWait(Metric::MpiRmaWaitAtFence, call.path, call.enter, call.enter + waitAtFence, waitCause);
       // Transfers to this rank in the epoch: no member passed MPI_MODE_NOPRECEDE, so every member
       // had to enter before this fence could know they were complete.
-      if (slots[k].value > kNever && call.leave < o.latestEnter) violation(call.path);
+      if (w.maxLoc.time(slots[k]) > kNever && call.leave < o.latestEnter) violation(call.path);
     }
     w.resetFences();
     w.pendingFences.clear();
@@ -595,7 +595,7 @@ class ActiveReplay {
     MPI_Win_wait(w.win);
     w.exposureOpen = false;
     const Header& h = w.header();
-    if (call.leave < h.latestComplete.value) violation(call.path);
+    if (call.leave < w.maxLoc.time(h.latestComplete)) violation(call.path);
     // Early Wait: entered before the last origin entered MPI_Win_complete.
     const double end = std::min(w.maxLoc.time(h.latestComplete), call.leave);
     if (end > call.enter) {
