@@ -125,6 +125,14 @@ MainWindow::MainWindow(QWidget* parent)
     comparedTimelines_->setRuns(runs.a, runs.b);
     emit comparedTimelinesReady();
   });
+  // The metric picked in the trees stands out in both stacked runs, as in the timeline.
+  connect(selection_, &views::Selection::metricsChanged, this, [this] {
+    const views::ReportDataPtr& shown = selection_->report();
+    const views::TreePicks& picks = selection_->metrics();
+    const bool known = shown && !picks.empty() && picks.front().node < shown->report().metrics.size();
+    comparedTimelines_->setHighlightedMetric(
+        known ? QString::fromStdString(shown->report().metrics[picks.front().node].uniqueName) : QString());
+  });
   timelineDock->raise();
   setTimelineNotice(tr("Open a report to see its timeline."));
   connectTimeline();

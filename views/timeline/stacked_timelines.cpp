@@ -75,8 +75,9 @@ StackedTimelines::StackedTimelines(QWidget* parent)
     selections_[run] = new Selection(this);
     views_[run] = new TimelineView(selections_[run], this);
     views_[run]->shareZoomHistory(history_);
-    // Two of them fit where one timeline does (the dock is tabbed with it): a ruler and a few rows each.
-    views_[run]->setMinimumHeight(kRulerHeight + 3 * TimelineRows::kLocationHeight);
+    // Two of them, with their headers, fit where one timeline does (the dock is tabbed with
+    // it, and must not make the window taller): a ruler and two rows each.
+    views_[run]->setMinimumHeight(kRulerHeight + 2 * TimelineRows::kLocationHeight);
     headers_[run] = new QLabel(this);
     headers_[run]->setObjectName(run == 0 ? QStringLiteral("runHeaderA") : QStringLiteral("runHeaderB"));
     QFont bold = headers_[run]->font();
@@ -120,10 +121,27 @@ void StackedTimelines::setRuns(ComparedRun a, ComparedRun b) {
     notices_[run]->setText(r.notice);
     stacks_[run]->setCurrentIndex(r.source ? 1 : 0);
   }
+  applyHighlight();  // new data clears a view's highlight
   // One legend, at the bottom of the lower shown run.
   views_[0]->setLegendVisible(!shown(1));
   views_[1]->setLegendVisible(true);
   applyAlignment();
+}
+
+void StackedTimelines::setHighlightedMetric(const QString& uniqueName) {
+  highlightedMetric_ = uniqueName;
+  applyHighlight();
+}
+
+void StackedTimelines::applyHighlight() {
+  for (int run = 0; run < kRuns; ++run) {
+    const ComparedRun& r = runs_[run];
+    const std::uint32_t metric = r.report && !highlightedMetric_.isEmpty()
+                                     ? r.report->findMetric(highlightedMetric_.toStdString())
+                                     : report::kNoId;
+    selections_[run]->setMetrics({});  // the view follows a change only
+    if (metric != report::kNoId) selections_[run]->setMetrics({{metric, true}});
+  }
 }
 
 QString StackedTimelines::headerText(int run) const {

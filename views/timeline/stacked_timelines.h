@@ -55,6 +55,10 @@ class StackedTimelines : public QWidget {
   // Aligns the runs again and shows both whole (clears the zoom history).
   void setAlignment(const TimelineAlignment& alignment);
   const TimelineAlignment& alignment() const { return alignment_; }
+  // The wait-state pattern that stands out in both runs (its metric's unique name, e.g.
+  // "mpi_rma_wait_at_fence"; "": none), as the metric picked in the trees does in the main timeline.
+  void setHighlightedMetric(const QString& uniqueName);
+  const QString& highlightedMetric() const { return highlightedMetric_; }
 
   TimelineView* view(int run) const { return views_[run]; }
   bool shown(int run) const { return static_cast<bool>(runs_[run].source); }
@@ -83,6 +87,7 @@ class StackedTimelines : public QWidget {
 
  private:
   void applyAlignment();
+  void applyHighlight();
   void applyTypedAlignment();
   void follow(int leader, double from, double to);
   int leadingRun() const;  // a shown run to forward the tool bar's zoom steps to, or -1
@@ -97,6 +102,7 @@ class StackedTimelines : public QWidget {
   std::array<double, kRuns> origins_{};
   std::shared_ptr<ZoomHistory> history_ = std::make_shared<ZoomHistory>();
   TimelineAlignment alignment_;
+  QString highlightedMetric_;
   QString alignmentText_;
   bool following_ = false;  // a view follows another: no echo back
 

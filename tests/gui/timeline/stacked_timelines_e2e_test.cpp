@@ -28,6 +28,7 @@
 #include "app/comparison_timeline_loader.h"
 #include "app/main_window.h"
 #include "tests/gui/support/tool_process.h"
+#include "views/model/selection.h"
 #include "views/timeline/stacked_timelines.h"
 #include "views/timeline/timeline_colors.h"
 #include "views/timeline/timeline_geometry.h"
@@ -183,6 +184,14 @@ class StackedTimelinesE2eTest : public QObject {
     QCOMPARE(timelines->headerText(1), QStringLiteral("B: gats.waitscope"));
     auto* dock = window.findChild<QDockWidget*>(QStringLiteral("compareTimelinesDock"));
     QVERIFY(dock && !dock->isHidden());
+    // The pattern picked in the trees stands out in both runs.
+    const auto& shown = window.selection()->report()->report();
+    const std::uint32_t metric = shown.findMetric("mpi_rma_wait_at_fence");
+    QVERIFY(metric != waitscope::report::kNoId);
+    window.selection()->setMetrics({{metric, true}});
+    QCOMPARE(timelines->highlightedMetric(), QStringLiteral("mpi_rma_wait_at_fence"));
+    window.selection()->setMetrics({});
+    QCOMPARE(timelines->highlightedMetric(), QString());
     // Each run's view paints its own trace's items.
     for (int run = 0; run < StackedTimelines::kRuns; ++run) {
       QImage image(timelines->view(run)->size().expandedTo(QSize(800, 300)), QImage::Format_ARGB32_Premultiplied);

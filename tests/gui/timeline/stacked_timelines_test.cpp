@@ -3,7 +3,7 @@
 // end of MPI_Init over all ranks, first call of a region, an offset) is the
 // time built into the trace; the views show the same window relative to it;
 // zooming, panning or undoing in either view moves both; the alignment point
-// is marked by a line through the plot; a run without a timeline shows its
+// is marked by a line through the plot; a picked pattern stands out in both; a run without a timeline shows its
 // notice and the other run is still shown; the loader's notice for a report
 // whose trace is missing names the trace and what to do.
 #include <QComboBox>
@@ -35,9 +35,11 @@ struct Run {
   views::ComparedRun compared(const QString& label) const { return {label, source, report, {}}; }
 };
 
-Run runOf(trace::TraceBuilder& b) {
+// A Late Post instance (the skeleton's metric 1) on rank 0 in main over [from, to].
+Run runOf(trace::TraceBuilder& b, double from, double to) {
   Run run;
   run.report = std::make_shared<report::Report>(test::reportSkeleton(b.trace()));
+  run.report->instances.push_back({1, 0, test::callPathOf(*run.report, "main"), from, to, 1});
   run.source = std::make_shared<timeline::LocalSliceSource>(timeline::buildTimelineIndex(b.trace(), *run.report));
   return run;
 }
@@ -49,7 +51,7 @@ Run runA() {
   b.rank(0).enter(0.0, "main").init(0.5, 1.0).enter(2.0, "solver").enter(2.25, "compute").leave(2.5, "compute")
       .leave(3.0, "solver").leave(4.0, "main");
   b.rank(1).enter(0.25, "main").init(0.5, 1.25).enter(1.5, "solver").leave(3.0, "solver").leave(4.0, "main");
-  return runOf(b);
+  return runOf(b, 3.0, 3.75);
 }
 
 // Run B: [0.5, 6]. Rank 1 initialises with MPI_Init_thread, last, until 2.5; "solver" is first
@@ -60,7 +62,7 @@ Run runB() {
       .leave(4.0, "solver").leave(6.0, "main");
   b.rank(1).enter(0.75, "main").enter(1.0, "MPI_Init_thread").leave(2.5, "MPI_Init_thread").enter(3.5, "solver")
       .leave(5.0, "solver").leave(6.0, "main");
-  return runOf(b);
+  return runOf(b, 4.0, 5.5);
 }
 
 TimelineAlignment alignAt(TimelineAlignment::Kind kind, const QString& region = {}, double offset = 0.0) {
@@ -89,6 +91,21 @@ int originLinePixels(views::TimelineView& view, double time) {
   const QRgb origin = views::TimelineColors().origin.rgb();
   int n = 0;
   for (int y = 0; y < image.height(); ++y) n += image.pixel(x, y) == origin;
+  return n;
+}
+
+// Pixels of wait-state pattern `metric`'s colour in the view as it paints itself.
+int patternPixels(views::TimelineView& view, std::uint32_t metric) {
+  QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  {
+    QPainter p(&image);
+    view.paintTo(p, view.size());
+  }
+  const QRgb colour = views::TimelineColors::pattern(metric).rgb();
+  int n = 0;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) n += image.pixel(x, y) == colour;
   return n;
 }
 
@@ -255,6 +272,26 @@ class StackedTimelinesTest : public QObject {
     QCOMPARE(shared(stacked, 0).from, -2.0);
     QCOMPARE(shared(stacked, 0).to, 3.5);
     QCOMPARE(shared(stacked, 1).from, -2.0);
+  }
+
+  void thePickedPatternStandsOutInBothRuns() {
+    const Run a = runA(), b = runB();
+    StackedTimelines stacked;
+    QVERIFY(laidOut(stacked));
+    stacked.setRuns(a.compared(QStringLiteral("A")), b.compared(QStringLiteral("B")));
+    // Nothing picked: each run's Late Post instance in its pattern's colour.
+    for (int run = 0; run < StackedTimelines::kRuns; ++run) QVERIFY(patternPixels(*stacked.view(run), 1) > 20);
+    // Another pattern picked: the instances turn grey in both runs.
+    stacked.setHighlightedMetric(QStringLiteral("mpi_latesender"));
+    for (int run = 0; run < StackedTimelines::kRuns; ++run) QCOMPARE(patternPixels(*stacked.view(run), 1), 0);
+    // Late Post picked: coloured again; new runs keep the pick.
+    stacked.setHighlightedMetric(QStringLiteral("mpi_rma_sync_late_post"));
+    for (int run = 0; run < StackedTimelines::kRuns; ++run) QVERIFY(patternPixels(*stacked.view(run), 1) > 20);
+    stacked.setHighlightedMetric(QStringLiteral("mpi_latesender"));
+    stacked.setRuns(b.compared(QStringLiteral("A")), a.compared(QStringLiteral("B")));
+    for (int run = 0; run < StackedTimelines::kRuns; ++run) QCOMPARE(patternPixels(*stacked.view(run), 1), 0);
+    stacked.setHighlightedMetric({});
+    for (int run = 0; run < StackedTimelines::kRuns; ++run) QVERIFY(patternPixels(*stacked.view(run), 1) > 20);
   }
 
   void aRunWithoutTimelineShowsItsNoticeAndTheOtherRunIsShown() {
