@@ -14,6 +14,8 @@ const std::vector<EditorPreset>& editorPresets() {
       {"kate", "Kate", "kate --line %l --column %c %f"},
       {"emacs", "Emacs", "emacsclient -n +%l %f"},
       {"vim", "Vim (in a terminal)", "x-terminal-emulator -e vim +%l %f"},
+      {"gedit", "gedit", "gedit +%l:%c %f"},
+      {"xdg-open", "Desktop default (no line)", "xdg-open %f"},
   };
   return kPresets;
 }

@@ -19,7 +19,9 @@ struct EditorPreset {
 };
 
 // VS Code, VSCodium, Qt Creator, CLion, KDevelop, Kate, Emacs, Vim in a
-// terminal, in that order (a custom template is the app's free text).
+// terminal, gedit and the desktop's default application for the file
+// (xdg-open, which cannot go to a line), in that order (a custom template is
+// the app's free text).
 const std::vector<EditorPreset>& editorPresets();
 
 // The preset with this id, or nullptr.

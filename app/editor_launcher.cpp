@@ -5,6 +5,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "app/editor_command.h"
@@ -37,8 +38,33 @@ QStringList editorArguments(const QString& command, const QString& file, int lin
   return out;
 }
 
+const EditorTemplate* detectedEditor() {
+  // Programs each preset needs, in the order of preference (editors that go to a line first).
+  static const QList<std::pair<QString, QStringList>> kOrder = {
+      {QStringLiteral("VS Code"), {QStringLiteral("code")}},
+      {QStringLiteral("VSCodium"), {QStringLiteral("codium")}},
+      {QStringLiteral("Kate"), {QStringLiteral("kate")}},
+      {QStringLiteral("gedit"), {QStringLiteral("gedit")}},
+      {QStringLiteral("Vim (in a terminal)"), {QStringLiteral("x-terminal-emulator"), QStringLiteral("vim")}},
+      {QStringLiteral("Emacs"), {QStringLiteral("emacsclient")}},
+      {QStringLiteral("Desktop default (no line)"), {QStringLiteral("xdg-open")}},
+  };
+  for (const auto& [name, programs] : kOrder) {
+    const bool installed = std::all_of(programs.begin(), programs.end(), [](const QString& program) {
+      return !QStandardPaths::findExecutable(program).isEmpty();
+    });
+    if (!installed) continue;
+    for (const EditorTemplate& t : editorTemplates())
+      if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
 QString configuredEditorCommand() {
-  return QSettings().value(QStringLiteral("editor/command"), editorTemplates().front().command).toString();
+  const QVariant chosen = QSettings().value(QStringLiteral("editor/command"));
+  if (chosen.isValid()) return chosen.toString();
+  const EditorTemplate* detected = detectedEditor();
+  return detected ? detected->command : editorTemplates().front().command;
 }
 
 void setConfiguredEditorCommand(const QString& command) {
@@ -48,10 +74,10 @@ void setConfiguredEditorCommand(const QString& command) {
 QString openInEditor(const QString& command, const QString& file, int line, int column) {
   const QStringList arguments = editorArguments(command, file, std::max(line, 1), std::max(column, 1));
   if (arguments.isEmpty())
-    return QStringLiteral("No editor command is set: choose one under View > Editor…");
+    return QStringLiteral("No editor command is set: choose one under View > Choose Editor…");
   const QString program = arguments.front();
   if (QStandardPaths::findExecutable(program).isEmpty() && !QFileInfo(program).isExecutable())
-    return QStringLiteral("%1: editor not found (install it, or choose another under View > Editor…)").arg(program);
+    return QStringLiteral("%1: editor not found (install it, or choose another under View > Choose Editor…)").arg(program);
   if (!QProcess::startDetached(program, arguments.mid(1)))
     return QStringLiteral("%1: could not start the editor").arg(program);
   return {};

@@ -23,7 +23,12 @@ const QList<EditorTemplate>& editorTemplates();
 // command is empty or malformed.
 QStringList editorArguments(const QString& command, const QString& file, int line, int column = 1);
 
-// The command chosen in the settings (default: VS Code), and storing a choice.
+// The first editor installed here (found on PATH), in the order VS Code, VSCodium, Kate,
+// gedit, Vim in a terminal, Emacs, the desktop's default (xdg-open); null when none is.
+const EditorTemplate* detectedEditor();
+
+// The command chosen in the settings (default: the detected editor, else VS Code's, whose
+// "not found" then says what to install), and storing a choice.
 QString configuredEditorCommand();
 void setConfiguredEditorCommand(const QString& command);
 

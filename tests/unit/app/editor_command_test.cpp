@@ -25,7 +25,11 @@ TEST(editor_command, PresetsExpandToArgumentLists) {
             (Args{"emacsclient", "-n", "+9", "/home/me/my app/solver.c"}));
   EXPECT_EQ(expandEditorCommand(findEditorPreset("vim")->command, file, 9),
             (Args{"x-terminal-emulator", "-e", "vim", "+9", "/home/me/my app/solver.c"}));
-  EXPECT_EQ(waitscope::report::editorPresets().size(), 8U);
+  EXPECT_EQ(expandEditorCommand(findEditorPreset("gedit")->command, file, 9, 4),
+            (Args{"gedit", "+9:4", "/home/me/my app/solver.c"}));
+  EXPECT_EQ(expandEditorCommand(findEditorPreset("xdg-open")->command, file, 9),
+            (Args{"xdg-open", "/home/me/my app/solver.c"}));
+  EXPECT_EQ(waitscope::report::editorPresets().size(), 10U);
   EXPECT_EQ(findEditorPreset("notepad"), nullptr);
 }
 
