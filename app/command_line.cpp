@@ -14,7 +14,8 @@ struct Options {
                             QStringLiteral("select the metric with this unique name (e.g. mpi_latesender)"),
                             QStringLiteral("NAME")};
   QCommandLineOption callPath{QStringLiteral("select-callpath"),
-                              QStringLiteral("select a call path, e.g. main/foo/MPI_Recv"), QStringLiteral("PATH")};
+                              QStringLiteral("select a call path, e.g. main/foo/MPI_Recv; a call site as "
+                                             "main/MPI_Win_fence@fence.c:42"), QStringLiteral("PATH")};
   QCommandLineOption mode{QStringLiteral("mode"),
                           QStringLiteral("absolute, percent (of total), selection (percent of selection), peer"),
                           QStringLiteral("MODE")};

@@ -21,6 +21,16 @@ bool hasDisplay() {
 
 void fail(const QString& message) { std::fprintf(stderr, "waitscope: %s\n", qPrintable(message)); }
 
+// Qt's offscreen and minimal platforms warn "This plugin does not support propagateSizeHints()"
+// for every window shown; a headless export must print only its own errors. Everything else
+// goes to Qt's handler.
+QtMessageHandler qtHandler = nullptr;
+void dropSizeHintNoise(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+  if (type == QtWarningMsg && message.contains(QLatin1String("propagateSizeHints"))) return;
+  if (qtHandler) qtHandler(type, context, message);
+  else std::fprintf(stderr, "%s\n", qPrintable(message));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -48,6 +58,9 @@ int main(int argc, char** argv) {
   }
 
   QApplication app(argc, argv);
+  if (QGuiApplication::platformName() == QLatin1String("offscreen") ||
+      QGuiApplication::platformName() == QLatin1String("minimal"))
+    qtHandler = qInstallMessageHandler(dropSizeHintNoise);
   QApplication::setOrganizationName(QStringLiteral("Waitscope"));
   QApplication::setApplicationName(QStringLiteral("waitscope"));
   QApplication::setApplicationVersion(QStringLiteral(WAITSCOPE_VERSION));

@@ -1,18 +1,22 @@
 #include "app/main_window.h"
 
+#include <functional>
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QColorDialog>
 #include <QCryptographicHash>
-#include <QVBoxLayout>
+#include <QDesktopServices>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -25,7 +29,10 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTableWidget>
 #include <QTreeView>
+#include <QUrl>
+#include <QVBoxLayout>
 
 #include "analysis/report/source_location.h"
 #include "app/compare_dialog.h"
@@ -37,11 +44,13 @@
 #include "app/report_loader.h"
 #include "app/scaling_series_opener.h"
 #include "app/timeline_loader.h"
+#include "app/user_guide.h"
 #include "views/model/selection.h"
 #include "views/model/value_tree_model.h"
 #include "views/source/source_pane.h"
 #include "views/timeline/critical_path_pane.h"
 #include "views/timeline/stacked_timelines.h"
+#include "views/timeline/timeline_colors.h"
 #include "views/timeline/timeline_pane.h"
 #include "views/timeline/timeline_view.h"
 #include "views/widgets/assessment_pane.h"
@@ -168,6 +177,7 @@ MainWindow::MainWindow(QWidget* parent)
   createActions();
   updateTitle();
   updateStatus();
+  defaultState_ = saveState();  // for View > Reset Layout
 }
 
 MainWindow::~MainWindow() = default;
@@ -180,7 +190,7 @@ void MainWindow::createActions() {
                                                          "Cube 4 profiles (*.cubex);;All files (*)"));
     if (!path.isEmpty()) openReport(path);
   });
-  open->setShortcut(QKeySequence::Open);
+  open->setShortcut(QKeySequence(tr("Ctrl+O")));
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   file->addSeparator();
   file->addAction(tr("&Analyze Trace…"), this, &MainWindow::showAnalyzeDialog)
@@ -232,8 +242,8 @@ void MainWindow::createActions() {
   file->addAction(tr("&Close Report"), this, [this] {
     live_->stop();
     showReport(nullptr);
-  })->setShortcut(QKeySequence::Close);
-  file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+  })->setShortcut(QKeySequence(tr("Ctrl+W")));
+  file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence(tr("Ctrl+Q")));
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QMenu* modes = view->addMenu(tr("Value &Mode"));
@@ -291,15 +301,15 @@ void MainWindow::createActions() {
   view->addAction(tr("&Find…"), this, [this] {
     browser_->activePane()->searchField()->setFocus();
     browser_->activePane()->searchField()->selectAll();
-  })->setShortcut(QKeySequence::Find);
+  })->setShortcut(QKeySequence(tr("Ctrl+F")));
   view->addAction(tr("Find &Next"), this, [this] {
     views::TreePane* pane = browser_->activePane();
     pane->find(pane->searchField()->text());
-  })->setShortcut(QKeySequence::FindNext);
+  })->setShortcut(QKeySequence(tr("F3")));
   view->addAction(tr("Find &Previous"), this, [this] {
     views::TreePane* pane = browser_->activePane();
     pane->find(pane->searchField()->text(), true);
-  })->setShortcut(QKeySequence::FindPrevious);
+  })->setShortcut(QKeySequence(tr("Shift+F3")));
   view->addAction(tr("Expand &Hot Path"), this, [this] { browser_->activePane()->expandHotPath(); })
       ->setShortcut(QKeySequence(tr("Ctrl+H")));
 
@@ -318,8 +328,15 @@ void MainWindow::createActions() {
   view->addAction(findChild<QDockWidget*>(QStringLiteral("criticalPathDock"))->toggleViewAction());
   view->addAction(findChild<QDockWidget*>(QStringLiteral("assessmentDock"))->toggleViewAction());
   view->addAction(tr("Timeline &Colours…"), this, &MainWindow::editTimelineColors);
+  view->addSeparator();
+  view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&User Guide"), this, [this] {
+    const QString error = openUserGuide();
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("User Guide"), error);
+  })->setShortcut(QKeySequence(tr("F1")));
+  help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showKeyboardShortcuts()->show(); });
   help->addAction(tr("&About Waitscope"), this, [this] {
     QMessageBox::about(this, tr("About Waitscope"),
                        tr("<b>Waitscope %1</b><p>Finds, explains and shows wait states in MPI programs, "
@@ -512,6 +529,64 @@ void MainWindow::saveSettings() const {
   settings.setValue(QStringLiteral("recentFiles"), recent_);
 }
 
+void MainWindow::resetLayout() {
+  restoreState(defaultState_);
+  // Proportions as the browser starts: three equal trees, the charts a quarter of the height.
+  browser_->treeSplitter()->setSizes({1, 1, 1});
+  browser_->chartSplitter()->setSizes({540, 260});
+  QSettings settings;
+  for (const char* key : {"window/state", "window/treeSplitter", "window/chartSplitter"})
+    settings.remove(QLatin1String(key));
+}
+
+QList<QPair<QString, QKeySequence>> MainWindow::keyboardShortcuts() const {
+  // Read from the menus, so the list is never out of date.
+  QList<QPair<QString, QKeySequence>> out;
+  std::function<void(const QMenu*, const QString&)> walk = [&](const QMenu* menu, const QString& prefix) {
+    for (QAction* action : menu->actions()) {
+      const QString text = prefix + action->text().remove(QLatin1Char('&'));
+      if (action->menu()) walk(action->menu(), text + QStringLiteral(" > "));
+      else if (!action->shortcut().isEmpty()) out.push_back({text, action->shortcut()});
+    }
+  };
+  for (QAction* top : menuBar()->actions())
+    if (top->menu()) walk(top->menu(), top->text().remove(QLatin1Char('&')) + QStringLiteral(" > "));
+  return out;
+}
+
+QDialog* MainWindow::showKeyboardShortcuts() {
+  auto* dialog = new QDialog(this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setObjectName(QStringLiteral("keyboardShortcutsDialog"));
+  dialog->setWindowTitle(tr("Keyboard Shortcuts"));
+  const QList<QPair<QString, QKeySequence>> shortcuts = keyboardShortcuts();
+  auto* table = new QTableWidget(static_cast<int>(shortcuts.size()), 2, dialog);
+  table->setHorizontalHeaderLabels({tr("Action"), tr("Shortcut")});
+  table->verticalHeader()->hide();
+  table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  for (int row = 0; row < shortcuts.size(); ++row) {
+    table->setItem(row, 0, new QTableWidgetItem(shortcuts[row].first));
+    table->setItem(row, 1, new QTableWidgetItem(shortcuts[row].second.toString(QKeySequence::NativeText)));
+  }
+  table->resizeColumnsToContents();
+  table->horizontalHeader()->setStretchLastSection(true);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+  connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+  auto* layout = new QVBoxLayout(dialog);
+  layout->addWidget(table);
+  layout->addWidget(buttons);
+  dialog->resize(table->horizontalHeader()->length() + 60, 480);
+  return dialog;
+}
+
+QString MainWindow::openUserGuide() {
+  const QString path = findUserGuide();
+  if (path.isEmpty()) return userGuideMissingMessage();
+  if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+    return tr("%1: no application opens it here; open it in an editor or a Markdown viewer").arg(path);
+  return {};
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
   saveSettings();
   QMainWindow::closeEvent(event);
@@ -599,7 +674,7 @@ void MainWindow::connectTimeline() {
 void MainWindow::editTimelineColors() {
   QStringList names;
   for (int g = 0; g < static_cast<int>(timeline::kRegionGroupCount); ++g)
-    names << QString::fromLatin1(timeline::name(static_cast<timeline::RegionGroup>(g)));
+    names << views::groupLabel(static_cast<timeline::RegionGroup>(g));  // as the legend names them
   bool ok = false;
   const QString picked = QInputDialog::getItem(this, tr("Timeline colours"), tr("Colour of:"), names, 0, false, &ok);
   if (!ok) return;
@@ -677,8 +752,12 @@ void MainWindow::chooseEditor() {
     names << (t.command.isEmpty() ? t.name : QStringLiteral("%1 (%2)").arg(t.name, t.command));
     if (t.command == current) currentIndex = i;
   }
+  // Say what was found here, so an unset choice is no surprise.
+  const EditorTemplate* detected = detectedEditor();
+  const QString found = detected ? tr("Installed here, and the default: %1.").arg(detected->name)
+                                 : tr("No known editor was found on PATH.");
   bool ok = false;
-  const QString picked = QInputDialog::getItem(this, tr("Editor"), tr("Open source lines with:"), names,
+  const QString picked = QInputDialog::getItem(this, tr("Editor"), tr("%1\nOpen source lines with:").arg(found), names,
                                                currentIndex, false, &ok);
   if (!ok) return;
   const EditorTemplate& chosen = editorTemplates()[names.indexOf(picked)];

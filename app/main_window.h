@@ -3,6 +3,7 @@
 // charts), File/View/Help menus with shortcuts, recent files, drag and drop,
 // remembered window state, loading off the GUI thread with Cancel, export, and
 // two runs compared side by side.
+#include <QKeySequence>
 #include <QMainWindow>
 
 #include "views/model/comparison_data.h"
@@ -10,6 +11,7 @@
 
 class QAction;
 class QActionGroup;
+class QDialog;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -90,6 +92,15 @@ class MainWindow : public QMainWindow {
   void restoreSettings();
   void saveSettings() const;
   QStringList recentFiles() const;
+  // View > Reset Layout: the docks and splitters as a new window has them; the saved
+  // arrangement is forgotten.
+  void resetLayout();
+  // Every menu action with a shortcut ("File > Quit", Ctrl+Q), in menu order.
+  QList<QPair<QString, QKeySequence>> keyboardShortcuts() const;
+  // Help > Keyboard Shortcuts: a table of keyboardShortcuts() (deleted when closed).
+  QDialog* showKeyboardShortcuts();
+  // Help > User Guide: opens docs/user-guide.md; empty on success, else one line.
+  QString openUserGuide();
 
   // Opens the selected call path's source line in the configured editor; empty
   // on success, else one line (also shown in the status bar).
@@ -166,6 +177,7 @@ class MainWindow : public QMainWindow {
   ComparisonTimelineLoader* comparedTimelinesLoader_ = nullptr;
   LiveRunController* live_ = nullptr;
   bool interactive_ = true;
+  QByteArray defaultState_;
 };
 
 }  // namespace waitscope::app

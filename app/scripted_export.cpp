@@ -8,6 +8,7 @@
 #include <QTreeView>
 
 #include "analysis/timeline/region_group.h"
+#include "app/call_path_selector.h"
 #include "app/command_line.h"
 #include "app/launch/profile_store.h"
 #include "app/launch/remote_origin.h"
@@ -31,9 +32,17 @@ bool applySelection(MainWindow& window, const CommandLine& options, QString* err
     *error = QStringLiteral("%1: no metric named '%2' (waitscope-report print %1 lists them)").arg(report, options.metric);
     return false;
   }
-  if (!options.callPath.isEmpty() && !browser->selectCallPath(options.callPath)) {
-    *error = QStringLiteral("%1: no call path '%2' (write it as main/foo/MPI_Recv)").arg(report, options.callPath);
-    return false;
+  if (!options.callPath.isEmpty()) {
+    const views::ReportDataPtr& shown = window.selection()->report();
+    QString why = QStringLiteral("no report is shown");
+    const std::optional<std::uint32_t> node =
+        shown ? findCallPath(shown->report(), options.callPath, &why) : std::nullopt;
+    if (!node) {
+      *error = QStringLiteral("%1: %2").arg(report, why);
+      return false;
+    }
+    browser->setFlatProfile(false);
+    browser->callPane()->selectNode(*node);
   }
   if (options.flat) browser->setFlatProfile(true);
   return true;

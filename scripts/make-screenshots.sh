@@ -57,8 +57,8 @@ record lock 4
 record p2p_coll 4
 
 shot overview fence time
-shot mpi_rma_wait_at_fence fence mpi_rma_wait_at_fence main/MPI_Win_fence
-shot mpi_rma_early_fence fence mpi_rma_early_fence main/MPI_Win_fence
+shot mpi_rma_wait_at_fence fence mpi_rma_wait_at_fence main/MPI_Win_fence@fence.c:42
+shot mpi_rma_early_fence fence mpi_rma_early_fence main/MPI_Win_fence@fence.c:42
 shot mpi_rma_sync_late_post gats mpi_rma_sync_late_post main/MPI_Win_start
 shot mpi_rma_early_wait gats mpi_rma_early_wait main/MPI_Win_wait
 shot mpi_rma_sync_lock_competition lock mpi_rma_sync_lock_competition main/MPI_Win_lock

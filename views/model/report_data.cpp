@@ -1,7 +1,10 @@
 #include "views/model/report_data.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
+
+#include <QFileInfo>
 
 #include "analysis/metrics/pattern_advice.h"
 
@@ -16,6 +19,11 @@ QString sourceText(const std::string& file, std::uint32_t line) {
 }
 
 }  // namespace
+
+QString callSiteLabel(const report::CallPath& callPath) {
+  const QString file = QFileInfo(fromStd(callPath.callSiteFile)).fileName();
+  return callPath.callSiteLine ? QStringLiteral("%1:%2").arg(file).arg(callPath.callSiteLine) : file;
+}
 
 ReportData::ReportData(report::Report report, QString path) : report_(std::move(report)), path_(std::move(path)) {
   const report::Report& r = report_;
@@ -47,6 +55,19 @@ ReportData::ReportData(report::Report report, QString path) : report_(std::move(
     if (tip.isEmpty() && region) tip = sourceText(region->file, region->beginLine);
     callTree_.toolTips[i] = tip;
   }
+  // Siblings of one name (main calling MPI_Win_fence on two lines) are told apart by their call
+  // site, "MPI_Win_fence (fence.c:42)"; names that are unique among their siblings stay bare.
+  const auto labelSites = [&](const std::vector<std::uint32_t>& siblings) {
+    std::map<QString, int> count;
+    for (const std::uint32_t s : siblings) ++count[callTree_.names[s]];
+    for (const std::uint32_t s : siblings) {
+      const report::CallPath& c = r.callPaths[s];
+      if (count[callTree_.names[s]] > 1 && !c.callSiteFile.empty())
+        callTree_.names[s] += QStringLiteral(" (%1)").arg(callSiteLabel(c));
+    }
+  };
+  labelSites(callTree_.roots);
+  for (const std::vector<std::uint32_t>& kids : callTree_.children) labelSites(kids);
 
   regionTree_.parent.assign(r.regions.size(), kNoNode);
   regionTree_.link();

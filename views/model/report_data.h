@@ -24,6 +24,11 @@ struct TreePick {
 };
 using TreePicks = std::vector<TreePick>;
 
+// Where a call path's parent calls it, "fence.c:42" (the file without its folders; without
+// the line when unknown; empty when the site is unknown). The call tree appends it to
+// siblings that share a name.
+QString callSiteLabel(const report::CallPath& callPath);
+
 class ReportData {
  public:
   ReportData(report::Report report, QString path);
