@@ -143,6 +143,8 @@ MainWindow::MainWindow(QWidget* parent)
         known ? QString::fromStdString(shown->report().metrics[picks.front().node].uniqueName) : QString());
   });
   timelineDock->raise();
+  // The docks start at two fifths of the height: the trees and their charts keep the rest.
+  resizeDocks({timelineDock}, {height() * 2 / 5}, Qt::Vertical);
   setTimelineNotice(tr("Open a report to see its timeline."));
   connectTimeline();
   connect(sourcePane_, &views::SourcePane::findSourceRootRequested, this, &MainWindow::findSourceRoot);

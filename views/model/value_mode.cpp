@@ -1,8 +1,8 @@
 #include "views/model/value_mode.h"
 
-#include <cmath>
-
 #include <QLocale>
+
+#include "views/model/number_format.h"
 
 namespace waitscope::views {
 
@@ -47,15 +47,8 @@ QString unitName(report::MetricUnit unit) {
 }
 
 QString formatValue(double value, ValueMode mode, report::MetricUnit unit) {
-  const QLocale locale;
-  if (mode != ValueMode::Absolute) return locale.toString(value, 'f', 2) + QStringLiteral(" %");
-  if (unit != report::MetricUnit::Seconds && value == std::floor(value) && std::fabs(value) < 1e15)
-    return locale.toString(static_cast<qlonglong>(value));
-  const double magnitude = std::fabs(value);
-  if (magnitude == 0.0) return QStringLiteral("0");
-  // Seconds: millisecond resolution for long times, three significant digits for short ones.
-  const QString number = magnitude >= 1.0 ? locale.toString(value, 'f', 3) : locale.toString(value, 'g', 3);
-  return unit == report::MetricUnit::Seconds ? number + QStringLiteral(" s") : number;
+  if (mode != ValueMode::Absolute) return QLocale().toString(value, 'f', 2) + QStringLiteral(" %");
+  return formatQuantity(value, unit);
 }
 
 }  // namespace waitscope::views

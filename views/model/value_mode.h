@@ -18,7 +18,7 @@ QString modeName(ValueMode mode);                 // "Absolute", "Percent of tot
 QString modeKey(ValueMode mode);                  // "absolute", "percent", "selection", "peer" (command line)
 bool modeFromKey(const QString& key, ValueMode* mode);
 
-// A value for display: "1.234 s", "12.50 %", "1,024".
+// A value for display: "1.23 s", "4.77 ms", "12.50 %", "1,024" (formatQuantity when absolute).
 QString formatValue(double value, ValueMode mode, report::MetricUnit unit);
 QString unitName(report::MetricUnit unit);        // "s", "occ.", "bytes"
 

@@ -1,6 +1,7 @@
 #include "views/widgets/chart_pane.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <utility>
 
@@ -12,9 +13,14 @@
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
+#include <QLocale>
 #include <QValueAxis>
 #include <QVBoxLayout>
+
+#include "views/model/number_format.h"
+#include "views/model/value_mode.h"
 
 namespace waitscope::views {
 namespace {
@@ -34,10 +40,26 @@ std::pair<double, double> axisRange(double lowest, double highest) {
   return {from, to > from ? to : from + 1.0};
 }
 
+// Ticks at round numbers, labelled with the decimals their spacing needs and the locale's
+// thousands separators ("10,000", "2.5"), never "9.46e+03".
+void setAxisRange(QValueAxis* axis, double from, double to) {
+  axis->setTickCount(5);
+  axis->setRange(from, to);
+  axis->applyNiceNumbers();
+  const double step = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
+  int decimals = 0;
+  for (double scaled = step; decimals < 9 && std::fabs(scaled - std::round(scaled)) > 1e-6 * std::max(1.0, scaled);
+       scaled *= 10.0)
+    ++decimals;
+  axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QLatin1Char('f'));
+}
+
 // Charts follow the palette: a dark window gets dark charts.
 QChart* plainChart(bool dark) {
   auto* chart = new QChart;
   chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+  chart->setLocalizeNumbers(true);  // axis labels in the application's locale, as the trees
+  chart->setLocale(QLocale());
   chart->legend()->hide();
   chart->setMargins(QMargins(4, 4, 4, 4));
   chart->setBackgroundRoundness(0);
@@ -56,7 +78,6 @@ ChartPane::ChartPane(QWidget* parent) : QWidget(parent) {
   barChart_->addSeries(bars);
   categoryAxis_ = new QBarCategoryAxis;
   valueAxis_ = new QValueAxis;
-  valueAxis_->setLabelFormat(QStringLiteral("%.3g"));
   barChart_->addAxis(categoryAxis_, Qt::AlignBottom);
   barChart_->addAxis(valueAxis_, Qt::AlignLeft);
   bars->attachAxis(categoryAxis_);
@@ -64,7 +85,7 @@ ChartPane::ChartPane(QWidget* parent) : QWidget(parent) {
   barView_ = new QChartView(barChart_, this);
 
   boxChart_ = plainChart(dark);
-  boxChart_->setTitle(tr("Distribution over processes"));
+  boxChart_->setTitle(tr("Distribution"));  // a quarter of the width: a longer title would be elided
   boxSet_ = new QBoxSet;
   auto* boxes = new QBoxPlotSeries;
   boxes->append(boxSet_);
@@ -73,7 +94,6 @@ ChartPane::ChartPane(QWidget* parent) : QWidget(parent) {
   boxCategory->append(QStringLiteral(" "));
   boxCategory->setLabelsVisible(false);
   boxAxis_ = new QValueAxis;
-  boxAxis_->setLabelFormat(QStringLiteral("%.3g"));
   boxChart_->addAxis(boxCategory, Qt::AlignBottom);
   boxChart_->addAxis(boxAxis_, Qt::AlignLeft);
   boxes->attachAxis(boxCategory);
@@ -81,6 +101,10 @@ ChartPane::ChartPane(QWidget* parent) : QWidget(parent) {
   boxView_ = new QChartView(boxChart_, this);
   barView_->setRenderHint(QPainter::Antialiasing);
   boxView_->setRenderHint(QPainter::Antialiasing);
+  // Below this the axes lose their labels and titles to "...": the splitter and the docks
+  // around the browser must leave the charts at least this much.
+  for (QChartView* view : {barView_, boxView_}) view->setMinimumHeight(kMinimumChartHeight);
+  connect(barChart_, &QChart::plotAreaChanged, this, [this] { fitCategoryLabels(); });
   sortBox_ = new QCheckBox(tr("Sort by value"), this);
   connect(sortBox_, &QCheckBox::toggled, this, [this] { rebuild(); });
 
@@ -94,7 +118,8 @@ ChartPane::ChartPane(QWidget* parent) : QWidget(parent) {
   rebuild();
 }
 
-void ChartPane::setValues(std::vector<double> values, QStringList labels, const QString& title, const QString& unit) {
+void ChartPane::setValues(std::vector<double> values, QStringList labels, const QString& title,
+                          report::MetricUnit unit) {
   values_ = std::move(values);
   labels_ = std::move(labels);
   title_ = title;
@@ -120,9 +145,17 @@ void ChartPane::rebuild() {
   // The charts are built once and updated in place: rebuilding axes and their
   // text layout on every selection would cost more than the trees' refill.
   barChart_->setTitle(title_);
+  const auto [lowest, highest] = barValues_.empty() ? std::pair(0.0, 0.0) : [this] {
+    const auto [lo, hi] = std::minmax_element(barValues_.begin(), barValues_.end());
+    return std::pair(*lo, *hi);
+  }();
+  // Times in the unit of the largest magnitude, so that the labels need no exponent.
+  const TimeScale scale = unit_ == report::MetricUnit::Seconds
+                              ? timeScaleFor(std::max(std::fabs(lowest), std::fabs(highest)))
+                              : TimeScale{1.0, unitName(unit_)};
   QList<qreal> heights;
   heights.reserve(static_cast<qsizetype>(barValues_.size()));
-  for (const double v : barValues_) heights.append(v);
+  for (const double v : barValues_) heights.append(v * scale.factor);
   if (barSet_->count() == heights.size()) {
     for (qsizetype i = 0; i < heights.size(); ++i) barSet_->replace(i, heights[i]);
   } else {
@@ -133,14 +166,10 @@ void ChartPane::rebuild() {
     categoryAxis_->clear();
     categoryAxis_->append(barLabels_);
   }
-  categoryAxis_->setLabelsVisible(barLabels_.size() <= 64);  // more labels than pixels help nobody
-  valueAxis_->setTitleText(unit_);
-  const auto [lowest, highest] = barValues_.empty() ? std::pair(0.0, 0.0) : [this] {
-    const auto [lo, hi] = std::minmax_element(barValues_.begin(), barValues_.end());
-    return std::pair(*lo, *hi);
-  }();
-  const auto [barFrom, barTo] = axisRange(lowest, highest);
-  valueAxis_->setRange(barFrom, barTo);
+  fitCategoryLabels();
+  valueAxis_->setTitleText(scale.unit);
+  const auto [barFrom, barTo] = axisRange(lowest * scale.factor, highest * scale.factor);
+  setAxisRange(valueAxis_, barFrom, barTo);
 
   std::vector<double> sortedValues = values_;
   std::sort(sortedValues.begin(), sortedValues.end());
@@ -153,9 +182,19 @@ void ChartPane::rebuild() {
   }
   const double q[5] = {0, 0, 0, 0, 0};
   const double* box = quartiles_.empty() ? q : quartiles_.data();
-  for (int i = 0; i < 5; ++i) boxSet_->setValue(i, box[i]);
-  const auto [boxFrom, boxTo] = axisRange(box[0], box[4]);
-  boxAxis_->setRange(boxFrom, boxTo);
+  for (int i = 0; i < 5; ++i) boxSet_->setValue(i, box[i] * scale.factor);
+  boxAxis_->setTitleText(scale.unit);
+  const auto [boxFrom, boxTo] = axisRange(box[0] * scale.factor, box[4] * scale.factor);
+  setAxisRange(boxAxis_, boxFrom, boxTo);
+}
+
+void ChartPane::fitCategoryLabels() {
+  const QFontMetrics metrics(categoryAxis_->labelsFont());
+  int widest = 0;
+  for (const QString& label : barLabels_) widest = std::max(widest, metrics.horizontalAdvance(label));
+  const qreal perBar = barChart_->plotArea().width() / std::max<qsizetype>(1, barLabels_.size());
+  const bool fits = !barLabels_.isEmpty() && widest + metrics.averageCharWidth() <= perBar;
+  if (categoryAxis_->labelsVisible() != fits) categoryAxis_->setLabelsVisible(fits);
 }
 
 }  // namespace waitscope::views

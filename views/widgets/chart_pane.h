@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+#include "analysis/report/report.h"
+
 class QBarCategoryAxis;
 class QBarSet;
 class QBoxSet;
@@ -20,8 +22,13 @@ class ChartPane : public QWidget {
  public:
   explicit ChartPane(QWidget* parent = nullptr);
 
-  // One value per location with its label; `title` names metric and call path.
-  void setValues(std::vector<double> values, QStringList labels, const QString& title, const QString& unit);
+  // Height of each chart below which its axis labels and titles no longer fit.
+  static constexpr int kMinimumChartHeight = 170;
+
+  // One value per location with its label; `title` names metric and call path. Times are
+  // drawn in the unit that fits the largest one (the value axis is titled "ms", "us", ...).
+  void setValues(std::vector<double> values, QStringList labels, const QString& title,
+                 report::MetricUnit unit = report::MetricUnit::Seconds);
   void setSorted(bool sorted);
   bool sorted() const;
 
@@ -30,9 +37,13 @@ class ChartPane : public QWidget {
   const QStringList& barLabels() const { return barLabels_; }
   // Min, lower quartile, median, upper quartile, max of the values.
   std::vector<double> quartiles() const { return quartiles_; }
+  QChart* barChart() const { return barChart_; }
+  QChart* boxChart() const { return boxChart_; }
 
  private:
   void rebuild();
+  // Rank labels only while each fits below its bar (else Qt Charts would elide them to "...").
+  void fitCategoryLabels();
 
   QChartView* barView_ = nullptr;
   QChartView* boxView_ = nullptr;
@@ -46,7 +57,8 @@ class ChartPane : public QWidget {
   QCheckBox* sortBox_ = nullptr;
   std::vector<double> values_, barValues_, quartiles_;
   QStringList labels_, barLabels_;
-  QString title_, unit_;
+  QString title_;
+  report::MetricUnit unit_ = report::MetricUnit::Seconds;
 };
 
 }  // namespace waitscope::views

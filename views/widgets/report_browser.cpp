@@ -78,6 +78,7 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
   chartSplitter_->setStretchFactor(0, 3);
   chartSplitter_->setStretchFactor(1, 1);
   chartSplitter_->setSizes({540, 260});
+  chartSplitter_->setChildrenCollapsible(false);  // the charts keep their readable minimum
   compareBar_->setObjectName(QStringLiteral("compareBar"));
   compareSelector_->setObjectName(QStringLiteral("compareSelector"));
   compareNotice_->setObjectName(QStringLiteral("compareNotice"));
@@ -307,11 +308,7 @@ void ReportBrowser::updateCharts(std::vector<double> values) {
   QString title = tr("%1 in %2").arg(namesOf(current->metricTree(), selection_->metrics()),
                                      namesOf(calls, selection_->callPaths()));
   if (comparison) title += QStringLiteral(" — ") + compareViewName(selection_->compareView());
-  const report::MetricUnit unit = current->unit(selection_->metrics());
-  chartPane_->setValues(std::move(values), labels, title,
-                        unit == report::MetricUnit::Seconds ? tr("seconds")
-                        : unit == report::MetricUnit::Bytes ? tr("bytes")
-                                                            : tr("occurrences"));
+  chartPane_->setValues(std::move(values), labels, title, current->unit(selection_->metrics()));
 }
 
 void ReportBrowser::setFlatProfile(bool flat) { callPane_->setModel(flat ? regionModel_ : callModel_); }

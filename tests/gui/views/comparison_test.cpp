@@ -164,9 +164,9 @@ class ComparisonTest : public QObject {
     QCOMPARE(model.runValue(CompareView::Difference, kBar), 1.5);
     const QLocale locale;
     QCOMPARE(model.data(model.indexOfNode(kFoo, ValueTreeModel::DifferenceColumn)).toString(),
-             locale.toString(-2.5, 'f', 3) + QStringLiteral(" s"));
+             locale.toString(-2.5, 'f', 2) + QStringLiteral(" s"));
     QCOMPARE(model.data(model.indexOfNode(kBar, ValueTreeModel::DifferenceColumn)).toString(),
-             QStringLiteral("+") + locale.toString(1.5, 'f', 3) + QStringLiteral(" s"));
+             QStringLiteral("+") + locale.toString(1.5, 'f', 2) + QStringLiteral(" s"));
     QCOMPARE(model.headerData(ValueTreeModel::RunAColumn, Qt::Horizontal).toString(), QStringLiteral("A (s)"));
     QCOMPARE(model.headerData(ValueTreeModel::RunBColumn, Qt::Horizontal).toString(), QStringLiteral("B (s)"));
     QCOMPARE(model.headerData(ValueTreeModel::DifferenceColumn, Qt::Horizontal).toString(),
@@ -200,7 +200,7 @@ class ComparisonTest : public QObject {
 
     // A value's tooltip gives all three runs.
     const QString valueTip = model.data(model.indexOfNode(kBar, ValueTreeModel::RunAColumn), Qt::ToolTipRole).toString();
-    QCOMPARE(valueTip, QStringLiteral("A: 0 · B: %1 s · B − A: +%1 s").arg(locale.toString(1.5, 'f', 3)));
+    QCOMPARE(valueTip, QStringLiteral("A: 0 · B: %1 s · B − A: +%1 s").arg(locale.toString(1.5, 'f', 2)));
 
     // Back to one run: two columns.
     model.setCompared(false);
