@@ -70,6 +70,7 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
   metricPane_->setModel(metricModel_);
   callPane_->setModel(callModel_);
   systemPane_->setModel(systemModel_);
+  for (TreePane* pane : {metricPane_, callPane_, systemPane_}) pane->setCsvCaption([this] { return csvCaption(); });
   treeSplitter_->addWidget(metricPane_);
   treeSplitter_->addWidget(callPane_);
   treeSplitter_->addWidget(systemPane_);
@@ -309,6 +310,20 @@ void ReportBrowser::updateCharts(std::vector<double> values) {
                                      namesOf(calls, selection_->callPaths()));
   if (comparison) title += QStringLiteral(" — ") + compareViewName(selection_->compareView());
   chartPane_->setValues(std::move(values), labels, title, current->unit(selection_->metrics()));
+}
+
+QString ReportBrowser::csvCaption() const {
+  const ReportDataPtr& current = selection_->report();
+  if (!current) return {};
+  const ValueTree& calls = selection_->flatProfile() ? current->regionTree() : current->callTree();
+  const report::MetricUnit unit = current->unit(selection_->metrics());
+  const QString unitText = selection_->mode() != ValueMode::Absolute ? QStringLiteral("%")
+                           : unit == report::MetricUnit::Seconds    ? tr("seconds")
+                           : unit == report::MetricUnit::Bytes      ? tr("bytes")
+                                                                    : tr("occurrences");
+  return tr("metric: %1 (%2); call path: %3; values: %4")
+      .arg(namesOf(current->metricTree(), selection_->metrics()), unitText, namesOf(calls, selection_->callPaths()),
+           modeName(selection_->mode()));
 }
 
 void ReportBrowser::setFlatProfile(bool flat) { callPane_->setModel(flat ? regionModel_ : callModel_); }

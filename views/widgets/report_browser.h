@@ -73,6 +73,8 @@ class ReportBrowser : public QWidget {
   void onCallPaths();
   void onMode();
   void updateCharts(std::vector<double> byLocation);
+  // "metric: Late Sender (seconds); call path: main/MPI_Recv; values: Absolute".
+  QString csvCaption() const;
   void updateCompareBar();
   void fillMetrics();
   // Gives `model` the values `valuesOf` computes from a report: the shown report's, or every

@@ -308,7 +308,11 @@ bool TreePane::eventFilter(QObject* watched, QEvent* event) {
   return QWidget::eventFilter(watched, event);
 }
 
-QString TreePane::exportCsv(const QString& path) const { return writeTextFile(toCsv(), path); }
+QString TreePane::exportCsv(const QString& path) const {
+  const QString caption = csvCaption_ ? csvCaption_() : QString();
+  return writeTextFile((caption.isEmpty() ? QString() : QStringLiteral("# ") + caption + QLatin1Char('\n')) + toCsv(),
+                       withDefaultSuffix(path, QStringLiteral("csv")));
+}
 QString TreePane::exportPng(const QString& path) { return views::exportPng(this, path); }
 QString TreePane::exportSvg(const QString& path) { return views::exportSvg(this, path, window()->windowTitle()); }
 

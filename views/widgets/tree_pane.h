@@ -3,6 +3,8 @@
 // ValueTreeModel (through a sort/filter proxy) that reports what is picked,
 // tells the model which items are expanded, and offers Cube's tree actions
 // (find, hot path, sort by value, threshold, CSV of what is shown).
+#include <functional>
+
 #include <QWidget>
 
 #include "views/model/report_data.h"
@@ -61,7 +63,11 @@ class TreePane : public QWidget {
   // depth,name,value with the value in the current mode (while comparing: depth,name,A,B,B − A).
   QString toCsv() const;
   // Exports of the pane (the CSV above, or the picture); empty on success, else one line.
+  // The CSV file gets ".csv" when its name has no suffix, and starts with a "# " line
+  // saying what the values are (the caption below).
   QString exportCsv(const QString& path) const;
+  // Names the metric, unit and selection of the values, for the CSV file's first line.
+  void setCsvCaption(std::function<QString()> caption) { csvCaption_ = std::move(caption); }
   QString exportPng(const QString& path);
   QString exportSvg(const QString& path);
 
@@ -88,6 +94,7 @@ class TreePane : public QWidget {
   QLabel* notFound_ = nullptr;
   bool sortByValue_ = false;
   QTimer* fitTimer_ = nullptr;
+  std::function<QString()> csvCaption_;
 };
 
 }  // namespace waitscope::views

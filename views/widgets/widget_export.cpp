@@ -41,4 +41,8 @@ QString writeTextFile(const QString& text, const QString& path) {
   return {};
 }
 
+QString withDefaultSuffix(const QString& path, const QString& suffix) {
+  return QFileInfo(path).suffix().isEmpty() ? path + QLatin1Char('.') + suffix : path;
+}
+
 }  // namespace waitscope::views

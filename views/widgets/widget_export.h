@@ -12,5 +12,7 @@ namespace waitscope::views {
 QString exportPng(QWidget* widget, const QString& path);
 QString exportSvg(QWidget* widget, const QString& path, const QString& title);
 QString writeTextFile(const QString& text, const QString& path);
+// The path with ".suffix" appended when the name has none ("profile" -> "profile.csv").
+QString withDefaultSuffix(const QString& path, const QString& suffix);
 
 }  // namespace waitscope::views

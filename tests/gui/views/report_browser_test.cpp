@@ -223,14 +223,23 @@ class ReportBrowserTest : public QObject {
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    // Header, main (expanded: exclusive 0), MPI_Recv, foo (collapsed: inclusive) — foo's child is hidden.
-    QCOMPARE(lines.size(), 4);
-    QCOMPARE(lines[0], QStringLiteral("depth,name,Value (s)"));
+    // What the values are, the header, main (expanded: exclusive 0), MPI_Recv, foo (collapsed:
+    // inclusive) — foo's child is hidden.
+    QCOMPARE(lines.size(), 5);
+    QCOMPARE(lines[0], QStringLiteral("# metric: Late Sender (seconds); call path: main; values: Absolute"));
+    QCOMPARE(lines.mid(1).join(QLatin1Char('\n')) + QLatin1Char('\n'), browser->callPane()->toCsv());
+    QCOMPARE(lines[1], QStringLiteral("depth,name,Value (s)"));
     const ValueTreeModel* model = browser->callModel();
-    QCOMPARE(lines[1], QStringLiteral("0,main,%1").arg(model->shownValue(kMain), 0, 'g', 17));
-    QCOMPARE(lines[2].section(QLatin1Char(','), 2).toDouble(), model->shownValue(kMainRecv));
-    QCOMPARE(lines[2].section(QLatin1Char(','), 2).toDouble(), 0.25);
-    QCOMPARE(lines[3].section(QLatin1Char(','), 2).toDouble(), 0.5);
+    QCOMPARE(lines[2], QStringLiteral("0,main,%1").arg(model->shownValue(kMain), 0, 'g', 17));
+    QCOMPARE(lines[3].section(QLatin1Char(','), 2).toDouble(), model->shownValue(kMainRecv));
+    QCOMPARE(lines[3].section(QLatin1Char(','), 2).toDouble(), 0.25);
+    QCOMPARE(lines[4].section(QLatin1Char(','), 2).toDouble(), 0.5);
+    // A name typed without a suffix gets ".csv"; one with a suffix is kept.
+    QCOMPARE(browser->callPane()->exportCsv(dir_.filePath(QStringLiteral("typed"))), QString());
+    QVERIFY(QFile::exists(dir_.filePath(QStringLiteral("typed.csv"))));
+    QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("typed"))));
+    QCOMPARE(browser->callPane()->exportCsv(dir_.filePath(QStringLiteral("calls.txt"))), QString());
+    QVERIFY(QFile::exists(dir_.filePath(QStringLiteral("calls.txt"))));
 
     QVERIFY(!window->exportWindowPng(QStringLiteral("/nonexistent-dir/x.png")).isEmpty());
   }
