@@ -13,9 +13,11 @@
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QCursor>
 #include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLocale>
+#include <QToolTip>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -105,6 +107,12 @@ ChartPane::ChartPane(QWidget* parent) : QWidget(parent) {
   // around the browser must leave the charts at least this much.
   for (QChartView* view : {barView_, boxView_}) view->setMinimumHeight(kMinimumChartHeight);
   connect(barChart_, &QChart::plotAreaChanged, this, [this] { fitCategoryLabels(); });
+  connect(barSet_, &QBarSet::hovered, this, [this](bool entered, int index) {
+    if (entered)
+      QToolTip::showText(QCursor::pos(), barToolTip(index), barView_);
+    else
+      QToolTip::hideText();
+  });
   sortBox_ = new QCheckBox(tr("Sort by value"), this);
   connect(sortBox_, &QCheckBox::toggled, this, [this] { rebuild(); });
 
@@ -186,6 +194,15 @@ void ChartPane::rebuild() {
   boxAxis_->setTitleText(scale.unit);
   const auto [boxFrom, boxTo] = axisRange(box[0] * scale.factor, box[4] * scale.factor);
   setAxisRange(boxAxis_, boxFrom, boxTo);
+}
+
+QString ChartPane::barToolTip(int index) const {
+  if (index < 0 || index >= barLabels_.size()) return {};
+  const QString& label = barLabels_[index];
+  bool rank = false;
+  label.toInt(&rank);
+  return (rank ? tr("Rank %1").arg(label) : label) + QStringLiteral(": ") +
+         formatQuantity(barValues_[static_cast<std::size_t>(index)], unit_);
 }
 
 void ChartPane::fitCategoryLabels() {

@@ -37,6 +37,8 @@ class ChartPane : public QWidget {
   const QStringList& barLabels() const { return barLabels_; }
   // Min, lower quartile, median, upper quartile, max of the values.
   std::vector<double> quartiles() const { return quartiles_; }
+  // What hovering bar `index` (in drawing order) shows: "Rank 3: 4.77 ms".
+  QString barToolTip(int index) const;
   QChart* barChart() const { return barChart_; }
   QChart* boxChart() const { return boxChart_; }
 

@@ -125,6 +125,10 @@ class ChartReadabilityTest : public QObject {
     // 4.77 ms at most: the axis counts milliseconds, ticks at whole or half ones.
     QTRY_VERIFY(chartTexts(pane.barChart()).contains(QStringLiteral("ms")));
     QVERIFY(chartTexts(pane.boxChart()).contains(QStringLiteral("ms")));
+    // Hovering a bar tells its value in the formatter's words.
+    QCOMPARE(pane.barToolTip(1), QStringLiteral("Rank 1: 4.77 ms"));
+    QCOMPARE(pane.barToolTip(2), QStringLiteral("Rank 2: 0"));
+    QCOMPARE(pane.barToolTip(3), QString());
     for (QChart* chart : {pane.barChart(), pane.boxChart()}) {
       QTRY_VERIFY2(firstElided(chart).isEmpty(), qPrintable(firstElided(chart)));
       for (const QString& text : chartTexts(chart)) QVERIFY2(!text.contains(QStringLiteral("e-")), qPrintable(text));
@@ -141,6 +145,7 @@ class ChartReadabilityTest : public QObject {
       separated = separated || text.contains(QStringLiteral(",000"));
     }
     QVERIFY(separated);  // ticks at round ten thousands: "10,000"
+    QCOMPARE(pane.barToolTip(1), QStringLiteral("Rank 1: 31,554"));
 
     // Many ranks: their labels are left out rather than elided.
     std::vector<double> many(512, 1.0);
