@@ -43,6 +43,8 @@ StackedTimelines::StackedTimelines(QWidget* parent)
   value_->setMaximumWidth(200);
   alignmentLabel_->setObjectName(QStringLiteral("alignmentText"));
   alignmentLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // A long line must not widen the window: cut off, in full in its tool tip.
+  alignmentLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   connect(choice_, &QComboBox::activated, this, [this](int index) {
     const TimelineAlignment::Kind kind = kKinds[index];
     if (kind == TimelineAlignment::Kind::FirstCallOfRegion || kind == TimelineAlignment::Kind::Offset) {
@@ -85,6 +87,7 @@ StackedTimelines::StackedTimelines(QWidget* parent)
     headers_[run]->setFont(bold);
     headers_[run]->setContentsMargins(4, 2, 4, 2);
     headers_[run]->setAutoFillBackground(true);
+    headers_[run]->setWordWrap(true);  // a long notice must not widen the window
     headers_[run]->setBackgroundRole(QPalette::AlternateBase);
     notices_[run] = new QLabel(this);
     notices_[run]->setWordWrap(true);
@@ -181,6 +184,7 @@ void StackedTimelines::applyAlignment() {
   alignmentText_ = where.isEmpty() ? QString() : tr("t = 0: %1 of its trace").arg(where.join(QStringLiteral(", ")));
   if (!problems.isEmpty()) alignmentText_ += QStringLiteral(" — ") + problems.join(QStringLiteral("; "));
   alignmentLabel_->setText(alignmentText_);
+  alignmentLabel_->setToolTip(alignmentText_);
   following_ = true;  // the views are set one by one, none leads
   for (int run = 0; run < kRuns; ++run) {
     if (!shown(run)) continue;

@@ -310,6 +310,14 @@ class StackedTimelinesTest : public QObject {
     QCOMPARE(stacked.view(0)->timeWindow().from, 0.0);
     QCOMPARE(stacked.view(0)->timeWindow().to, 4.0);
     QVERIFY(stacked.view(0)->legendVisible());  // the only run: the legend is under it
+    // Long lines (a notice, a region's name) do not widen the window: they wrap or are cut off.
+    stacked.setAlignment(alignAt(TimelineAlignment::Kind::FirstCallOfRegion, QStringLiteral("loop")));
+    const int width = stacked.minimumSizeHint().width();
+    stacked.setAlignment(alignAt(TimelineAlignment::Kind::FirstCallOfRegion, QString(300, QLatin1Char('x'))));
+    stacked.setRuns(a.compared(QStringLiteral("A: fence.waitscope")),
+                    {QStringLiteral("B: gats.waitscope"), nullptr, nullptr, notice + QString(300, QLatin1Char('!'))});
+    QVERIFY(stacked.alignmentText().size() > 150);  // the region (cut at 80 characters) and why
+    QCOMPARE(stacked.minimumSizeHint().width(), width);
     stacked.setAlignment(alignAt(TimelineAlignment::Kind::EndOfMpiInit));
     QCOMPARE(stacked.origin(0), 1.25);
     QCOMPARE(shared(stacked, 0).from, -1.25);
