@@ -103,9 +103,6 @@ ChartPane::ChartPane(QWidget* parent) : QWidget(parent) {
   boxView_ = new QChartView(boxChart_, this);
   barView_->setRenderHint(QPainter::Antialiasing);
   boxView_->setRenderHint(QPainter::Antialiasing);
-  // Below this the axes lose their labels and titles to "...": the splitter and the docks
-  // around the browser must leave the charts at least this much.
-  for (QChartView* view : {barView_, boxView_}) view->setMinimumHeight(kMinimumChartHeight);
   connect(barChart_, &QChart::plotAreaChanged, this, [this] { fitCategoryLabels(); });
   connect(barSet_, &QBarSet::hovered, this, [this](bool entered, int index) {
     if (entered)
@@ -116,13 +113,19 @@ ChartPane::ChartPane(QWidget* parent) : QWidget(parent) {
   sortBox_ = new QCheckBox(tr("Sort by value"), this);
   connect(sortBox_, &QCheckBox::toggled, this, [this] { rebuild(); });
 
-  auto* charts = new QHBoxLayout;
-  charts->addWidget(barView_, 3);
-  charts->addWidget(boxView_, 1);
-  auto* layout = new QVBoxLayout(this);
+  // The check box below the box plot, not below both: the bars keep the whole height.
+  auto* boxColumn = new QVBoxLayout;
+  boxColumn->setContentsMargins(0, 0, 0, 0);
+  boxColumn->addWidget(boxView_, 1);
+  boxColumn->addWidget(sortBox_);
+  // Below this the axes lose their labels and titles to "...": the splitter and the docks
+  // around the browser must leave the charts at least this much.
+  barView_->setMinimumHeight(kMinimumChartHeight);
+  boxView_->setMinimumHeight(kMinimumChartHeight - sortBox_->sizeHint().height() - boxColumn->spacing());
+  auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addLayout(charts, 1);
-  layout->addWidget(sortBox_);
+  layout->addWidget(barView_, 3);
+  layout->addLayout(boxColumn, 1);
   rebuild();
 }
 

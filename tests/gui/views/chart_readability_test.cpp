@@ -101,6 +101,7 @@ class ChartReadabilityTest : public QObject {
       QCOMPARE(window.size(), size);
       checkReadable(window.browser()->chartPane(),
                     QStringLiteral("%1x%2").arg(size.width()).arg(size.height()));
+      if (QTest::currentTestFailed()) return;
     }
   }
 
