@@ -326,7 +326,7 @@ class LaunchUnitTest : public QObject {
       return QString::fromUtf8(file.readAll());
     };
     const QString analyzerLine = QStringLiteral(
-        "waitscope-analyze: /tmp/h8/nonexist/traces.otf2: no such file; give the anchor file (traces.otf2) of an OTF2 archive");
+        "waitscope-analyze: /tmp/missing/traces.otf2: no such file; give the anchor file (traces.otf2) of an OTF2 archive");
     QCOMPARE(failureCause(text("ompi-analyzer.txt")), analyzerLine);
     QCOMPARE(failureCause(text("mpich-analyzer.txt")), analyzerLine);
     QCOMPARE(failureCause(text("ompi-root.txt")), QStringLiteral("mpiexec has detected an attempt to run as root."));
