@@ -73,7 +73,7 @@ class ChartReadabilityTest : public QObject {
     }
     // The rank labels of the three bars are shown, whole.
     const QStringList texts = chartTexts(pane->barChart());
-    for (const QString rank : {QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")})
+    for (const QString& rank : {QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")})
       QVERIFY2(texts.contains(rank), qPrintable(where + QStringLiteral(": no label ") + rank));
   }
 
