@@ -6,6 +6,7 @@
 
 #include "analysis/trace/otf2_reader.h"
 #include "analysis/trace/trace.h"
+#include "tests/e2e/recorded_calls.h"
 
 namespace waitscope::test {
 
@@ -17,11 +18,7 @@ const char* const kLatePost = "mpi_rma_sync_late_post";
 const char* const kEarlyWait = "mpi_rma_early_wait";
 const char* const kLateComplete = "mpi_rma_late_complete";
 
-struct Call {
-  std::string region;
-  std::uint32_t line = 0;
-  double enter = 0.0, leave = 0.0;
-};
+using Call = RecordedCall;
 
 // An access epoch (start ... complete) or an exposure epoch (post ... wait) of one rank.
 struct Epoch {
@@ -55,27 +52,7 @@ Epoch* openEpoch(std::vector<Epoch>& epochs, trace::WinId win) {
 // The calls and GATS epochs of one location.
 Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
   Rank out;
-  std::vector<std::size_t> open;
-  for (const trace::Event& e : loc.events) {
-    if (e.kind == EventKind::Enter) {
-      const trace::CallPath& path = t.callTree[e.ref];
-      Call c;
-      c.region = t.defs.regions[path.region].name;
-      c.line = path.callSite < t.defs.sourceLocations.size() ? t.defs.sourceLocations[path.callSite].line : 0;
-      c.enter = e.time;
-      open.push_back(out.calls.size());
-      out.calls.push_back(std::move(c));
-      continue;
-    }
-    if (e.kind == EventKind::Leave) {
-      if (!open.empty()) {
-        out.calls[open.back()].leave = e.time;
-        open.pop_back();
-      }
-      continue;
-    }
-    if (open.empty()) continue;
-    const std::size_t call = open.back();
+  walkCalls(t, loc, out.calls, [&](const trace::Event& e, std::size_t call) {
     const std::string& region = out.calls[call].region;
     if (e.kind == EventKind::RmaGroupSync) {
       const trace::RmaRecord& r = loc.rmaRecord(e);
@@ -97,7 +74,7 @@ Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
         epoch->lastTransfer[static_cast<int>(t.defs.worldRank(comm, r.remote))] = call;
       }
     }
-  }
+  });
   return out;
 }
 

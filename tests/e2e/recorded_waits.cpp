@@ -8,6 +8,7 @@
 
 #include "analysis/trace/otf2_reader.h"
 #include "analysis/trace/trace.h"
+#include "tests/e2e/recorded_calls.h"
 
 namespace waitscope::test {
 
@@ -16,14 +17,7 @@ namespace {
 using trace::CollectiveOp;
 using trace::EventKind;
 
-// One MPI call as the trace recorded it, with the communication records inside it.
-struct Call {
-  std::string region;
-  std::string path;  // region names from the root, joined by '/'
-  std::uint32_t line = 0;
-  double enter = 0.0, leave = 0.0;
-  double duration() const { return leave - enter; }
-};
+using Call = RecordedCall;
 
 // A point-to-point channel: messages match in order per (source, destination, communicator, tag).
 using Channel = std::tuple<int, int, std::uint32_t, std::uint32_t>;
@@ -51,46 +45,12 @@ struct Rank {
   std::map<std::uint32_t, std::vector<CollectiveCall>> windowCalls;     // by window
 };
 
-std::string pathString(const trace::Trace& t, trace::CallPathId id) {
-  std::vector<std::string> names;
-  for (trace::CallPathId c = id; c != trace::kNone && names.size() <= t.callTree.size(); c = t.callTree[c].parent)
-    names.push_back(t.defs.regions[t.callTree[c].region].name);
-  std::string out;
-  for (auto it = names.rbegin(); it != names.rend(); ++it) out += (out.empty() ? "" : "/") + *it;
-  return out;
-}
-
-std::uint32_t callSiteLine(const trace::Trace& t, trace::CallPathId id) {
-  const trace::SourceLocationId site = t.callTree[id].callSite;
-  return site < t.defs.sourceLocations.size() ? t.defs.sourceLocations[site].line : 0;
-}
-
 // The calls and communication records of one location.
 Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
   Rank out;
-  std::vector<std::size_t> open;
   std::unordered_map<std::uint64_t, std::pair<double, std::size_t>> postedIrecvs;  // request -> post time, sequence
   std::size_t sequence = 0;
-  for (const trace::Event& e : loc.events) {
-    if (e.kind == EventKind::Enter) {
-      Call c;
-      c.region = t.defs.regions[t.callTree[e.ref].region].name;
-      c.path = pathString(t, e.ref);
-      c.line = callSiteLine(t, e.ref);
-      c.enter = e.time;
-      open.push_back(out.calls.size());
-      out.calls.push_back(std::move(c));
-      continue;
-    }
-    if (e.kind == EventKind::Leave) {
-      if (!open.empty()) {
-        out.calls[open.back()].leave = e.time;
-        open.pop_back();
-      }
-      continue;
-    }
-    if (open.empty()) continue;
-    const std::size_t call = open.back();
+  walkCalls(t, loc, out.calls, [&](const trace::Event& e, std::size_t call) {
     switch (e.kind) {
       case EventKind::MpiSend:
       case EventKind::MpiIsend: {
@@ -134,7 +94,7 @@ Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
       default:
         break;
     }
-  }
+  });
   for (auto& [channel, receives] : out.receives)
     std::sort(receives.begin(), receives.end(),
               [](const Receive& a, const Receive& b) { return a.sequence < b.sequence; });
