@@ -25,6 +25,11 @@ QString callSiteLabel(const report::CallPath& callPath) {
   return callPath.callSiteLine ? QStringLiteral("%1:%2").arg(file).arg(callPath.callSiteLine) : file;
 }
 
+ReportData::ReportData(report::Report report, QString path, TimeWindowRestriction window)
+    : ReportData(std::move(report), std::move(path)) {
+  window_ = std::move(window);
+}
+
 ReportData::ReportData(report::Report report, QString path) : report_(std::move(report)), path_(std::move(path)) {
   const report::Report& r = report_;
 

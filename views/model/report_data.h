@@ -6,6 +6,7 @@
 // and shared by every view.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <QString>
@@ -29,9 +30,24 @@ using TreePicks = std::vector<TreePick>;
 // siblings that share a name.
 QString callSiteLabel(const report::CallPath& callPath);
 
+// What a report restricted to a time window knows about itself (views/model/time_window_filter.h).
+struct TimeWindowRestriction {
+  double from = 0.0, to = 0.0;         // seconds on the trace's clock
+  std::vector<char> metricAvailable;   // per metric: 0 when it cannot be restricted (it has no rows)
+};
+
 class ReportData {
  public:
   ReportData(report::Report report, QString path);
+  // A report restricted to a time window: the same trees, the window's values.
+  ReportData(report::Report report, QString path, TimeWindowRestriction window);
+
+  // nullptr for a whole run.
+  const TimeWindowRestriction* timeWindow() const { return window_ ? &*window_ : nullptr; }
+  // False for a metric a time window cannot restrict (its values would be wrong, so it has none).
+  bool metricAvailable(std::uint32_t metric) const {
+    return !window_ || metric >= window_->metricAvailable.size() || window_->metricAvailable[metric];
+  }
 
   const report::Report& report() const { return report_; }
   const QString& path() const { return path_; }
@@ -73,6 +89,7 @@ class ReportData {
  private:
   report::Report report_;
   QString path_;
+  std::optional<TimeWindowRestriction> window_;
   ValueTree metricTree_, callTree_, regionTree_, systemTree_;
   std::vector<std::vector<std::uint32_t>> rowsByMetric_;
   std::vector<std::vector<std::uint32_t>> rowsByCallPath_;

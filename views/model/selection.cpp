@@ -27,6 +27,8 @@ void Selection::setCompareView(CompareView view) {
 
 void Selection::showNew(ReportDataPtr report) {
   report_ = std::move(report);
+  whole_ = report_;
+  filterStart_ = filterEnd_ = 0.0;
   metrics_.clear();
   callPaths_.clear();
   systemItems_.clear();
@@ -38,6 +40,32 @@ void Selection::showNew(ReportDataPtr report) {
 
 void Selection::updateReport(ReportDataPtr report) {
   report_ = std::move(report);
+  whole_ = report_;
+  emit reportUpdated();
+  if (hasTimeFilter()) emit timeFilterChanged();
+}
+
+void Selection::setTimeFilter(double start, double end) {
+  if (!(end > start) || comparison_ || !whole_) return;  // a comparison aligns whole runs only
+  if (start == filterStart_ && end == filterEnd_) return;
+  filterStart_ = start;
+  filterEnd_ = end;
+  emit timeFilterChanged();
+}
+
+void Selection::clearTimeFilter() {
+  if (!hasTimeFilter()) return;
+  filterStart_ = filterEnd_ = 0.0;
+  emit timeFilterChanged();
+  if (report_ != whole_) {
+    report_ = whole_;
+    emit reportUpdated();
+  }
+}
+
+void Selection::showRestricted(ReportDataPtr restricted) {
+  if (!hasTimeFilter() || !restricted) return;
+  report_ = std::move(restricted);
   emit reportUpdated();
 }
 

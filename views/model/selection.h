@@ -74,6 +74,23 @@ class Selection : public QObject {
   bool hasTimeWindow() const { return windowEnd_ > windowStart_; }
   void setTimeWindow(double start, double end);
 
+  // The time filter: the trees, charts and critical path show the values of [filterStart,
+  // filterEnd] (docs/time-window.md) instead of the whole run. Unlike the time window above
+  // (where the timeline is zoomed), it is set on purpose and stays until cleared. Setting it
+  // emits timeFilterChanged; TimeWindowFilter then computes the restricted report and shows
+  // it with showRestricted (reportUpdated, picks kept). A new report or a comparison clears it;
+  // a newer version of the shown report (updateReport) keeps it and emits timeFilterChanged
+  // again, so the restriction is computed anew.
+  double filterStart() const { return filterStart_; }
+  double filterEnd() const { return filterEnd_; }
+  bool hasTimeFilter() const { return filterEnd_ > filterStart_; }
+  void setTimeFilter(double start, double end);
+  void clearTimeFilter();
+  // The shown report without the time filter (== report() while none is applied).
+  const ReportDataPtr& wholeReport() const { return whole_; }
+  // Shows `restricted` (the whole report restricted to the filter, same tree shapes) in place.
+  void showRestricted(ReportDataPtr restricted);
+
   // What the current picks stand for (empty when no report is loaded).
   std::vector<char> metricMask() const;
   std::vector<char> callPathMask() const;
@@ -91,11 +108,13 @@ class Selection : public QObject {
   void modeChanged();
   void thresholdChanged();
   void timeWindowChanged(double start, double end);
+  void timeFilterChanged();
 
  private:
   void showNew(ReportDataPtr report);
 
   ReportDataPtr report_;
+  ReportDataPtr whole_;
   ComparisonDataPtr comparison_;
   CompareView compareView_ = CompareView::Difference;
   TreePicks metrics_, callPaths_, systemItems_;
@@ -104,6 +123,7 @@ class Selection : public QObject {
   ValueMode mode_ = ValueMode::Absolute;
   double threshold_ = 0.0;
   double windowStart_ = 0.0, windowEnd_ = 0.0;
+  double filterStart_ = 0.0, filterEnd_ = 0.0;
 };
 
 }  // namespace waitscope::views
