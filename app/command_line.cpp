@@ -33,10 +33,16 @@ struct Options {
   QCommandLineOption size{QStringLiteral("size"), QStringLiteral("window size in pixels (default 1280x800)"),
                           QStringLiteral("WxH")};
   QCommandLineOption view{QStringLiteral("view"),
-                          QStringLiteral("what the PNG/SVG/CSV exports show: browser (default) or timeline "
-                                         "(timeline CSV: the wait-state instances shown)"),
+                          QStringLiteral("what the PNG/SVG/CSV exports show: browser (default), timeline "
+                                         "(timeline CSV: the wait-state instances shown) or matrix (the "
+                                         "communication matrix)"),
                           QStringLiteral("VIEW")};
-  QCommandLineOption timeWindow{QStringLiteral("time-window"), QStringLiteral("the timeline's time window in seconds"),
+  QCommandLineOption matrix{QStringLiteral("matrix"),
+                            QStringLiteral("with --view matrix, the quantity: count, bytes (default) or waiting"),
+                            QStringLiteral("QUANTITY")};
+  QCommandLineOption timeWindow{QStringLiteral("time-window"),
+                                QStringLiteral("only the time window T0:T1 (seconds): the trees, charts and exports "
+                                               "hold its values; with --view timeline, the timeline's window"),
                                 QStringLiteral("T0:T1")};
   QCommandLineOption exportPng{QStringLiteral("export-png"), QStringLiteral("write the window as PNG"),
                                QStringLiteral("FILE")};
@@ -78,7 +84,7 @@ struct Options {
     parser.addPositionalArgument(QStringLiteral("REPORT"), QStringLiteral("the report to open"),
                                  QStringLiteral("[REPORT]"));
     for (const QCommandLineOption* o : {&metric, &callPath, &mode, &compare, &compareView,
-                                        &series, &flat, &size, &view, &timeWindow, &exportPng,
+                                        &series, &flat, &size, &view, &matrix, &timeWindow, &exportPng,
                                         &exportSvg, &exportCsv, &csvTree, &quit, &allowRemoteTimeline, &help,
                                         &version})
       parser.addOption(*o);
@@ -154,11 +160,20 @@ bool readOptions(const QCommandLineParser& parser, const Options& o, CommandLine
   }
   if (parser.isSet(o.view)) {
     const QString v = parser.value(o.view);
-    if (v != QLatin1String("browser") && v != QLatin1String("timeline")) {
-      *error = QStringLiteral("--view: expected browser or timeline, got '%1'").arg(v);
+    if (v != QLatin1String("browser") && v != QLatin1String("timeline") && v != QLatin1String("matrix")) {
+      *error = QStringLiteral("--view: expected browser, timeline or matrix, got '%1'").arg(v);
       return false;
     }
     cl.timelineView = v == QLatin1String("timeline");
+    cl.matrixView = v == QLatin1String("matrix");
+  }
+  if (parser.isSet(o.matrix)) {
+    cl.matrixQuantity = parser.value(o.matrix);
+    if (cl.matrixQuantity != QLatin1String("count") && cl.matrixQuantity != QLatin1String("bytes") &&
+        cl.matrixQuantity != QLatin1String("waiting")) {
+      *error = QStringLiteral("--matrix: expected count, bytes or waiting, got '%1'").arg(cl.matrixQuantity);
+      return false;
+    }
   }
   if (parser.isSet(o.timeWindow)) {
     const QString v = parser.value(o.timeWindow);

@@ -24,6 +24,8 @@ struct CommandLine {
   QString csvTree = QStringLiteral("call");  // metric, call or system
   QSize size;            // invalid: the default (or remembered) size
   bool timelineView = false;             // --view timeline: exports show the timeline
+  bool matrixView = false;               // --view matrix: exports show the communication matrix
+  QString matrixQuantity = QStringLiteral("bytes");  // --matrix count|bytes|waiting
   double windowFrom = 0.0, windowTo = 0.0;  // --time-window T0:T1 (to > from when given)
   bool quit = false;
   bool help = false, version = false;  // -h/--help, --version: print and exit

@@ -46,6 +46,7 @@
 #include "app/timeline_loader.h"
 #include "app/user_guide.h"
 #include "views/model/selection.h"
+#include "views/model/time_window_filter.h"
 #include "views/model/value_tree_model.h"
 #include "views/source/source_pane.h"
 #include "views/timeline/critical_path_pane.h"
@@ -55,8 +56,10 @@
 #include "views/timeline/timeline_view.h"
 #include "views/widgets/assessment_pane.h"
 #include "views/widgets/chart_pane.h"
+#include "views/widgets/communication_matrix_pane.h"
 #include "views/widgets/report_browser.h"
 #include "views/widgets/scaling_series_window.h"
+#include "views/widgets/time_filter_bar.h"
 #include "views/widgets/tree_pane.h"
 #include "views/widgets/widget_export.h"
 
@@ -119,6 +122,11 @@ MainWindow::MainWindow(QWidget* parent)
   assessmentDock->setWidget(assessmentPane_);
   addDockWidget(Qt::BottomDockWidgetArea, assessmentDock);
   tabifyDockWidget(criticalPathDock, assessmentDock);
+  auto* matrixDock = new QDockWidget(tr("Communication Matrix"), this);
+  matrixDock->setObjectName(QStringLiteral("communicationMatrixDock"));
+  matrixDock->setWidget(new views::CommunicationMatrixPane(selection_, this));
+  addDockWidget(Qt::BottomDockWidgetArea, matrixDock);
+  tabifyDockWidget(assessmentDock, matrixDock);
   connect(assessmentPane_, &views::AssessmentPane::referenceRequested, this, &MainWindow::chooseAssessmentReference);
   // A comparison's two runs, stacked on one time axis: shown when a comparison opens.
   comparedTimelines_ = new views::StackedTimelines(this);
@@ -157,6 +165,9 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addPermanentWidget(summary_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
+  // The time filter: its indicator leftmost among the permanent widgets, its actions in View.
+  auto* timeFilter = new views::TimeWindowFilter(selection_, this);
+  statusBar()->insertPermanentWidget(0, new views::TimeFilterBar(selection_, timeFilter, this));
   setLoadingUi(false);
   live_ = new LiveRunController(this);
 
@@ -329,7 +340,10 @@ void MainWindow::createActions() {
   view->addAction(findChild<QDockWidget*>(QStringLiteral("compareTimelinesDock"))->toggleViewAction());
   view->addAction(findChild<QDockWidget*>(QStringLiteral("criticalPathDock"))->toggleViewAction());
   view->addAction(findChild<QDockWidget*>(QStringLiteral("assessmentDock"))->toggleViewAction());
+  view->addAction(findChild<QDockWidget*>(QStringLiteral("communicationMatrixDock"))->toggleViewAction());
   view->addAction(tr("Timeline &Colours…"), this, &MainWindow::editTimelineColors);
+  view->addAction(findChild<views::TimeFilterBar*>()->filterAction());
+  view->addAction(findChild<views::TimeFilterBar*>()->clearAction());
   view->addSeparator();
   view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
 
@@ -652,6 +666,8 @@ bool MainWindow::loadTimelineNow() {
   const views::ReportDataPtr& shown = selection_->report();
   timelinePane_->view()->setData(result.source, std::shared_ptr<const report::Report>(shown, &shown->report()));
   timelineStack_->setCurrentIndex(1);
+  findChild<views::TimeWindowFilter*>()->setSource(result.source);
+  findChild<views::CommunicationMatrixPane*>()->model()->setSource(result.source);
   return true;
 }
 
@@ -660,6 +676,8 @@ void MainWindow::connectTimeline() {
   connect(timelineLoader_, &TimelineLoader::loaded, this, [this](std::shared_ptr<timeline::SliceSource> source) {
     const views::ReportDataPtr& shown = selection_->report();
     if (!shown || selection_->comparison()) return;  // a comparison shows no timeline
+    findChild<views::TimeWindowFilter*>()->setSource(source);
+    findChild<views::CommunicationMatrixPane*>()->model()->setSource(source);
     timelinePane_->view()->setData(std::move(source), std::shared_ptr<const report::Report>(shown, &shown->report()));
     timelineStack_->setCurrentIndex(1);
     emit timelineReady();

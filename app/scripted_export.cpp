@@ -1,6 +1,7 @@
 #include "app/scripted_export.h"
 
 #include <cstdio>
+#include <memory>
 
 #include <QApplication>
 #include <QImage>
@@ -17,7 +18,9 @@
 #include "app/report_loader.h"
 #include "app/timeline_loader.h"
 #include "views/model/selection.h"
+#include "views/model/time_window_filter.h"
 #include "views/timeline/timeline_view.h"
+#include "views/widgets/communication_matrix_pane.h"
 #include "views/widgets/report_browser.h"
 #include "views/widgets/tree_pane.h"
 
@@ -114,6 +117,16 @@ int runScriptedExport(MainWindow& window, const CommandLine& options) {
     window.showComparison(compared.comparison);
   }
   QString error;
+  // --time-window restricts the trees, charts and CSV to the window (the timeline view is zoomed to it below).
+  if (options.windowTo > options.windowFrom && !options.timelineView) {
+    if (window.selection()->comparison())
+      return fail(QStringLiteral("--time-window restricts one run: export it without --compare"));
+    if (!window.loadTimelineNow())
+      return fail(QStringLiteral("--time-window needs the report's timeline: %1").arg(window.timelineNotice()));
+    window.selection()->setTimeFilter(options.windowFrom, options.windowTo);
+    auto* filter = window.findChild<views::TimeWindowFilter*>();
+    if (!filter->applyNow()) return fail(QStringLiteral("--time-window: %1").arg(filter->problem()));
+  }
   if (!applySelection(window, options, &error)) return fail(error);
   // Let layouts and charts settle before rendering; then show the selected items again, since
   // the trees were scrolled to them before the layout gave them their final height.
@@ -123,6 +136,27 @@ int runScriptedExport(MainWindow& window, const CommandLine& options) {
     if (pane->view()->currentIndex().isValid()) pane->view()->scrollTo(pane->view()->currentIndex());
   QApplication::processEvents();
 
+  if (options.matrixView) {
+    if (window.selection()->comparison())
+      return fail(QStringLiteral("--view matrix shows one run: export it without --compare"));
+    auto* matrix = window.findChild<views::CommunicationMatrixPane*>();
+    if (!matrix->model()->hasData() && !window.loadTimelineNow())
+      return fail(QStringLiteral("--view matrix needs the report's timeline: %1").arg(window.timelineNotice()));
+    using timeline::MatrixQuantity;
+    const QString& q = options.matrixQuantity;
+    matrix->model()->setQuantity(q == QLatin1String("count")     ? MatrixQuantity::Count
+                                 : q == QLatin1String("waiting") ? MatrixQuantity::WaitingTime
+                                                                 : MatrixQuantity::Bytes);
+    matrix->setParent(nullptr);  // exported alone, at the requested size (its dock forgets it)
+    const std::unique_ptr<views::CommunicationMatrixPane> alone(matrix);
+    matrix->resize(options.size.isValid() ? options.size : QSize(1280, 800));
+    matrix->show();
+    QApplication::processEvents();
+    if (!options.exportPng.isEmpty() && !(error = matrix->exportPng(options.exportPng)).isEmpty()) return fail(error);
+    if (!options.exportSvg.isEmpty() && !(error = matrix->exportSvg(options.exportSvg)).isEmpty()) return fail(error);
+    if (!options.exportCsv.isEmpty() && !(error = matrix->exportCsv(options.exportCsv)).isEmpty()) return fail(error);
+    return 0;
+  }
   if (options.timelineView) {
     if (window.selection()->comparison())
       return fail(QStringLiteral("--view timeline shows one run: export it without --compare"));
