@@ -113,9 +113,11 @@ QString CommunicationMatrixModel::description() const {
   QStringList kinds;
   if (pointToPoint_) kinds << tr("point-to-point");
   if (rma_) kinds << tr("RMA");
-  QString line = tr("quantity: %1; kinds: %2; rows: sender, columns: receiver")
-                     .arg(quantityTitle(), kinds.isEmpty() ? tr("none") : kinds.join(QStringLiteral(", ")));
-  if (quantity_ == MatrixQuantity::WaitingTime) line += tr(" (rows: the location that caused the waiting)");
+  QString line = tr("quantity: %1; kinds: %2; %3")
+                     .arg(quantityTitle(), kinds.isEmpty() ? tr("none") : kinds.join(QStringLiteral(", ")),
+                          quantity_ == MatrixQuantity::WaitingTime
+                              ? tr("rows: the rank that caused the waiting, columns: the rank that waited")
+                              : tr("rows: sender, columns: receiver"));
   line += selection_->hasTimeFilter() ? tr("; window: %1 s to %2 s")
                                              .arg(selection_->filterStart(), 0, 'g', 17)
                                              .arg(selection_->filterEnd(), 0, 'g', 17)
@@ -142,7 +144,7 @@ QString CommunicationMatrixModel::locationName(int location) const {
 QString CommunicationMatrixModel::formatted(double value) const {
   switch (quantity_) {
     case MatrixQuantity::Count: return formatCount(value);
-    case MatrixQuantity::Bytes: return formatBytes(value);
+    case MatrixQuantity::Bytes: return formatQuantity(value, report::MetricUnit::Bytes);
     case MatrixQuantity::WaitingTime: return formatSeconds(value);
   }
   return {};
@@ -178,7 +180,10 @@ QVariant CommunicationMatrixModel::data(const QModelIndex& index, int role) cons
     case Qt::BackgroundRole: return v == 0.0 ? QVariant() : QVariant(severityColor(share));
     case Qt::ForegroundRole:  // readable on every colour of the scale
       if (v == 0.0) return {};
-      return QColor(severityColor(share).lightnessF() < 0.5 ? Qt::white : Qt::black);
+      {
+        const QColor c = severityColor(share);
+        return QColor(0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF() < 0.55 ? Qt::white : Qt::black);
+      }
     case Qt::TextAlignmentRole: return int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
       return tr("%1 → %2: %3").arg(locationName(index.row()), locationName(index.column()), formatted(v));

@@ -69,6 +69,7 @@ CommunicationMatrixPane::CommunicationMatrixPane(Selection* selection, QWidget* 
 }
 
 void CommunicationMatrixPane::refresh() {
+  quantity_->setCurrentIndex(quantity_->findData(int(model_->quantity())));  // also when set by a script
   description_->setText(model_->hasData()
                             ? model_->description()
                             : tr("The communication matrix needs the report's timeline, from its trace on this "

@@ -31,18 +31,17 @@ TimeFilterBar::TimeFilterBar(Selection* selection, TimeWindowFilter* filter, QWi
     if (selection_->hasTimeWindow()) selection_->setTimeFilter(selection_->windowStart(), selection_->windowEnd());
   });
   connect(clearAction_, &QAction::triggered, selection_, &Selection::clearTimeFilter);
+  // The filter hears timeFilterChanged first (it is made first) and says at once when it cannot apply it.
   connect(selection_, &Selection::timeFilterChanged, this, [this] {
-    problem_.clear();
-    computing_ = selection_->hasTimeFilter();
+    computing_ = selection_->hasTimeFilter() && filter_->problem().isEmpty();
     refresh();
   });
   connect(filter_, &TimeWindowFilter::applied, this, [this] {
     computing_ = false;
     refresh();
   });
-  connect(filter_, &TimeWindowFilter::failed, this, [this](const QString& problem) {
+  connect(filter_, &TimeWindowFilter::failed, this, [this] {
     computing_ = false;
-    problem_ = problem;
     refresh();
   });
   for (auto changed : {&Selection::reportChanged, &Selection::reportUpdated, &Selection::comparisonChanged})
@@ -62,8 +61,8 @@ void TimeFilterBar::refresh() {
   }
   const QString window =
       tr("%1 – %2").arg(formatSeconds(selection_->filterStart()), formatSeconds(selection_->filterEnd()));
-  if (!problem_.isEmpty())
-    label_->setText(tr("Time filter %1 not applied: %2").arg(window, problem_));
+  if (!filter_->problem().isEmpty())
+    label_->setText(tr("Time filter %1 not applied: %2").arg(window, filter_->problem()));
   else if (computing_ || !(selection_->report() && selection_->report()->timeWindow()))
     label_->setText(tr("Time filter %1 (computing…)").arg(window));
   else

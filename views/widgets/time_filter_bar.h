@@ -34,7 +34,6 @@ class TimeFilterBar : public QWidget {
   QToolButton* clear_;
   QAction* filterAction_;
   QAction* clearAction_;
-  QString problem_;
   bool computing_ = false;
 };
 

@@ -85,7 +85,8 @@ class CommunicationMatrixTest : public QObject {
 
     const QStringList csv = model.toCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(csv.size(), 4);
-    QVERIFY2(csv[0].startsWith(QStringLiteral("# quantity: Waiting time (s); kinds: point-to-point, RMA; rows: sender")),
+    QVERIFY2(csv[0].startsWith(QStringLiteral("# quantity: Waiting time (s); kinds: point-to-point, RMA; rows: the rank "
+                                              "that caused the waiting, columns: the rank that waited")),
              qPrintable(csv[0]));
     QVERIFY(csv[0].contains(QStringLiteral("window: whole run")));
     QCOMPARE(csv[1], QStringLiteral("sender\\receiver,Rank 0,Rank 1"));
@@ -116,6 +117,9 @@ class CommunicationMatrixTest : public QObject {
     q->setCurrentIndex(q->findData(int(MatrixQuantity::Count)));
     emit q->activated(q->currentIndex());
     QCOMPARE(m->quantity(), MatrixQuantity::Count);
+    pane.model()->setQuantity(MatrixQuantity::WaitingTime);  // as a script does: the selector follows
+    QCOMPARE(q->currentData().toInt(), int(MatrixQuantity::WaitingTime));
+    pane.model()->setQuantity(MatrixQuantity::Count);
     QCOMPARE(m->matrix().total(MatrixQuantity::Count), 3.0);
     QCOMPARE(elidedHeaderTexts(pane.table()->horizontalHeader()), QStringList());
 
