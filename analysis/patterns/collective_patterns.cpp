@@ -56,7 +56,7 @@ Kind kindOf(CollectiveOp op) {
 trace::CommId worldComm(const trace::Definitions& defs) {
   const std::size_t n = defs.worldLocations.size();
   for (trace::CommId c = 0; c < defs.comms.size(); ++c) {
-    if (defs.commSize(c) != n) continue;
+    if (!defs.isMpiComm(c) || defs.commSize(c) != n) continue;  // a CUDA group may number 0..n-1 too
     bool identity = true;
     for (trace::Rank r = 0; r < n && identity; ++r) identity = defs.worldRank(c, r) == r;
     if (identity) return c;

@@ -21,6 +21,9 @@ Communicators::Communicators(const trace::Definitions& defs, MPI_Comm world)
   // belongs to: MPI_Comm_create_group involves only the members, so the calls
   // cannot cross.
   for (trace::CommId c = 0; c < defs.comms.size(); ++c) {
+    // Communicators of other paradigms (CUDA, OpenMP, ...) number locations, not MPI ranks:
+    // nothing MPI happens on them (the reader keeps none of their records on a rank).
+    if (!defs.isMpiComm(c)) continue;
     const std::size_t size = defs.commSize(c);
     // MPI_COMM_SELF-like: every rank is rank 0 of its own copy.
     if (defs.comms[c].group < defs.groups.size() && defs.groups[defs.comms[c].group].type == trace::GroupType::CommSelf) {

@@ -1,5 +1,7 @@
 #include "analysis/trace/definitions.h"
 
+#include "analysis/trace/paradigms.h"
+
 namespace waitscope::trace {
 
 Rank Definitions::worldRank(CommId comm, Rank rank) const {
@@ -22,6 +24,55 @@ Rank Definitions::worldRankOfLocation(LocationId location) const {
   for (std::size_t r = 0; r < worldLocations.size(); ++r)
     if (worldLocations[r] == location) return static_cast<Rank>(r);
   return kNone;
+}
+
+bool Definitions::isMpiComm(CommId comm) const {
+  if (comm >= comms.size() || comms[comm].group >= groups.size()) return true;
+  return !isForeignParadigm(groups[comms[comm].group].paradigm);
+}
+
+bool Definitions::isMpiWindow(WinId win) const { return win >= windows.size() || isMpiComm(windows[win].comm); }
+
+LocationId Definitions::locationOfCommMember(CommId comm, Rank rank) const {
+  if (comm >= comms.size() || comms[comm].group >= groups.size()) return kNone;
+  const Group& group = groups[comms[comm].group];
+  if (rank >= group.members.size()) return kNone;
+  const std::uint32_t member = group.members[rank];
+  for (const Group& g : groups)
+    if (g.type == GroupType::CommLocations && g.paradigm == group.paradigm)
+      return member < g.members.size() ? g.members[member] : kNone;
+  return kNone;
+}
+
+std::vector<Rank> Definitions::processRanks() const {
+  std::vector<Rank> byGroup(locationGroups.size(), kNone);
+  for (std::size_t r = 0; r < worldLocations.size(); ++r) {
+    const LocationId l = worldLocations[r];
+    if (l < locations.size() && locations[l].group < byGroup.size() && byGroup[locations[l].group] == kNone)
+      byGroup[locations[l].group] = static_cast<Rank>(r);
+  }
+  std::vector<Rank> out(locations.size(), kNone);
+  for (std::size_t l = 0; l < locations.size(); ++l)
+    if (locations[l].group < byGroup.size()) out[l] = byGroup[locations[l].group];
+  return out;
+}
+
+std::vector<LocationId> Definitions::otherLocationsByRank(std::vector<std::size_t>* first) const {
+  const std::vector<Rank> processRank = processRanks();
+  std::vector<char> isRank(locations.size(), 0);
+  for (const LocationId l : worldLocations)
+    if (l < isRank.size()) isRank[l] = 1;
+  std::vector<std::vector<LocationId>> byRank(worldLocations.size());
+  for (LocationId l = 0; l < locations.size(); ++l)
+    if (!isRank[l] && processRank[l] < byRank.size()) byRank[processRank[l]].push_back(l);
+  std::vector<LocationId> out;
+  if (first) first->clear();
+  for (const auto& ofRank : byRank) {
+    if (first) first->push_back(out.size());
+    out.insert(out.end(), ofRank.begin(), ofRank.end());
+  }
+  if (first) first->push_back(out.size());
+  return out;
 }
 
 }  // namespace waitscope::trace

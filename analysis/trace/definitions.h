@@ -109,6 +109,24 @@ struct Definitions {
   std::size_t commSize(CommId comm) const;
   // The world rank of a location, or kNone if it is no MPI location.
   Rank worldRankOfLocation(LocationId location) const;
+
+  // Hybrid traces (analysis/trace/paradigms.h). A communicator is MPI unless its group names
+  // another paradigm (isForeignParadigm: CUDA, OpenMP, ...); unknown and neutral paradigms count
+  // as MPI, as older writers leave it unset. Out-of-range ids count as MPI, so the MPI checks
+  // still see them.
+  bool isMpiComm(CommId comm) const;
+  bool isMpiWindow(WinId win) const;
+  // The location that is member `rank` of a non-MPI communicator: Score-P numbers those
+  // members by their position in the COMM_LOCATIONS group of the same paradigm. kNone if
+  // there is none.
+  LocationId locationOfCommMember(CommId comm, Rank rank) const;
+  // Per location, the world rank of the MPI process it belongs to (same location group as
+  // that rank's location), kNone for a location of no analyzed process.
+  std::vector<Rank> processRanks() const;
+  // The other locations of the processes (threads, accelerator streams, metric locations): by
+  // rank, then in definition order, the order in which the reader loads them and the report
+  // lists them after the ranks. `first[r]` is where rank r's begin (size: ranks + 1).
+  std::vector<LocationId> otherLocationsByRank(std::vector<std::size_t>* first = nullptr) const;
 };
 
 }  // namespace waitscope::trace

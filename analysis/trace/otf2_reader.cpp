@@ -14,6 +14,7 @@
 #include "analysis/trace/huge_pages.h"
 #include "analysis/trace/otf2_errors.h"
 #include "analysis/trace/otf2_reader_impl.h"
+#include "analysis/trace/paradigms.h"
 
 namespace waitscope::trace {
 namespace {
@@ -240,37 +241,8 @@ void resolveDefinitions(DefinitionContext& c, const std::function<void(const std
     }
   }
 
-  // Everything else is skipped: say so once per kind of location.
-  std::map<std::string, std::size_t> skipped;
-  std::set<LocationId> analyzed(d.worldLocations.begin(), d.worldLocations.end());
-  for (LocationId loc = 0; loc < d.locations.size(); ++loc) {
-    if (analyzed.count(loc)) continue;
-    switch (d.locations[loc].type) {
-      case LocationType::AcceleratorStream: ++skipped["accelerator-stream (GPU)"]; break;
-      case LocationType::Metric: ++skipped["metric"]; break;
-      case LocationType::CpuThread: ++skipped["non-master CPU-thread"]; break;
-      default: ++skipped["unknown-type"]; break;
-    }
-  }
-  for (const auto& [kind, n] : skipped)
-    warn("skipping " + std::to_string(n) + " " + kind + " location" + (n == 1 ? "" : "s") +
-         ": only the MPI rank locations are analyzed");
-
-  std::set<Paradigm> foreign;
-  for (const Region& r : d.regions) {
-    switch (r.paradigm) {
-      case Paradigm::Unknown: case Paradigm::User: case Paradigm::Compiler: case Paradigm::Mpi:
-      case Paradigm::MeasurementSystem: break;
-      default: foreign.insert(r.paradigm);
-    }
-  }
-  for (Paradigm p : foreign) {
-    static const std::map<Paradigm, const char*> names = {
-        {Paradigm::OpenMp, "OpenMP"}, {Paradigm::Cuda, "CUDA"}, {Paradigm::Pthread, "POSIX threads"}};
-    auto it = names.find(p);
-    std::string name = it != names.end() ? it->second : "paradigm " + std::to_string(static_cast<int>(p));
-    warn(name + " regions are kept as plain regions; their synchronization is not analyzed");
-  }
+  // Threads, streams and other paradigms are read but not replayed: one line says so.
+  if (const std::string line = unanalyzedParadigmsLine(d); !line.empty()) warn(line);
 }
 
 // ---- event callbacks ------------------------------------------------------------------------
@@ -283,6 +255,11 @@ struct LocationContext {
   std::vector<CallPathId> stack;
   OTF2_TimeStamp lastTicks = 0;
   std::uint64_t programMarkers = 0;  // ProgramBegin/End: expected, not worth a warning
+  // An MPI rank's location keeps only its MPI records: those on communicators and windows
+  // of other paradigms (Score-P's CUDA memory copies) are counted here and dropped.
+  bool mpiOnly = true;
+  std::uint64_t otherParadigmRecords = 0;
+  LocationEvents* otherParadigm = nullptr;  // where the dropped RMA records go, if anywhere
   std::string error;
 
   OTF2_CallbackCode fail(std::string message) {
@@ -329,6 +306,23 @@ struct LocationContext {
 };
 
 LocationContext& locCtx(void* userData) { return *static_cast<LocationContext*>(userData); }
+
+// ---- records of other paradigms on an MPI rank's location ------------------------------------
+
+// False (and the record counted) if an MPI location's record is on a communicator or window of
+// another paradigm (`onMpi` false). A dropped collective end takes its begin marker along, so no
+// begin is left without its end.
+bool keepsRecord(LocationContext& c, bool onMpi, EventKind beginMarker = EventKind::Enter) {
+  if (!c.mpiOnly || onMpi) return true;
+  ++c.otherParadigmRecords;
+  if (beginMarker != EventKind::Enter && !c.out->events.empty() && c.out->events.back().kind == beginMarker) {
+    c.out->events.pop_back();
+    ++c.otherParadigmRecords;
+  }
+  return false;
+}
+bool onMpiComm(const LocationContext& c, CommId comm) { return comm == kNone || c.defs->defs->isMpiComm(comm); }
+bool onMpiWindow(const LocationContext& c, WinId win) { return win == kNone || c.defs->defs->isMpiWindow(win); }
 
 SourceLocationId callSiteOf(const LocationContext& c, OTF2_AttributeList* attributes) {
   if (!attributes || c.defs->sourceCodeAttributes.empty() || OTF2_AttributeList_GetNumberOfElements(attributes) == 0)
@@ -377,7 +371,8 @@ OTF2_CallbackCode onMessage(LocationContext& c, OTF2_TimeStamp ticks, uint32_t p
                             uint64_t bytes, uint64_t request) {
   double t;
   if (!c.time(ticks, t)) return OTF2_CALLBACK_INTERRUPT;
-  c.out->addMessage(Kind, t, {peer, c.comm(comm), tag, bytes, request});
+  const CommId id = c.comm(comm);
+  if (keepsRecord(c, onMpiComm(c, id))) c.out->addMessage(Kind, t, {peer, id, tag, bytes, request});
   return c.status();
 }
 
@@ -419,8 +414,9 @@ OTF2_CallbackCode onMpiCollectiveEnd(OTF2_LocationRef, OTF2_TimeStamp ticks, uin
   auto& c = locCtx(u);
   double t;
   if (!c.time(ticks, t)) return OTF2_CALLBACK_INTERRUPT;
-  c.out->addCollective(EventKind::MpiCollectiveEnd, t,
-                       {static_cast<CollectiveOp>(op), 0, c.comm(comm), root, sent, received});
+  const CommId id = c.comm(comm);
+  if (keepsRecord(c, onMpiComm(c, id), EventKind::MpiCollectiveBegin))
+    c.out->addCollective(EventKind::MpiCollectiveEnd, t, {static_cast<CollectiveOp>(op), 0, id, root, sent, received});
   return c.status();
 }
 
@@ -430,16 +426,20 @@ OTF2_CallbackCode onRmaCollectiveEnd(OTF2_LocationRef, OTF2_TimeStamp ticks, uin
   auto& c = locCtx(u);
   double t;
   if (!c.time(ticks, t)) return OTF2_CALLBACK_INTERRUPT;
-  c.out->addCollective(EventKind::RmaCollectiveEnd, t,
-                       {static_cast<CollectiveOp>(op), static_cast<std::uint8_t>(level), c.window(win), root, sent,
-                        received});
+  const WinId id = c.window(win);
+  if (keepsRecord(c, onMpiWindow(c, id), EventKind::RmaCollectiveBegin))
+    c.out->addCollective(EventKind::RmaCollectiveEnd, t,
+                         {static_cast<CollectiveOp>(op), static_cast<std::uint8_t>(level), id, root, sent, received});
   return c.status();
 }
 
 OTF2_CallbackCode addRma(LocationContext& c, EventKind kind, OTF2_TimeStamp ticks, const RmaRecord& r) {
   double t;
   if (!c.time(ticks, t)) return OTF2_CALLBACK_INTERRUPT;
-  c.out->addRma(kind, t, r);
+  if (keepsRecord(c, onMpiWindow(c, r.win)))
+    c.out->addRma(kind, t, r);
+  else if (c.otherParadigm)
+    c.otherParadigm->addRma(kind, t, r);
   return c.status();
 }
 
@@ -707,15 +707,37 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
       throw TraceError(anchorPath + ": rank " + std::to_string(r) + " requested, but the trace has only " +
                        std::to_string(trace.defs.worldLocations.size()) + " MPI ranks");
 
+  // What to read: the ranks' own locations, then the other locations of their processes.
+  struct Wanted {
+    LocationId id;
+    Rank rank;        // world rank of the process
+    bool mpiRank;     // the rank's own location (replayed), or one of its threads or streams
+  };
+  std::vector<Wanted> wanted;
+  for (Rank r : ranks) wanted.push_back({trace.defs.worldLocations[r], r, true});
+  {
+    std::vector<std::size_t> first;
+    const std::vector<LocationId> others = trace.defs.otherLocationsByRank(&first);
+    for (Rank r : ranks)
+      for (std::size_t k = first[r]; k < first[r + 1]; ++k) wanted.push_back({others[k], r, false});
+  }
+  auto describe = [&](const Wanted& w) {
+    return w.mpiRank ? "rank " + std::to_string(w.rank)
+                     : "rank " + std::to_string(w.rank) + " location \"" + trace.defs.locations[w.id].name + "\"";
+  };
+
   // Check the files ourselves: OTF2's own messages for missing files are cryptic.
-  for (Rank r : ranks) {
-    const Location& loc = trace.defs.locations[trace.defs.worldLocations[r]];
+  for (const Wanted& w : wanted) {
+    const Location& loc = trace.defs.locations[w.id];
     for (const char* ext : {".evt", ".def"}) {
       const fs::path file = locationDir / (std::to_string(loc.otf2Id) + ext);
       const auto type = fs::status(file, ec);
-      if (!fs::exists(type))
+      if (!fs::exists(type)) {
+        // Score-P writes no local definitions for a location without clock offsets to record.
+        if (!w.mpiRank && ext[1] == 'd') continue;
         throw TraceError(file.string() + ": missing " + (ext[1] == 'e' ? "event" : "local definitions") +
-                         " file of rank " + std::to_string(r) + "; copy the whole trace directory");
+                         " file of " + describe(w) + "; copy the whole trace directory");
+      }
       if (!fs::is_regular_file(type)) throw TraceError(file.string() + ": " + notAFile(type));
     }
     OTF2_Reader_SelectLocation(reader.get(), loc.otf2Id);
@@ -724,8 +746,8 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
   if (OTF2_Reader_OpenDefFiles(reader.get()) == OTF2_SUCCESS) {
     OTF2_DefReaderCallbacks* localCallbacks = OTF2_DefReaderCallbacks_New();
     OTF2_DefReaderCallbacks_SetClockOffsetCallback(localCallbacks, onClockOffset);
-    for (Rank r : ranks) {
-      Location& loc = trace.defs.locations[trace.defs.worldLocations[r]];
+    for (const Wanted& w : wanted) {
+      Location& loc = trace.defs.locations[w.id];
       OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader.get(), loc.otf2Id);
       if (!local) continue;
       loc.clockOffsets.clear();
@@ -747,11 +769,11 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
     throw TraceError(locationDir.string() + ": cannot open the event files (" + lastOtf2Error() + ")");
   OTF2_EvtReaderCallbacks* callbacks = makeEventCallbacks();
   std::uint64_t foreignEvents = 0;
-  for (Rank r : ranks) {
-    const LocationId id = trace.defs.worldLocations[r];
+  for (const Wanted& w : wanted) {
+    const LocationId id = w.id;
     const Location& loc = trace.defs.locations[id];
     const fs::path file = locationDir / (std::to_string(loc.otf2Id) + ".evt");
-    LocationEvents& out = trace.locations.emplace_back();
+    LocationEvents& out = (w.mpiRank ? trace.locations : trace.threadLocations).emplace_back();
     out.location = id;
     // Reserve what the definitions announce, bounded by the file size (an event takes
     // at least two bytes), so that a corrupted count cannot exhaust memory.
@@ -763,6 +785,11 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
     ctx.clock = &trace.defs.clock;
     ctx.callTree = &trace.callTree;
     ctx.out = &out;
+    ctx.mpiOnly = w.mpiRank;
+    if (w.mpiRank) {
+      ctx.otherParadigm = &trace.otherParadigmRecords.emplace_back();
+      ctx.otherParadigm->location = id;
+    }
     OTF2_EvtReader* evtReader = OTF2_Reader_GetEvtReader(reader.get(), loc.otf2Id);
     if (!evtReader) {
       OTF2_EvtReaderCallbacks_Delete(callbacks);
@@ -787,11 +814,13 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
       throw TraceError(file.string() + ": " + problem);
     }
     if (!ctx.stack.empty())
-      warn("rank " + std::to_string(r) + ": " + std::to_string(ctx.stack.size()) +
+      warn(describe(w) + ": " + std::to_string(ctx.stack.size()) +
            " regions are still open at the end of the trace (the program did not finish; the trace is incomplete)");
-    const std::uint64_t stored = out.events.size() + ctx.programMarkers;
-    trace.ignoredEvents += read - std::min(read, out.events.size());
-    foreignEvents += read - std::min(read, stored);
+    if (w.mpiRank) {  // the counts are about the replayed locations
+      const std::uint64_t stored = out.events.size() + ctx.programMarkers + ctx.otherParadigmRecords;
+      trace.ignoredEvents += read - std::min(read, out.events.size());
+      foreignEvents += read - std::min(read, stored);
+    }
     // Give back a reservation that was much too large (records the model does not
     // keep), but do not copy the whole array to save the few ProgramBegin/End slots.
     if (out.events.capacity() - out.events.size() > out.events.size() / 16) out.events.shrink_to_fit();

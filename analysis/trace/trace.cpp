@@ -18,6 +18,8 @@ std::uint64_t Trace::eventCount() const {
 std::size_t Trace::memoryBytes() const {
   std::size_t n = callTree.size() * sizeof(CallPath);
   for (const LocationEvents& loc : locations) n += loc.memoryBytes();
+  for (const LocationEvents& loc : threadLocations) n += loc.memoryBytes();
+  for (const LocationEvents& loc : otherParadigmRecords) n += loc.memoryBytes();
   return n;
 }
 
