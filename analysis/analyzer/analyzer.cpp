@@ -130,6 +130,14 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
 
   progress("replay", 0);
   result.exclusiveTime = timeMetrics.detect();
+  // The threads and streams of this rank's process: their own events only, no exchange.
+  for (const trace::LocationEvents& thread : local.threadLocations) {
+    replay::ThreadResult& out = result.threads.emplace_back();
+    out.location = thread.location;
+    const CallIndex threadCalls(thread, local.callTree, local.defs);
+    ReplayContext threadCtx{local, thread, static_cast<trace::Rank>(me), size, comms, threadCalls, out.severities};
+    patterns::TimeMetrics(threadCtx).detect();
+  }
   result.clockViolations.p2p = p2p.detect();
   progress("replay", 25);
   result.clockViolations.collective = collectives.detect();

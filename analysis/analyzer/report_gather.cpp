@@ -11,6 +11,7 @@
 #include "analysis/metrics/metric_table.h"
 #include "analysis/replay/merge_runs.h"
 #include "analysis/replay/out_of_memory.h"
+#include "analysis/trace/paradigms.h"
 
 namespace waitscope::analyzer {
 
@@ -32,7 +33,15 @@ struct WireValue {
   std::uint32_t metric;
   double value;
 };
-static_assert(sizeof(WirePath) == 12 && sizeof(WireValue) == 16);
+// A value of one of the rank's other locations (its threads and streams, in its order).
+struct WireThreadValue {
+  std::uint32_t thread;
+  std::uint32_t path;
+  std::uint32_t metric;
+  std::uint32_t unused;
+  double value;
+};
+static_assert(sizeof(WirePath) == 12 && sizeof(WireValue) == 16 && sizeof(WireThreadValue) == 24);
 
 // Sends every rank's records (trivially copyable) to rank 0, one rank at a time,
 // its own first: rank 0 gets reserve(total) once, then take(rank, records, n)
@@ -122,6 +131,14 @@ std::string paradigmName(trace::Paradigm p) {
   }
 }
 
+report::LocationKind locationKind(trace::LocationType type) {
+  switch (type) {
+    case trace::LocationType::AcceleratorStream: return report::LocationKind::Accelerator;
+    case trace::LocationType::Metric: return report::LocationKind::Metric;
+    default: return report::LocationKind::Thread;
+  }
+}
+
 report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result, MPI_Comm world) {
   int me = 0, size = 0;
   MPI_Comm_rank(world, &me);
@@ -133,9 +150,14 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
   std::vector<WireValue> values;
   for (const Severities::Entry& e : result.severities.entries())
     values.push_back({e.path, static_cast<std::uint32_t>(e.metric), e.value});
-  std::vector<std::size_t> pathOffsets, valueOffsets;
+  std::vector<WireThreadValue> threadValues;
+  for (std::uint32_t t = 0; t < result.threads.size(); ++t)
+    for (const Severities::Entry& e : result.threads[t].severities.entries())
+      threadValues.push_back({t, e.path, static_cast<std::uint32_t>(e.metric), 0, e.value});
+  std::vector<std::size_t> pathOffsets, valueOffsets, threadValueOffsets;
   const auto allPaths = gatherOnRoot(paths, world, pathOffsets);
   const auto allValues = gatherOnRoot(values, world, valueOffsets);
+  const auto allThreadValues = gatherOnRoot(threadValues, world, threadValueOffsets);
   const unsigned long long violations[3] = {result.clockViolations.p2p, result.clockViolations.collective,
                                             result.clockViolations.rma};
   unsigned long long totalViolations[3] = {0, 0, 0};
@@ -196,6 +218,19 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
       }
       out.locations.push_back(std::move(l));
     }
+    // Then every process's threads and streams, beside their process in the system tree.
+    std::vector<std::size_t> firstThread;
+    const std::vector<trace::LocationId> threads = defs.otherLocationsByRank(&firstThread);
+    for (std::size_t t = 0, r = 0; t < threads.size(); ++t) {
+      while (r + 1 < firstThread.size() && firstThread[r + 1] <= t) ++r;
+      const trace::Location& loc = defs.locations[threads[t]];
+      report::Location l;
+      l.name = out.locations[r].name + " / " + loc.name;  // "MPI Rank 0 / OMP thread 1": unique
+      l.rank = static_cast<std::uint32_t>(r);
+      l.systemNode = out.locations[r].systemNode;
+      l.kind = locationKind(loc.type);
+      out.locations.push_back(std::move(l));
+    }
 
     // Severities: metric-inclusive values per (metric, path, location), then
     // made metric-exclusive by subtracting the children's.
@@ -210,6 +245,15 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
         auto& row = rows[{map[v.path], v.metric}];
         row.resize(nLoc, 0.0);
         row[static_cast<std::size_t>(r)] += v.value;
+      }
+      for (std::size_t k = threadValueOffsets[static_cast<std::size_t>(r)];
+           k < threadValueOffsets[static_cast<std::size_t>(r) + 1]; ++k) {
+        const WireThreadValue& v = allThreadValues[k];
+        const std::size_t column = defs.worldLocations.size() + firstThread[static_cast<std::size_t>(r)] + v.thread;
+        if (v.path >= map.size() || column >= nLoc) continue;
+        auto& row = rows[{map[v.path], v.metric}];
+        row.resize(nLoc, 0.0);
+        row[column] += v.value;
       }
     }
     // Subtract children from parents (inclusive -> exclusive), reading the
@@ -261,6 +305,8 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
   out.meta.emplace_back("clock_violations_collective", std::to_string(totalViolations[1]));
   out.meta.emplace_back("clock_violations_rma", std::to_string(totalViolations[2]));
   out.meta.emplace_back("locations", std::to_string(out.locations.size()));
+  if (const std::string line = trace::unanalyzedParadigmsLine(local.defs); !line.empty())
+    out.meta.emplace_back("unanalyzed_paradigms", line);
   return out;
 }
 

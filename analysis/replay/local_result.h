@@ -23,11 +23,19 @@ struct ClockViolationCounts {
   std::uint64_t rma = 0;
 };
 
+// The time metrics of one of this rank's other locations (a thread or accelerator stream of
+// its process; trace::Trace::threadLocations, same order).
+struct ThreadResult {
+  trace::LocationId location;
+  Severities severities;
+};
+
 struct LocalResult {
   Severities severities;
   ClockViolationCounts clockViolations;
   std::vector<PathPiece> criticalPath;  // on this location, in any order
   std::vector<double> exclusiveTime;    // per call path (time metrics), for the critical path's imbalance
+  std::vector<ThreadResult> threads;    // time metrics only: no wait states on these
 };
 
 }  // namespace waitscope::replay

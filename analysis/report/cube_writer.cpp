@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <unordered_map>
 #include <unistd.h>
 
 #include "analysis/report/cube_format.h"
@@ -59,12 +60,24 @@ struct SystemLayout {
   std::vector<std::vector<std::uint32_t>> locationsOf;  // per system node, in document order
   std::vector<std::uint32_t> orphans;                   // locations without a system node
   std::vector<std::uint32_t> locationOrder;             // cube location id -> report location
+  // Per process location, its threads and streams (hybrid runs): locations of its location group.
+  std::vector<std::vector<std::uint32_t>> threadsOf;
 };
 
 SystemLayout systemLayout(const Report& report) {
   SystemLayout layout;
   layout.locationsOf.resize(report.systemNodes.size());
+  layout.threadsOf.resize(report.locations.size());
+  const std::size_t processes = report.processCount();
+  std::unordered_map<std::uint32_t, std::uint32_t> processOfRank;
+  for (std::uint32_t p = 0; p < processes; ++p) processOfRank.emplace(report.locations[p].rank, p);
   for (std::uint32_t l = 0; l < report.locations.size(); ++l) {
+    if (l >= processes) {
+      if (const auto it = processOfRank.find(report.locations[l].rank); it != processOfRank.end()) {
+        layout.threadsOf[it->second].push_back(l);
+        continue;
+      }
+    }
     const std::uint32_t node = report.locations[l].systemNode;
     if (node < report.systemNodes.size()) layout.locationsOf[node].push_back(l);
     else layout.orphans.push_back(l);
@@ -79,22 +92,43 @@ SystemLayout systemLayout(const Report& report) {
     const TreeEntry e = stack.back();
     stack.pop_back();
     layout.nodes.push_back(e);
-    for (const std::uint32_t l : layout.locationsOf[e.index]) layout.locationOrder.push_back(l);
+    for (const std::uint32_t l : layout.locationsOf[e.index]) {
+      layout.locationOrder.push_back(l);
+      for (const std::uint32_t t : layout.threadsOf[l]) layout.locationOrder.push_back(t);
+    }
     for (auto c = children[e.index].rbegin(); c != children[e.index].rend(); ++c) stack.push_back({*c, e.depth + 1});
   }
-  for (const std::uint32_t l : layout.orphans) layout.locationOrder.push_back(l);
+  for (const std::uint32_t l : layout.orphans) {
+    layout.locationOrder.push_back(l);
+    for (const std::uint32_t t : layout.threadsOf[l]) layout.locationOrder.push_back(t);
+  }
   return layout;
 }
 
-void appendLocation(std::string& xml, const Report& report, std::uint32_t location, std::uint32_t cubeId,
-                    std::size_t indent) {
+// A process as a location group: its master thread, then its threads and streams (hybrid runs).
+void appendLocation(std::string& xml, const Report& report, const SystemLayout& layout, std::uint32_t location,
+                    const std::vector<std::uint32_t>& cubeLocation, std::uint32_t& groupId, std::size_t indent) {
   const Location& l = report.locations[location];
   const std::string pad(indent, ' ');
-  xml += pad + "<locationgroup Id=\"" + std::to_string(cubeId) + "\">\n" + pad + "  <name>" + xmlEscape(l.name) +
+  xml += pad + "<locationgroup Id=\"" + std::to_string(groupId++) + "\">\n" + pad + "  <name>" + xmlEscape(l.name) +
          "</name>\n" + pad + "  <rank>" + std::to_string(l.rank) + "</rank>\n" + pad + "  <type>process</type>\n" +
-         pad + "  <location Id=\"" + std::to_string(cubeId) + "\">\n" + pad +
+         pad + "  <location Id=\"" + std::to_string(cubeLocation[location]) + "\">\n" + pad +
          "    <name>Master thread</name>\n" + pad + "    <rank>0</rank>\n" + pad + "    <type>thread</type>\n" + pad +
-         "  </location>\n" + pad + "</locationgroup>\n";
+         "  </location>\n";
+  std::uint32_t rank = 1;
+  for (const std::uint32_t t : layout.threadsOf[location]) {
+    const Location& thread = report.locations[t];
+    // The report names it "MPI Rank 0 / OMP thread 1"; inside its group, "OMP thread 1" says it.
+    const std::string prefix = l.name + " / ";
+    const std::string name = thread.name.starts_with(prefix) ? thread.name.substr(prefix.size()) : thread.name;
+    const char* type = thread.kind == LocationKind::Accelerator ? "accelerator"
+                       : thread.kind == LocationKind::Metric    ? "metric"
+                                                                : "thread";
+    xml += pad + "  <location Id=\"" + std::to_string(cubeLocation[t]) + "\">\n" + pad + "    <name>" +
+           xmlEscape(name) + "</name>\n" + pad + "    <rank>" + std::to_string(rank++) + "</rank>\n" + pad +
+           "    <type>" + type + "</type>\n" + pad + "  </location>\n";
+  }
+  xml += pad + "</locationgroup>\n";
 }
 
 std::string anchorXml(const Report& report, const std::vector<TreeEntry>& metricOrder,
@@ -148,7 +182,7 @@ std::string anchorXml(const Report& report, const std::vector<TreeEntry>& metric
 
   std::vector<std::uint32_t> cubeLocation(report.locations.size());
   for (std::uint32_t i = 0; i < layout.locationOrder.size(); ++i) cubeLocation[layout.locationOrder[i]] = i;
-  std::uint32_t nodeId = 0;
+  std::uint32_t nodeId = 0, groupId = 0;
   for (const TreeEntry& e : layout.nodes) {
     closeTo(xml, open, e.depth);
     const SystemNode& n = report.systemNodes[e.index];
@@ -156,14 +190,14 @@ std::string anchorXml(const Report& report, const std::vector<TreeEntry>& metric
     xml += pad + "<systemtreenode Id=\"" + std::to_string(nodeId++) + "\">\n" + pad + "  <name>" + xmlEscape(n.name) +
            "</name>\n" + pad + "  <class>" + xmlEscape(n.className) + "</class>\n";
     for (const std::uint32_t l : layout.locationsOf[e.index])
-      appendLocation(xml, report, l, cubeLocation[l], pad.size() + 2);
+      appendLocation(xml, report, layout, l, cubeLocation, groupId, pad.size() + 2);
     open.push_back("systemtreenode");
   }
   closeTo(xml, open, 0);
   if (!layout.orphans.empty()) {
     xml += "    <systemtreenode Id=\"" + std::to_string(nodeId) +
            "\">\n      <name>unknown machine</name>\n      <class>machine</class>\n";
-    for (const std::uint32_t l : layout.orphans) appendLocation(xml, report, l, cubeLocation[l], 6);
+    for (const std::uint32_t l : layout.orphans) appendLocation(xml, report, layout, l, cubeLocation, groupId, 6);
     xml += "    </systemtreenode>\n";
   }
   xml += "  </system>\n</cube>\n";

@@ -132,8 +132,9 @@ PopMetrics popMetrics(const Report& run, const std::string& label) {
 
   PopMetrics m;
   m.label = label;
-  m.processes = static_cast<std::uint32_t>(run.locations.size());
-  for (std::size_t p = 0; p < run.locations.size(); ++p) {
+  // Per process: the threads and streams of a hybrid run are not processes of their own.
+  m.processes = static_cast<std::uint32_t>(run.processCount());
+  for (std::size_t p = 0; p < m.processes; ++p) {
     m.runtime = std::max(m.runtime, totalTime[p]);
     m.usefulMax = std::max(m.usefulMax, useful[p]);
     m.usefulSum += useful[p];

@@ -14,4 +14,10 @@ std::uint32_t Report::findMetric(const std::string& uniqueName) const {
   return kNoId;
 }
 
+std::size_t Report::processCount() const {
+  std::size_t n = 0;
+  while (n < locations.size() && locations[n].kind == LocationKind::Process) ++n;
+  return n;
+}
+
 }  // namespace waitscope::report

@@ -48,11 +48,18 @@ struct SystemNode {
   std::uint32_t parent = kNoId;
 };
 
-// One analyzed location: an MPI rank (its master thread).
+// What a location is. A process is an MPI rank (its master thread), replayed for wait
+// states; the others belong to one process (same rank) and carry the time metrics only.
+enum class LocationKind : std::uint8_t { Process, Thread, Accelerator, Metric };
+
+// One analyzed location. The processes come first, location r being world rank r; the
+// threads, accelerator streams and metric locations of hybrid traces follow, by rank.
+// A location is identified by (kind, rank, name): "OMP thread 1" of rank 0.
 struct Location {
-  std::string name;               // "MPI Rank 3"
-  std::uint32_t rank = 0;         // rank in MPI_COMM_WORLD
+  std::string name;               // "MPI Rank 3", "OMP thread 1", "CUDA[0:7]"
+  std::uint32_t rank = 0;         // rank in MPI_COMM_WORLD (of its process)
   std::uint32_t systemNode = kNoId;
+  LocationKind kind = LocationKind::Process;
 };
 
 // Values of one (metric, call path) over all locations, indexed like Report::locations.
@@ -97,6 +104,12 @@ struct Report {
   std::string metaValue(const std::string& key, const std::string& fallback = {}) const;
   // Index of the metric with this unique name, or kNoId.
   std::uint32_t findMetric(const std::string& uniqueName) const;
+  // The number of process locations (the MPI ranks): locations [0, processCount()).
+  std::size_t processCount() const;
+  bool isProcess(std::uint32_t location) const {
+    return location < locations.size() && locations[location].kind == LocationKind::Process;
+  }
+
 };
 
 }  // namespace waitscope::report

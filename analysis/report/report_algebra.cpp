@@ -31,7 +31,8 @@ class UnionStructure {
     } else {
       skeleton_.systemNodes = first.systemNodes;
       skeleton_.locations = first.locations;
-      for (std::uint32_t l = 0; l < first.locations.size(); ++l) rankIndex_.emplace(first.locations[l].rank, l);
+      for (std::uint32_t l = 0; l < first.locations.size(); ++l)
+        locationIndex_.emplace(locationKey(first.locations[l]), l);
     }
   }
 
@@ -48,11 +49,26 @@ class UnionStructure {
     addCallPaths(run, region, runIndex, map.callPath);
     map.location.resize(run.locations.size(), 0);
     if (!allRanks_)
-      for (std::uint32_t l = 0; l < run.locations.size(); ++l) map.location[l] = rankIndex_.at(run.locations[l].rank);
+      for (std::uint32_t l = 0; l < run.locations.size(); ++l) map.location[l] = addLocation(run.locations[l]);
     return map;
   }
 
  private:
+  // A process is known by its rank; a thread or stream by its process and name, so that
+  // "OMP thread 1" of rank 0 meets its namesake in the other run.
+  static std::string locationKey(const Location& l) {
+    if (l.kind == LocationKind::Process) return "p" + std::to_string(l.rank);
+    return std::to_string(static_cast<int>(l.kind)) + "/" + std::to_string(l.rank) + "/" + l.name;
+  }
+  // Processes are the same in every run (haveSameRanks); a thread one run lacks is added after
+  // the others, so the processes stay first.
+  std::uint32_t addLocation(const Location& l) {
+    const auto [it, added] =
+        locationIndex_.emplace(locationKey(l), static_cast<std::uint32_t>(skeleton_.locations.size()));
+    if (added) skeleton_.locations.push_back(l);
+    return it->second;
+  }
+
   std::uint32_t addMetric(const Report& run, std::uint32_t m, const std::vector<std::uint32_t>& mapped) {
     const Metric& metric = run.metrics[m];
     const auto [it, added] = metricIndex_.emplace(metric.uniqueName, skeleton_.metrics.size());
@@ -153,7 +169,7 @@ class UnionStructure {
   std::size_t runs_ = 0;
   Report skeleton_;
   std::unordered_map<std::string, std::size_t> metricIndex_, regionIndex_;
-  std::unordered_map<std::uint32_t, std::uint32_t> rankIndex_;
+  std::unordered_map<std::string, std::uint32_t> locationIndex_;
   std::vector<std::uint32_t> roots_;
   std::vector<std::vector<std::uint32_t>> children_;
   std::vector<std::vector<bool>> callPathIn_;  // [run][union call path]
@@ -162,10 +178,10 @@ class UnionStructure {
 }  // namespace
 
 bool haveSameRanks(const Report& a, const Report& b) {
-  if (a.locations.size() != b.locations.size()) return false;
+  if (a.processCount() != b.processCount()) return false;
   std::vector<std::uint32_t> ra, rb;
-  for (const Location& l : a.locations) ra.push_back(l.rank);
-  for (const Location& l : b.locations) rb.push_back(l.rank);
+  for (std::size_t l = 0; l < a.processCount(); ++l) ra.push_back(a.locations[l].rank);
+  for (std::size_t l = 0; l < b.processCount(); ++l) rb.push_back(b.locations[l].rank);
   std::sort(ra.begin(), ra.end());
   std::sort(rb.begin(), rb.end());
   return ra == rb && std::adjacent_find(ra.begin(), ra.end()) == ra.end();
@@ -250,6 +266,21 @@ Report derivedReport(const AlignedReports& aligned, std::vector<std::pair<std::s
   return out;
 }
 
+// Per process, values per location: a hybrid run's threads and streams added to their process,
+// so that per-rank summaries are about ranks. Reports of processes only pass unchanged.
+std::vector<std::vector<double>> perProcess(const Report& run, std::vector<std::vector<double>> values) {
+  const std::size_t processes = run.processCount();
+  if (processes == run.locations.size()) return values;
+  std::unordered_map<std::uint32_t, std::size_t> processOfRank;
+  for (std::size_t p = 0; p < processes; ++p) processOfRank.emplace(run.locations[p].rank, p);
+  for (std::vector<double>& v : values) {
+    for (std::size_t l = processes; l < v.size() && l < run.locations.size(); ++l)
+      if (const auto it = processOfRank.find(run.locations[l].rank); it != processOfRank.end()) v[it->second] += v[l];
+    v.resize(std::min(v.size(), processes));
+  }
+  return values;
+}
+
 // Per location, the metric-inclusive value of every metric: one pass over the rows, then each
 // metric added to its parent (children come after their parents).
 std::vector<std::vector<double>> inclusiveByLocation(const Report& run) {
@@ -286,8 +317,8 @@ void requireSameRanks(const std::vector<const Report*>& runs, const char* what) 
   for (std::size_t i = 1; i < runs.size(); ++i)
     if (!haveSameRanks(*runs[0], *runs[i]))
       throw std::runtime_error("run " + std::to_string(i + 1) + " (" + runName(*runs[i]) + ") has " +
-                               std::to_string(runs[i]->locations.size()) + " ranks and run 1 (" + runName(*runs[0]) +
-                               ") " + std::to_string(runs[0]->locations.size()) + ": the " + what +
+                               std::to_string(runs[i]->processCount()) + " ranks and run 1 (" + runName(*runs[0]) +
+                               ") " + std::to_string(runs[0]->processCount()) + ": the " + what +
                                " needs runs with the same ranks");
 }
 
@@ -407,7 +438,8 @@ std::vector<MetricComparison> compareMetrics(const Report& a, const Report& b) {
     }
   }
   std::vector<Summary> inA(tree.metrics.size()), inB(tree.metrics.size());
-  const std::vector<std::vector<double>> valuesA = inclusiveByLocation(a), valuesB = inclusiveByLocation(b);
+  const std::vector<std::vector<double>> valuesA = perProcess(a, inclusiveByLocation(a)),
+                                         valuesB = perProcess(b, inclusiveByLocation(b));
   for (std::size_t m = 0; m < a.metrics.size(); ++m) inA[fromA[m]] = summarize(valuesA[m]);
   for (std::size_t m = 0; m < b.metrics.size(); ++m) inB[fromB[m]] = summarize(valuesB[m]);
   std::vector<MetricComparison> out;

@@ -154,10 +154,10 @@ void readMeta(const Database& db, Report& report) {
   });
   const std::string version = report.metaValue("format_version");
   if (version.empty()) throw Foreign{"no format_version in table meta"};
-  if (version != detail::kFormatVersion)
+  if (version != detail::kFormatVersion && version != detail::kLocationKindsFormatVersion)
     throw ReportError("report format version " + printable(version) +
-                      " is not supported (this Waitscope reads version " + detail::kFormatVersion +
-                      "); open it with the Waitscope that wrote it, or analyze the trace again");
+                      " is not supported (this Waitscope reads versions " + detail::kFormatVersion + " and " +
+                      detail::kLocationKindsFormatVersion + "); open it with the Waitscope that wrote it, or analyze the trace again");
   if (!complete) throw ReportError("report is incomplete (the analyzer was interrupted?); run waitscope-analyze again");
 }
 
@@ -202,6 +202,16 @@ void readTrees(const Database& db, Report& report) {
               l.name = row.text(1, "name");
               l.rank = row.number(2, "rank");
               l.systemNode = row.id(3, "system_node", true);
+            });
+  if (report.metaValue("format_version") != detail::kLocationKindsFormatVersion) return;
+  readTable(db, "location_kinds", "SELECT location, kind FROM location_kinds ORDER BY location", false,
+            [&](const Row& row, const Statement&) {
+              const std::uint32_t location = row.id(0, "location");
+              const std::string kind = row.text(1, "kind");
+              if (location >= report.locations.size()) row.fail("location", "names no location");
+              report.locations[location].kind = kind == "thread"        ? LocationKind::Thread
+                                                : kind == "accelerator" ? LocationKind::Accelerator
+                                                                        : LocationKind::Metric;
             });
 }
 
@@ -264,6 +274,8 @@ Report readDatabase(const std::string& path) {
   readMeta(db, report);
   for (const char* table : detail::kTables)
     if (!tables.contains(table)) throw Foreign{std::string("no table ") + table};
+  if (report.metaValue("format_version") == detail::kLocationKindsFormatVersion && !tables.contains("location_kinds"))
+    throw Foreign{"no table location_kinds"};
   readTrees(db, report);
   readValues(db, report);
   if (const std::string problem = firstProblem(report); !problem.empty()) throw Damaged{problem};

@@ -6,8 +6,11 @@
 
 namespace waitscope::report::detail {
 
-// The version this code writes and the only one it reads.
+// The version this code writes for reports with processes only. A report with thread,
+// accelerator or metric locations is version 2: version 1 plus kLocationKindsSchema. Both
+// are read; a reader that knows version 1 only refuses version 2 rather than misread it.
 inline constexpr const char* kFormatVersion = "1";
+inline constexpr const char* kLocationKindsFormatVersion = "2";
 
 // Ids are 0-based indices into the arrays of Report; NULL stands for kNoId.
 // Rows are read back in rowid order, which keeps the writer's order.
@@ -26,6 +29,12 @@ CREATE TABLE severities(metric INTEGER NOT NULL, callpath INTEGER NOT NULL, vals
                         UNIQUE (metric, callpath));
 CREATE TABLE instances(chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE critical_path(chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
+)sql";
+
+// Version 2 only: the kind of every location that is no process (others are processes).
+inline constexpr const char* kLocationKindsSchema = R"sql(
+CREATE TABLE location_kinds(location INTEGER PRIMARY KEY, kind TEXT NOT NULL
+                            CHECK (kind IN ('thread', 'accelerator', 'metric')));
 )sql";
 
 // Instances and critical-path segments come in millions per large trace: they are

@@ -63,9 +63,12 @@ const void* littleEndian(const std::vector<double>& values, std::vector<std::uin
   }
 }
 
+bool hasLocationKinds(const Report& report) { return report.processCount() != report.locations.size(); }
+
 void writeMeta(const Database& db, const Report& report) {
   Statement s(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)");
-  s.bind(1, std::string_view("format_version")).bind(2, std::string_view(kFormatVersion)).insert();
+  const std::string_view version = hasLocationKinds(report) ? detail::kLocationKindsFormatVersion : kFormatVersion;
+  s.bind(1, std::string_view("format_version")).bind(2, version).insert();
   for (const auto& [key, value] : report.meta)
     if (key != "format_version" && key != "complete") s.bind(1, key).bind(2, value).insert();
 }
@@ -111,6 +114,18 @@ void writeTrees(const Database& db, const Report& report) {
     location.bind(1, std::int64_t{i}).bind(2, l.name).bind(3, std::int64_t{l.rank});
     bindId(location, 4, l.systemNode);
     location.insert();
+  }
+  if (!hasLocationKinds(report)) return;
+  db.exec(detail::kLocationKindsSchema);
+  Statement kind(db, "INSERT INTO location_kinds(location, kind) VALUES (?1, ?2)");
+  for (std::uint32_t i = 0; i < report.locations.size(); ++i) {
+    const LocationKind k = report.locations[i].kind;
+    if (k == LocationKind::Process) continue;
+    kind.bind(1, std::int64_t{i});
+    kind.bind(2, std::string_view(k == LocationKind::Thread        ? "thread"
+                                  : k == LocationKind::Accelerator ? "accelerator"
+                                                                   : "metric"));
+    kind.insert();
   }
 }
 

@@ -74,9 +74,9 @@ int runMean(const std::vector<std::string>& args, std::ostream& out) {
   for (const std::string& path : parsed.paths) {
     runs.push_back(report::openAnyReport(path));
     if (!report::haveSameRanks(runs.front(), runs.back()))
-      throw std::runtime_error(path + ": its " + std::to_string(runs.back().locations.size()) +
+      throw std::runtime_error(path + ": its " + std::to_string(runs.back().processCount()) +
                                " ranks are not those of " + parsed.paths.front() + " (" +
-                               std::to_string(runs.front().locations.size()) +
+                               std::to_string(runs.front().processCount()) +
                                "): the mean needs runs with the same ranks");
     pointers.push_back(&runs.back());
   }

@@ -130,7 +130,7 @@ int runDiff(const std::vector<std::string>& args, std::ostream& out) {
       throw std::runtime_error(problem);
   const report::Report a = report::openAnyReport(paths[0]);
   const report::Report b = report::openAnyReport(paths[1]);
-  RunsCompared compared{paths[0], paths[1], a.locations.size(), b.locations.size(), report::haveSameRanks(a, b),
+  RunsCompared compared{paths[0], paths[1], a.processCount(), b.processCount(), report::haveSameRanks(a, b),
                         report::compareMetrics(a, b)};
   if (json)
     printComparisonJson(compared, out);

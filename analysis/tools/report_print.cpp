@@ -95,6 +95,9 @@ int runPrint(const std::vector<std::string>& args, std::ostream& out) {
     printMetricTreeJson(report, out);
   } else {
     out << "metric tree of " << path << " (inclusive: all call paths and locations)\n";
+    // A hybrid run: which of its paradigms got the time metrics only.
+    if (const std::string line = report.metaValue("unanalyzed_paradigms"); !line.empty())
+      out << "note: " << line << "\n";
     printMetricTree(report, out);
   }
   return 0;

@@ -11,6 +11,8 @@ from waitscope.errors import (DamagedReportError, IncompleteReportError, NotARep
                               UnsupportedVersionError)
 
 FORMAT_VERSION = "1"
+# Version 2: version 1 plus table location_kinds (threads and accelerator streams of hybrid runs).
+LOCATION_KINDS_FORMAT_VERSION = "2"
 TABLES = ("meta", "metrics", "regions", "callpaths", "system_nodes", "locations", "severities", "instances",
           "critical_path")
 AGAIN = "; run waitscope-analyze again"
@@ -117,14 +119,15 @@ def read_meta(con, path):
     version = meta.get("format_version", "")
     if not version:
         raise NotAReportError(path, "not a Waitscope report (no format_version in table meta)")
-    if version != FORMAT_VERSION:
+    if version not in (FORMAT_VERSION, LOCATION_KINDS_FORMAT_VERSION):
         shown = "".join(c if c.isprintable() else "?" for c in version[:40]) + ("..." if len(version) > 40 else "")
         raise UnsupportedVersionError(
-            path, f"report format version {shown} is not supported (this waitscope package reads version "
-            f"{FORMAT_VERSION}); open it with the Waitscope that wrote it, or analyze the trace again")
+            path, f"report format version {shown} is not supported (this waitscope package reads versions "
+            f"{FORMAT_VERSION} and {LOCATION_KINDS_FORMAT_VERSION}); open it with the Waitscope that wrote it, "
+            "or analyze the trace again")
     if not complete:
         raise IncompleteReportError(path, "report is incomplete (the analyzer was interrupted?)" + AGAIN)
-    for table in TABLES:
+    for table in TABLES + (("location_kinds",) if version == LOCATION_KINDS_FORMAT_VERSION else ()):
         if table not in tables:
             raise NotAReportError(path, f"not a Waitscope report (no table {table})")
     return meta

@@ -34,9 +34,30 @@ def summarize(per_rank):
     return total, total / len(per_rank), low, high
 
 
+def _per_process(run, values):
+    """Values per location folded per process: a hybrid run's threads and streams added to their
+    process, so that per-rank summaries are about ranks."""
+    kinds = run.locations["kind"].to_numpy()
+    processes = int((kinds == "process").sum())
+    if processes == len(kinds):
+        return values
+    ranks = run.locations["rank"].to_numpy()
+    process_of_rank = {int(ranks[p]): p for p in range(processes)}
+    folded = []
+    for v in values:
+        out = np.array(v[:processes], dtype=np.float64)
+        for loc in range(processes, len(kinds)):
+            p = process_of_rank.get(int(ranks[loc]))
+            if p is not None:
+                out[p] += v[loc]
+        folded.append(out)
+    return folded
+
+
 def same_ranks(a, b):
     """Both runs have the same ranks, each once: their per-rank values compare."""
-    ra, rb = sorted(a.locations["rank"]), sorted(b.locations["rank"])
+    processes = [r.locations[r.locations["kind"] == "process"] for r in (a, b)]
+    ra, rb = sorted(processes[0]["rank"]), sorted(processes[1]["rank"])
     return ra == rb and len(set(ra)) == len(ra)
 
 
@@ -67,7 +88,7 @@ def compare_metrics(a, b):
         maps.append(mapping)
     summaries = []
     for run, mapping in zip((a, b), maps):
-        values = inclusive_by_location(run)
+        values = _per_process(run, inclusive_by_location(run))
         per_metric = [(0.0, 0.0, 0.0, 0.0)] * len(names)
         for m in range(len(run._metric_names)):
             per_metric[mapping[m]] = summarize(values[m])
@@ -81,6 +102,7 @@ def compare_metrics(a, b):
         rows.append((names[i], display[i], units[i], depth[i], ta, tb, tb - ta, ratio(ta, tb), ma, lo_a, hi_a, mb,
                      lo_b, hi_b))
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    frame.attrs.update({"a": a.path, "b": b.path, "ranks_a": len(a.locations), "ranks_b": len(b.locations),
+    frame.attrs.update({"a": a.path, "b": b.path, "ranks_a": int((a.locations["kind"] == "process").sum()),
+                        "ranks_b": int((b.locations["kind"] == "process").sum()),
                         "same_ranks": same_ranks(a, b)})
     return frame

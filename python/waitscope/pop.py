@@ -41,13 +41,14 @@ def pop_metrics(report, label):
     waited = _sums.column_sums(report._sev_values[waiting[report._sev_metric]]) if len(report._sev_metric) else \
         np.zeros(len(report.locations))
     runtime = useful_max = useful_sum = waiting_time = ideal = 0.0
-    for p in range(len(report.locations)):
+    # Per process: a hybrid run's threads and streams (listed after the processes) are no processes.
+    processes = int((report.locations["kind"] == "process").sum())
+    for p in range(processes):
         runtime = max(runtime, float(total_time[p]))
         useful_max = max(useful_max, float(useful[p]))
         useful_sum += float(useful[p])
         waiting_time += float(waited[p])
         ideal = max(ideal, float(total_time[p]) - float(waited[p]))
-    processes = len(report.locations)
     useful_mean = _ratio(useful_sum, processes)
     load_balance = _ratio(useful_mean, useful_max)
     communication = _ratio(useful_max, runtime)

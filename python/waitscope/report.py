@@ -160,10 +160,22 @@ class Report:
             raise _Damaged("a location's system node is out of range")
         names = _texts(cols[1], "locations", "name")
         ranks = _ids(cols[2], "locations", "rank")
+        # A process per MPI rank first; a hybrid run's threads and accelerator streams follow,
+        # each with its process's rank (table location_kinds, format version 2).
+        kinds = ["process"] * len(names)
+        if self.meta.get("format_version") == _database.LOCATION_KINDS_FORMAT_VERSION:
+            for location, kind in self._con.execute("SELECT location, kind FROM location_kinds ORDER BY location"):
+                if not isinstance(location, int) or not 0 <= location < len(names) or \
+                        kind not in ("thread", "accelerator", "metric"):
+                    raise _Damaged("a row of location_kinds names no location or kind")
+                kinds[location] = kind
+        threads, seen = [], {}
+        for rank in ranks:  # the process is thread 0 of its rank; the others count on from 1
+            threads.append(seen.get(int(rank), 0))
+            seen[int(rank)] = threads[-1] + 1
         self.locations = pd.DataFrame({
-            "name": names, "rank": ranks,
-            # One location per MPI rank: its master thread.
-            "thread": np.zeros(len(names), dtype=np.int64),
+            "name": names, "rank": ranks, "kind": kinds,
+            "thread": np.asarray(threads, dtype=np.int64),
             "node": [node_names[n] if n >= 0 else None for n in nodes]},
             index=pd.RangeIndex(len(names), name="id"))
         # As `waitscope-report csv` names a location.

@@ -59,10 +59,10 @@ def test_another_sqlite_database(tmp_path, tool):
 def test_a_newer_format_version(small_report, copy_of, tool):
     path = copy_of(small_report)
     with sqlite3.connect(path) as con:
-        con.execute("UPDATE meta SET value = '2' WHERE key = 'format_version'")
+        con.execute("UPDATE meta SET value = '3' WHERE key = 'format_version'")
     con.close()
     message = open_error(path, waitscope.UnsupportedVersionError)
-    assert message.startswith(f"{path}: report format version 2 is not supported")
+    assert message.startswith(f"{path}: report format version 3 is not supported")
     assert "open it with the Waitscope that wrote it, or analyze the trace again" in message
 
 

@@ -85,7 +85,12 @@ ReportData::ReportData(report::Report report, QString path) : report_(std::move(
   const std::size_t nodes = r.systemNodes.size();
   systemTree_.parent.reserve(nodes + r.locations.size());
   for (const report::SystemNode& n : r.systemNodes) systemTree_.parent.push_back(n.parent);
-  for (const report::Location& l : r.locations) systemTree_.parent.push_back(l.systemNode);
+  // A thread or accelerator stream hangs below its process (which comes before it).
+  const std::size_t processes = r.processCount();
+  for (const report::Location& l : r.locations)
+    systemTree_.parent.push_back(l.kind != report::LocationKind::Process && l.rank < processes
+                                     ? static_cast<std::uint32_t>(nodes + l.rank)
+                                     : l.systemNode);
   systemTree_.link();
   for (std::size_t i = 0; i < nodes; ++i) {
     systemTree_.names[i] = fromStd(r.systemNodes[i].name);
@@ -93,7 +98,14 @@ ReportData::ReportData(report::Report report, QString path) : report_(std::move(
   }
   for (std::size_t i = 0; i < r.locations.size(); ++i) {
     systemTree_.names[nodes + i] = fromStd(r.locations[i].name);
-    systemTree_.toolTips[nodes + i] = QStringLiteral("MPI rank %1").arg(r.locations[i].rank);
+    const report::LocationKind kind = r.locations[i].kind;
+    systemTree_.toolTips[nodes + i] = kind == report::LocationKind::Process
+                                          ? QStringLiteral("MPI rank %1").arg(r.locations[i].rank)
+                                      : kind == report::LocationKind::Accelerator
+                                          ? QStringLiteral("accelerator stream of MPI rank %1").arg(r.locations[i].rank)
+                                      : kind == report::LocationKind::Metric
+                                          ? QStringLiteral("metric location of MPI rank %1").arg(r.locations[i].rank)
+                                          : QStringLiteral("thread of MPI rank %1").arg(r.locations[i].rank);
   }
 
   rowsByMetric_.assign(r.metrics.size(), {});

@@ -198,10 +198,10 @@ TEST(report_io, NewerFormatVersionIsRefused) {
   TempDir dir;
   const std::string path = (dir / "run.wsr").string();
   writeReport(sampleReport(), path);
-  execSql(path, "UPDATE meta SET value = '2' WHERE key = 'format_version'");
+  execSql(path, "UPDATE meta SET value = '3' WHERE key = 'format_version'");
   const std::string error = readError(path);
   expectOneLineNaming(error, path);
-  EXPECT_NE(error.find("report format version 2 is not supported"), std::string::npos) << error;
+  EXPECT_NE(error.find("report format version 3 is not supported"), std::string::npos) << error;
 }
 
 TEST(report_io, DamagedValuesAreNamed) {
