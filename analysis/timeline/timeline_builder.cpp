@@ -2,6 +2,7 @@
 // cross-location parts (message matching, incoming transfers), the report's
 // instances and critical path, and the coarser region levels.
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -119,6 +120,25 @@ class IndexBuilder {
   TimelineIndex finish();
 
  private:
+  // The row (report location) of every trace location: rank r is row r, the threads and
+  // streams of hybrid traces follow in the report's order; kNoId for one the report lacks.
+  const std::vector<std::uint32_t>& rowsOf(const trace::Definitions& defs) {
+    if (!rows_.empty() || defs.locations.empty()) return rows_;
+    rows_.assign(defs.locations.size(), kNoId);
+    for (std::size_t r = 0; r < defs.worldLocations.size(); ++r)
+      if (defs.worldLocations[r] < rows_.size()) rows_[defs.worldLocations[r]] = static_cast<std::uint32_t>(r);
+    const std::vector<trace::LocationId> others = defs.otherLocationsByRank();
+    for (std::size_t k = 0; k < others.size(); ++k) {
+      const std::size_t row = defs.worldLocations.size() + k;
+      if (row < report_.locations.size() && report_.locations[row].kind != report::LocationKind::Process)
+        rows_[others[k]] = static_cast<std::uint32_t>(row);
+    }
+    return rows_;
+  }
+  // The row of the peer `remote` of an RMA record on `win`: a rank for MPI windows; for the
+  // windows of other paradigms (Score-P's CUDA memory copies) a location of that paradigm.
+  std::uint32_t rmaPeer(const trace::Definitions& defs, trace::WinId win, std::uint32_t remote, std::uint32_t self);
+
   struct PendingTransfers {
     std::vector<std::size_t> transfers;
     bool completed = false;  // a completion was seen: a new operation with this id starts a new list
@@ -151,16 +171,26 @@ class IndexBuilder {
   std::vector<MessageEnd> sends_;
   std::vector<MessageEnd> receives_;
   std::vector<Transfer> transfers_;
+  std::vector<std::uint32_t> rows_;
   bool anyEvents_ = false;
 };
 
+std::uint32_t IndexBuilder::rmaPeer(const trace::Definitions& defs, trace::WinId win, std::uint32_t remote,
+                                    std::uint32_t self) {
+  if (win >= defs.windows.size() || defs.isMpiWindow(win)) return windowPeer(defs, win, remote, self);
+  if (remote == trace::kNone) return kNoId;
+  const trace::LocationId peer = defs.locationOfCommMember(defs.windows[win].comm, remote);
+  const std::vector<std::uint32_t>& rows = rowsOf(defs);
+  return peer < rows.size() ? rows[peer] : kNoId;
+}
+
 void IndexBuilder::addLocation(const trace::Trace& trace, const trace::LocationEvents& events) {
   const trace::Definitions& defs = trace.defs;
-  const trace::Rank rank = defs.worldRankOfLocation(events.location);
-  if (rank == trace::kNone) return;
-  if (rank >= index_.locations.size()) index_.locations.resize(rank + 1);
+  const std::vector<std::uint32_t>& rows = rowsOf(defs);
+  const std::uint32_t loc = events.location < rows.size() ? rows[events.location] : kNoId;
+  if (loc == kNoId) return;
+  if (loc >= index_.locations.size()) index_.locations.resize(loc + 1);
   if (parts_.size() < index_.locations.size()) parts_.resize(index_.locations.size());
-  const std::uint32_t loc = rank;
   const std::vector<std::uint32_t> pathMap = mapCallPaths(trace, pathKeys_);
   const auto reportPath = [&](trace::CallPathId p) { return p < pathMap.size() ? pathMap[p] : kUnknownCallPath; };
   const auto regionName = [&](trace::CallPathId p) -> const std::string& {
@@ -235,7 +265,7 @@ void IndexBuilder::addLocation(const trace::Trace& trace, const trace::LocationE
             const auto it = lockOpen.find({f.window, f.remote});
             if (it != lockOpen.end()) {
               addEpoch(loc, f.remote == trace::kNone ? EpochKind::LockAll : EpochKind::Lock, it->second.first,
-                       e.time, f.window, windowPeer(defs, f.window, f.remote, loc), it->second.second);
+                       e.time, f.window, rmaPeer(defs, f.window, f.remote, loc), it->second.second);
               lockOpen.erase(it);
             }
             break;
@@ -325,7 +355,7 @@ void IndexBuilder::addLocation(const trace::Trace& trace, const trace::LocationE
         Transfer t;
         t.start = t.end = e.time;
         t.origin = loc;
-        t.target = windowPeer(defs, r.win, r.remote, loc);
+        t.target = rmaPeer(defs, r.win, r.remote, loc);
         t.window = r.win;
         t.kind = e.kind == EventKind::RmaPut   ? TransferKind::Put
                  : e.kind == EventKind::RmaGet ? TransferKind::Get
@@ -368,7 +398,7 @@ void IndexBuilder::addLocation(const trace::Trace& trace, const trace::LocationE
     for (const auto& [win, start] : exposureOpen) addEpoch(loc, EpochKind::Exposure, start, last, win, kNoId, 0);
     for (const auto& [key, open] : lockOpen)
       addEpoch(loc, key.second == trace::kNone ? EpochKind::LockAll : EpochKind::Lock, open.first, last, key.first,
-               windowPeer(defs, key.first, key.second, loc), open.second);
+               rmaPeer(defs, key.first, key.second, loc), open.second);
     if (!points.empty() && points.back().callPath != kNoId) points.push_back({last, kNoId, 1});
   }
   LocationTimeline& out = index_.locations[loc];
@@ -540,9 +570,40 @@ std::size_t TimelineIndex::memoryBytes() const {
   return bytes;
 }
 
+namespace {
+
+// A rank's events with its RMA records of other paradigms (hybrid traces: the memory copies
+// Score-P writes on the host thread) merged in by time, so that they become transfers too.
+trace::LocationEvents withOtherParadigmRecords(const trace::LocationEvents& rank, const trace::LocationEvents& other) {
+  trace::LocationEvents out = rank;
+  const auto offset = static_cast<std::uint32_t>(out.rma.size());
+  out.rma.insert(out.rma.end(), other.rma.begin(), other.rma.end());
+  std::vector<trace::Event> extra = other.events;
+  for (trace::Event& e : extra) e.ref += offset;
+  std::vector<trace::Event> merged;
+  merged.reserve(out.events.size() + extra.size());
+  std::merge(out.events.begin(), out.events.end(), extra.begin(), extra.end(), std::back_inserter(merged),
+             [](const trace::Event& a, const trace::Event& b) { return a.time < b.time; });
+  out.events = std::move(merged);
+  return out;
+}
+
+// Every location the trace holds: the ranks, then their threads and streams.
+void addLoaded(IndexBuilder& builder, const trace::Trace& trace) {
+  for (std::size_t r = 0; r < trace.locations.size(); ++r) {
+    if (r < trace.otherParadigmRecords.size() && !trace.otherParadigmRecords[r].events.empty())
+      builder.addLocation(trace, withOtherParadigmRecords(trace.locations[r], trace.otherParadigmRecords[r]));
+    else
+      builder.addLocation(trace, trace.locations[r]);
+  }
+  for (const trace::LocationEvents& events : trace.threadLocations) builder.addLocation(trace, events);
+}
+
+}  // namespace
+
 TimelineIndex buildTimelineIndex(const trace::Trace& trace, const report::Report& report) {
   IndexBuilder builder(report);
-  for (const trace::LocationEvents& events : trace.locations) builder.addLocation(trace, events);
+  addLoaded(builder, trace);
   return builder.finish();
 }
 
@@ -555,7 +616,7 @@ TimelineIndex buildTimelineIndex(const std::string& tracePath, const report::Rep
   IndexBuilder builder(report);
   for (trace::Rank r = 0; r < definitions.defs.worldLocations.size(); ++r) {
     const trace::Trace one = trace::readTraceRanks(tracePath, {r}, options);
-    for (const trace::LocationEvents& events : one.locations) builder.addLocation(one, events);
+    addLoaded(builder, one);
   }
   return builder.finish();
 }
