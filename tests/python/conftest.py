@@ -18,10 +18,9 @@ import analyze_shared_traces  # noqa: E402
 
 SHARED_TRACES = os.path.join(os.environ.get("WAITSCOPE_SHARED_DIR", os.path.join(SOURCE, "..", "shared")), "traces")
 TOOLS = os.environ.get("WAITSCOPE_BIN", os.path.join(SOURCE, "build", "analysis", "tools"))
-# The traces the analyzer must take: every MPI-only one (the hybrid CUDA and Xeon Phi traces use
-# windows of non-MPI communicators, which it refuses).
+# The traces the analyzer must take: all of them, the hybrid CUDA and Xeon Phi ones included.
 MUST_ANALYZE = ("pipit_ping-pong-otf2", "casita_4_mpi_ls_barr", "scorep-rma-fence", "scorep-rma-gats",
-                "scorep-rma-lock", "scorep-rma-misc")
+                "scorep-rma-lock", "scorep-rma-misc", "casita_2_cuda_simple", "casita_1_xeonphi_jacobi_01")
 
 
 @pytest.fixture(scope="session")

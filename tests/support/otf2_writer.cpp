@@ -96,13 +96,15 @@ class ArchiveWriter {
   // ---- events ----
   void writeEvents() {
     check(OTF2_Archive_OpenEvtFiles(archive_), "cannot open the event files");
-    for (const LocationEvents& location : trace_.locations) {
-      const std::uint64_t otf2Id = trace_.defs.locations.at(location.location).otf2Id;
-      OTF2_EvtWriter* writer = OTF2_Archive_GetEvtWriter(archive_, otf2Id);
-      if (writer == nullptr) fail("cannot open the event writer of location " + std::to_string(otf2Id), OTF2_ERROR_INVALID);
-      for (const Event& event : location.events) writeEvent(writer, location, event);
-      check(OTF2_Archive_CloseEvtWriter(archive_, writer), "cannot close an event writer");
-    }
+    for (const auto* locations : {&trace_.locations, &trace_.threadLocations})
+      for (const LocationEvents& location : *locations) {
+        const std::uint64_t otf2Id = trace_.defs.locations.at(location.location).otf2Id;
+        OTF2_EvtWriter* writer = OTF2_Archive_GetEvtWriter(archive_, otf2Id);
+        if (writer == nullptr)
+          fail("cannot open the event writer of location " + std::to_string(otf2Id), OTF2_ERROR_INVALID);
+        for (const Event& event : location.events) writeEvent(writer, location, event);
+        check(OTF2_Archive_CloseEvtWriter(archive_, writer), "cannot close an event writer");
+      }
     check(OTF2_Archive_CloseEvtFiles(archive_), "cannot close the event files");
   }
 
@@ -225,14 +227,15 @@ class ArchiveWriter {
   // OTF2 readers expect one local definition file per location: its clock offsets, or empty.
   void writeLocalDefinitions() {
     check(OTF2_Archive_OpenDefFiles(archive_), "cannot open the local definition files");
-    for (const LocationEvents& location : trace_.locations) {
-      const Location& def = trace_.defs.locations.at(location.location);
-      OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(archive_, def.otf2Id);
-      if (writer == nullptr) fail("cannot open a local definition writer", OTF2_ERROR_INVALID);
-      for (const ClockOffsetPoint& p : def.clockOffsets)
-        check(OTF2_DefWriter_WriteClockOffset(writer, p.time, p.offset, 0.0), "cannot write a clock offset");
-      check(OTF2_Archive_CloseDefWriter(archive_, writer), "cannot close a local definition writer");
-    }
+    for (const auto* locations : {&trace_.locations, &trace_.threadLocations})
+      for (const LocationEvents& location : *locations) {
+        const Location& def = trace_.defs.locations.at(location.location);
+        OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(archive_, def.otf2Id);
+        if (writer == nullptr) fail("cannot open a local definition writer", OTF2_ERROR_INVALID);
+        for (const ClockOffsetPoint& p : def.clockOffsets)
+          check(OTF2_DefWriter_WriteClockOffset(writer, p.time, p.offset, 0.0), "cannot write a clock offset");
+        check(OTF2_Archive_CloseDefWriter(archive_, writer), "cannot close a local definition writer");
+      }
     check(OTF2_Archive_CloseDefFiles(archive_), "cannot close the local definition files");
   }
 
@@ -306,7 +309,8 @@ class ArchiveWriter {
     // The announced event count must match the event file for the locations we wrote.
     std::vector<std::uint64_t> counts(d.locations.size());
     for (std::size_t i = 0; i < d.locations.size(); ++i) counts[i] = d.locations[i].eventCount;
-    for (const LocationEvents& location : trace_.locations) counts.at(location.location) = location.events.size();
+    for (const auto* locations : {&trace_.locations, &trace_.threadLocations})
+      for (const LocationEvents& location : *locations) counts.at(location.location) = location.events.size();
     for (std::size_t i = 0; i < d.locations.size(); ++i) {
       const auto& location = d.locations[i];
       check(OTF2_GlobalDefWriter_WriteLocation(defs_, location.otf2Id, string(location.name),

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "analysis/trace/paradigms.h"
 #include "tests/support/otf2_writer.h"
 
 namespace waitscope::trace {
@@ -159,6 +160,40 @@ void TraceBuilder::freeWindow(WinId win, const std::vector<double>& enter, const
   for (std::size_t i = 0; i < group.members.size(); ++i) rank(group.members[i]).winFree(enter[i], leave[i], win);
 }
 
+RankBuilder& TraceBuilder::addThread(Rank worldRank, const std::string& name, LocationType type) {
+  rank(worldRank);
+  Definitions& d = trace_.defs;
+  const auto id = static_cast<LocationId>(d.locations.size());
+  // Score-P numbers a process's further locations (thread << 32) | rank; any unique id will do.
+  d.locations.push_back({name, type, d.locations[d.worldLocations[worldRank]].group, 0, id, {}});
+  const auto index = static_cast<std::uint32_t>(trace_.threadLocations.size());
+  trace_.threadLocations.emplace_back().location = id;
+  threads_.push_back(std::unique_ptr<RankBuilder>(new RankBuilder(*this, worldRank, index)));
+  return *threads_.back();
+}
+
+RegionId TraceBuilder::paradigmRegion(const std::string& name, Paradigm paradigm) {
+  const RegionId id = region(name);
+  trace_.defs.regions[id].paradigm = paradigm;
+  trace_.defs.regions[id].role = RegionRole::Code;
+  return id;
+}
+
+WinId TraceBuilder::defineParadigmWindow(Paradigm paradigm, const std::vector<LocationId>& locations) {
+  Definitions& d = trace_.defs;
+  std::vector<std::uint32_t> numbers;
+  for (const LocationId l : locations) {
+    if (l >= d.locations.size()) throw std::invalid_argument("TraceBuilder: unknown location " + std::to_string(l));
+    numbers.push_back(static_cast<std::uint32_t>(numbers.size()));
+  }
+  d.groups.push_back({paradigmDisplayName(paradigm), GroupType::CommLocations, paradigm, locations});
+  d.groups.push_back({paradigmDisplayName(paradigm) + "_GROUP", GroupType::CommGroup, paradigm, numbers});
+  d.comms.push_back({"", static_cast<GroupId>(d.groups.size() - 1), kNone});
+  d.windows.push_back({"", static_cast<CommId>(d.comms.size() - 1)});
+  windowKinds_.push_back(WindowKind::Create);
+  return static_cast<WinId>(d.windows.size() - 1);
+}
+
 RegionId TraceBuilder::region(const std::string& name) {
   if (name.empty()) throw std::invalid_argument("TraceBuilder: a region needs a name");
   auto [it, inserted] = regionIds_.try_emplace(name, static_cast<RegionId>(trace_.defs.regions.size()));
@@ -206,6 +241,13 @@ const Trace& TraceBuilder::trace() {
     trace_.defs.locations[r].eventCount = trace_.locations[r].events.size();
     last = std::max(last, ranks_[r]->lastTime());
   }
+  for (std::size_t t = 0; t < threads_.size(); ++t) {
+    LocationEvents& thread = trace_.threadLocations[t];
+    for (Event& e : thread.events)
+      e.time = static_cast<double>(std::llround(e.time * ticksPerSecond)) / ticksPerSecond;
+    trace_.defs.locations[thread.location].eventCount = thread.events.size();
+    last = std::max(last, threads_[t]->lastTime());
+  }
   trace_.defs.clock.traceLength = trace_.defs.clock.ticks(last) - trace_.defs.clock.globalOffset;
   return trace_;
 }
@@ -219,9 +261,17 @@ std::string TraceBuilder::write(const std::string& dir) {
 
 // ===================================================================== RankBuilder: basics
 
-RankBuilder::RankBuilder(TraceBuilder& builder, Rank rank) : builder_(builder), rank_(rank) {}
+RankBuilder::RankBuilder(TraceBuilder& builder, Rank rank, std::uint32_t thread)
+    : builder_(builder), rank_(rank), thread_(thread) {}
 
-LocationEvents& RankBuilder::events() { return builder_.trace_.locations[rank_]; }
+LocationEvents& RankBuilder::events() {
+  return thread_ == kNone ? builder_.trace_.locations[rank_] : builder_.trace_.threadLocations[thread_];
+}
+
+LocationId RankBuilder::location() const {
+  return thread_ == kNone ? builder_.trace_.locations[rank_].location
+                          : builder_.trace_.threadLocations[thread_].location;
+}
 
 void RankBuilder::advance(double time, const char* what) {
   if (!std::isfinite(time)) invalid(rank_, std::string(what) + " has no finite time");

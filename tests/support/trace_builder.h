@@ -126,10 +126,12 @@ class RankBuilder {
 
   Rank worldRank() const { return rank_; }
   double lastTime() const { return lastTime_; }
+  // The location it writes: the rank's own, or a thread's (TraceBuilder::addThread).
+  LocationId location() const;
 
  private:
   friend class TraceBuilder;
-  RankBuilder(TraceBuilder& builder, Rank rank);
+  RankBuilder(TraceBuilder& builder, Rank rank, std::uint32_t thread = kNone);
 
   // An RMA operation whose completion records are still to be written.
   struct PendingOp {
@@ -172,6 +174,7 @@ class RankBuilder {
 
   TraceBuilder& builder_;
   Rank rank_;
+  std::uint32_t thread_ = kNone;  // index into Trace::threadLocations, kNone for the rank itself
   double lastTime_ = 0.0;
   bool hasEvents_ = false;
   std::vector<CallPathId> stack_;
@@ -195,6 +198,17 @@ class TraceBuilder {
 
   RankBuilder& rank(Rank worldRank);
   std::size_t size() const { return ranks_.size(); }
+
+  // ---- hybrid traces (as Score-P writes MPI + OpenMP/pthreads + CUDA) ----
+  // A thread or accelerator stream of `worldRank`'s process: a location of its own in the
+  // rank's location group. Its builder writes regions and low-level records.
+  RankBuilder& addThread(Rank worldRank, const std::string& name, LocationType type = LocationType::CpuThread);
+  // A region of another paradigm (an OpenMP construct, a CUDA kernel), entered by name.
+  RegionId paradigmRegion(const std::string& name, Paradigm paradigm);
+  // A window of another paradigm, as Score-P's CUDA windows: a COMM_LOCATIONS group of `paradigm`
+  // over `locations`, a COMM_GROUP of that paradigm numbering them 0, 1, ..., its communicator and
+  // the window. Its RMA records ("remote" = index into `locations`) go through the low-level event().
+  WinId defineParadigmWindow(Paradigm paradigm, const std::vector<LocationId>& locations);
 
   CommId world() const { return 0; }
   CommId self() const { return 1; }
@@ -229,6 +243,7 @@ class TraceBuilder {
 
   Trace trace_;
   std::vector<std::unique_ptr<RankBuilder>> ranks_;
+  std::vector<std::unique_ptr<RankBuilder>> threads_;  // parallel to trace_.threadLocations
   std::vector<WindowKind> windowKinds_;
   std::unordered_map<std::string, RegionId> regionIds_;
   std::map<std::vector<Rank>, GroupId> groupIds_;
