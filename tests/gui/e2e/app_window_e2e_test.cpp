@@ -4,31 +4,31 @@
 // platform), open the report, select Wait at Fence, export a screenshot and
 // the call tree, and check the picture (expected size, not blank) and that the
 // exported numbers are the report's.
+#include <algorithm>
+
 #include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QSet>
+#include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <QSignalSpy>
-
-#include <algorithm>
-
 #include "analysis/report/report_io.h"
+#include "analysis/report/report_queries.h"
 #include "app/compare_dialog.h"
 #include "app/main_window.h"
 #include "app/report_loader.h"
+#include "tests/gui/support/tool_process.h"
 #include "views/model/selection.h"
 #include "views/timeline/critical_path_pane.h"
-
-#include <QTableWidget>
 #include "views/timeline/timeline_view.h"
 
-#include <QStandardItemModel>
-#include "analysis/report/report_queries.h"
+using waitscope::test::runTool;
 
 class AppWindowE2eTest : public QObject {
   Q_OBJECT
@@ -37,25 +37,6 @@ class AppWindowE2eTest : public QObject {
   QString report_;
 
   static QString binary(const QString& relative) { return QStringLiteral(WAITSCOPE_BINARY_DIR "/") + relative; }
-
-  // Runs a command to completion; fails the test with its output on error.
-  static bool runTool(const QString& program, const QStringList& arguments, const QProcessEnvironment& env,
-                      int timeoutMs = 180000) {
-    QProcess process;
-    process.setProcessEnvironment(env);
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(program, arguments);
-    if (!process.waitForFinished(timeoutMs)) {
-      process.kill();
-      qWarning() << program << "timed out:" << process.readAll();
-      return false;
-    }
-    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-      qWarning() << program << arguments << "failed:" << process.readAll();
-      return false;
-    }
-    return true;
-  }
 
  private slots:
   void initTestCase() {
