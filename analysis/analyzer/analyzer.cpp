@@ -58,7 +58,7 @@ std::string validateReferences(const ReplayContext& ctx) {
           break;
         if (m.comm >= defs.comms.size()) problem = "uses a communicator the trace does not define";
         else if (ctx.comms.rank(m.comm) == trace::kNone) problem = "uses a communicator this rank is not part of";
-        else if (m.peer >= defs.commSize(m.comm)) problem = "names a peer outside its communicator";
+        else if (m.peer >= defs.peerCount(m.comm, ctx.worldRank)) problem = "names a peer outside its communicator";
         break;
       }
       case trace::PayloadFamily::Rma: {

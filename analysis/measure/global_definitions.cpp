@@ -40,6 +40,7 @@ Blob encodeLocalDefinitions(const LocalDefinitions& d) {
     b.str(c.creator);
     b.u64(c.parent == OTF2_UNDEFINED_COMM ? ~0ULL : c.parent);
     b.vec(c.members);
+    b.vec(c.remoteMembers);
   }
   b.u64(d.wins.size());
   for (const WinDef& w : d.wins) {
@@ -87,6 +88,7 @@ Blob unify(Global& gl, const char* data) {
     const std::uint64_t parent = r.u64();
     c.parent = parent == ~0ULL ? OTF2_UNDEFINED_COMM : static_cast<OTF2_CommRef>(commMap.at(parent));
     c.members = r.vec();
+    c.remoteMembers = r.vec();
     auto [it, added] = gl.comms.emplace(c.key, static_cast<OTF2_CommRef>(gl.commList.size() + 2));
     if (added) gl.commList.push_back(std::move(c));
     commMap.push_back(it->second);
@@ -188,7 +190,10 @@ void writeGlobalDefinitions(OTF2_Archive* archive, Global& gl, const std::vector
                                       OTF2_TYPE_SOURCE_CODE_LOCATION);
 
   gl.group(all);
-  for (const CommDef& c : gl.commList) gl.group(c.members);
+  for (const CommDef& c : gl.commList) {
+    gl.group(c.members);
+    if (!c.remoteMembers.empty()) gl.group(c.remoteMembers);
+  }
   // groups: 0 = the MPI locations, 1 = COMM_SELF, 2.. = COMM_GROUPs of world ranks
   OTF2_GlobalDefWriter_WriteGroup(w, 0, gl.str(""), OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                   OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(n), all.data());
@@ -203,6 +208,11 @@ void writeGlobalDefinitions(OTF2_Archive* archive, Global& gl, const std::vector
   OTF2_GlobalDefWriter_WriteComm(w, kSelfComm, gl.str("MPI_COMM_SELF"), 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
   for (std::size_t i = 0; i < gl.commList.size(); ++i) {
     const CommDef& c = gl.commList[i];
+    if (!c.remoteMembers.empty()) {
+      OTF2_GlobalDefWriter_WriteInterComm(w, static_cast<OTF2_CommRef>(i + 2), gl.str(c.creator), gl.group(c.members),
+                                          gl.group(c.remoteMembers), c.parent, OTF2_COMM_FLAG_NONE);
+      continue;
+    }
     OTF2_GlobalDefWriter_WriteComm(w, static_cast<OTF2_CommRef>(i + 2), gl.str(c.creator), gl.group(c.members),
                                    c.parent, OTF2_COMM_FLAG_NONE);
   }

@@ -31,6 +31,10 @@ struct CommDef {
   std::string creator;            // e.g. "MPI_Comm_split"
   OTF2_CommRef parent = OTF2_UNDEFINED_COMM;
   std::vector<std::uint64_t> members;  // world ranks, in communicator rank order
+  // An inter-communicator's second group (world ranks in its rank order), written as OTF2's
+  // InterComm; `members` is the group that holds the lowest world rank, so that every rank
+  // defines it alike. Empty for an intra-communicator.
+  std::vector<std::uint64_t> remoteMembers;
 };
 
 struct WinDef {

@@ -6,6 +6,7 @@
 #include "analysis/measure/otf2_write_error.h"
 #include "analysis/measure/partial_trace.h"
 #include "analysis/measure/profile_runtime.h"
+#include "analysis/measure/unrecorded_calls.h"
 #include "analysis/measure/waitscope.h"
 #include "analysis/online/online_config.h"
 #include "analysis/report/timestamped_name.h"
@@ -434,11 +435,54 @@ OTF2_GroupRef groupId(MPI_Group group) {
   return groupOfMembers(worldRanksOf(group));
 }
 
+static bool allInWorld(const std::vector<std::uint64_t>& worldRanks) {
+  for (const std::uint64_t r : worldRanks)
+    if (r >= static_cast<std::uint64_t>(recorder.worldSize)) return false;  // MPI_UNDEFINED: another job's process
+  return true;
+}
+
+static void defineComm(MPI_Comm comm, CommDef def) {
+  logDefinition(partial::record(partial::kComm, partial::commPayload(def)));
+  recorder.comms.push_back(std::move(def));
+  recorder.commIds[comm] = static_cast<OTF2_CommRef>(recorder.comms.size() - 1);
+}
+
+// An inter-communicator: both groups, the one with the lowest world rank first. Its key is agreed
+// over a merged intra-communicator of both groups (a broadcast over an inter-communicator only
+// reaches the other group).
+void registerInterComm(MPI_Comm comm, const char* creator, OTF2_CommRef parent) {
+  CommDef def;
+  MPI_Group local, remote;
+  PMPI_Comm_group(comm, &local);
+  PMPI_Comm_remote_group(comm, &remote);
+  def.members = worldRanksOf(local);
+  def.remoteMembers = worldRanksOf(remote);
+  PMPI_Group_free(&local);
+  PMPI_Group_free(&remote);
+  const bool known = allInWorld(def.members) && allInWorld(def.remoteMembers);
+  if (known && *std::min_element(def.remoteMembers.begin(), def.remoteMembers.end()) <
+                   *std::min_element(def.members.begin(), def.members.end()))
+    std::swap(def.members, def.remoteMembers);
+  if (!known) return;  // another job's processes: nothing collective with them here
+  MPI_Comm merged;
+  if (PMPI_Intercomm_merge(comm, 0, &merged) != MPI_SUCCESS) return;
+  def.key = agreeKey(merged);
+  // The common communicator: where a rank knows it (MPI_Intercomm_create's leaders), the same one.
+  PMPI_Allreduce(&parent, &def.parent, 1, MPI_UINT32_T, MPI_MIN, merged);
+  PMPI_Comm_free(&merged);
+  def.creator = creator;
+  defineComm(comm, std::move(def));
+}
+
 void registerComm(MPI_Comm comm, const char* creator, MPI_Comm parent) {
   if (comm == MPI_COMM_NULL) return;
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
-  if (inter) return;  // intercommunicators are not recorded (see docs/recording.md)
+  if (parent != MPI_COMM_NULL && commId(parent) == OTF2_UNDEFINED_COMM) return;  // derived from another job's
+  if (inter) {
+    registerInterComm(comm, creator, commId(parent));
+    return;
+  }
   CommDef def;
   def.key = agreeKey(comm);
   def.creator = creator;
@@ -447,9 +491,45 @@ void registerComm(MPI_Comm comm, const char* creator, MPI_Comm parent) {
   PMPI_Comm_group(comm, &group);
   def.members = worldRanksOf(group);
   PMPI_Group_free(&group);
-  logDefinition(partial::record(partial::kComm, partial::commPayload(def)));
-  recorder.comms.push_back(std::move(def));
-  recorder.commIds[comm] = static_cast<OTF2_CommRef>(recorder.comms.size() - 1);
+  if (!allInWorld(def.members)) return;  // merged with another job's processes: warned where they joined
+  defineComm(comm, std::move(def));
+}
+
+// The key of the n-th MPI_Comm_idup of a communicator: every member calls its collectives in the
+// same order, so every member computes the same key from the parent's without communicating
+// (splitmix64 of both; bit 63 keeps it apart from agreeKey's rank << 32 | counter).
+static std::uint64_t idupKey(OTF2_CommRef parent, MPI_Comm parentComm) {
+  const auto mix = [](std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  };
+  if (parentComm == MPI_COMM_SELF) return (static_cast<std::uint64_t>(recorder.worldRank) << 32) | ++recorder.keyCounter;
+  const std::uint64_t base = parent == kWorldComm ? ~0ULL : recorder.comms[parent].key;
+  const std::uint64_t n = ++recorder.idupCounts[parent];
+  return mix(mix(base) ^ n) | (1ULL << 63);
+}
+
+void registerIdup(MPI_Comm comm, MPI_Comm parent) {
+  const OTF2_CommRef parentId = commId(parent);
+  if (comm == MPI_COMM_NULL || parentId == OTF2_UNDEFINED_COMM) return;
+  CommDef def;
+  def.key = idupKey(parentId, parent);
+  def.creator = "MPI_Comm_idup";
+  def.parent = parentId;
+  int inter = 0;
+  PMPI_Comm_test_inter(parent, &inter);
+  if (inter) {
+    def.members = recorder.comms[parentId].members;  // the same two groups
+    def.remoteMembers = recorder.comms[parentId].remoteMembers;
+  } else {
+    MPI_Group group;
+    PMPI_Comm_group(parent, &group);  // the parent's group is the new one's: usable before completion
+    def.members = worldRanksOf(group);
+    PMPI_Group_free(&group);
+  }
+  defineComm(comm, std::move(def));
 }
 
 void forgetComm(MPI_Comm comm) { recorder.commIds.erase(comm); }
@@ -643,6 +723,8 @@ void finishMeasurement() {
   struct RankSummary {
     std::int64_t defBytes;
     std::uint64_t events, start, end;
+    std::uint64_t unrecorded;  // unrecorded_calls.h
+    std::uint32_t firstUnrecorded;
     char host[256];
   };
   const Blob local = localDefinitions();
@@ -653,8 +735,11 @@ void finishMeasurement() {
                ? time + static_cast<std::uint64_t>(recorder.clockOffsets[sample].offset)
                : time;
   };
+  std::uint32_t myFirstUnrecorded = kNumMpi;
+  const std::uint64_t myUnrecorded = unrecordedCalls(myFirstUnrecorded);
   RankSummary mine{static_cast<std::int64_t>(local.data.size()), events, onRootClock(recorder.startTime, 0),
-                   onRootClock(t, recorder.clockOffsets.empty() ? 0 : recorder.clockOffsets.size() - 1), {}};
+                   onRootClock(t, recorder.clockOffsets.empty() ? 0 : recorder.clockOffsets.size() - 1),
+                   myUnrecorded, myFirstUnrecorded, {}};
   gethostname(mine.host, sizeof mine.host - 1);
   std::vector<RankSummary> ranks(recorder.worldRank == 0 ? static_cast<std::size_t>(n) : 0);
   PMPI_Gather(&mine, sizeof mine, MPI_BYTE, ranks.data(), sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -663,6 +748,8 @@ void finishMeasurement() {
   std::vector<std::uint64_t> eventCounts;
   std::vector<std::string> hostNames;
   std::uint64_t minStart = 0, maxEnd = 0;
+  std::uint64_t unrecorded = 0;
+  std::uint32_t firstUnrecorded = kNumMpi;
   if (recorder.worldRank == 0) {
     int total = 0;
     minStart = ranks[0].start;
@@ -676,6 +763,8 @@ void finishMeasurement() {
       hostNames.emplace_back(rs.host);
       minStart = std::min(minStart, rs.start);
       maxEnd = std::max(maxEnd, rs.end);
+      if (unrecorded == 0 && rs.unrecorded != 0) firstUnrecorded = rs.firstUnrecorded;
+      unrecorded += rs.unrecorded;
     }
     all.resize(static_cast<std::size_t>(total));
   }
@@ -744,6 +833,7 @@ void finishMeasurement() {
     unlink(partial::logPath(recorder.dir, recorder.worldRank).c_str());
   }
   rmdir(partial::logDir(recorder.dir).c_str());
+  if (recorder.worldRank == 0) printUnrecordedSummary(unrecorded, firstUnrecorded);
   if (recorder.worldRank == 0 && failure == 0 && !std::getenv("WAITSCOPE_QUIET"))
     std::fprintf(stderr, "waitscope: trace written to %s/traces.otf2\n", recorder.dir.c_str());
 }

@@ -118,6 +118,10 @@ struct RecorderState {
   // message handle alone does not say its communicator.
   std::unordered_map<MPI_Message, OTF2_CommRef> matchedMessages;
   std::unordered_map<std::uintptr_t, OTF2_SourceCodeLocationRef> callSites;
+  std::unordered_map<OTF2_CommRef, std::uint64_t> idupCounts;  // MPI_Comm_idup calls per parent
+  // Calls whose messages or collectives could not be recorded (unrecorded_calls.h).
+  std::uint64_t unrecordedCalls = 0;
+  std::uint32_t firstUnrecorded = kNumMpi;  // its table index
 };
 
 extern RecorderState recorder;
@@ -146,6 +150,11 @@ void leaveRegion(OTF2_RegionRef region, std::uint64_t time);
 // Definitions
 OTF2_CommRef commId(MPI_Comm comm);                   // OTF2_UNDEFINED_COMM if unknown
 void registerComm(MPI_Comm comm, const char* creator, MPI_Comm parent);
+// An inter-communicator's two groups; `parent` is its common communicator where this rank knows
+// it (OTF2_UNDEFINED_COMM elsewhere). Collective over both groups.
+void registerInterComm(MPI_Comm comm, const char* creator, OTF2_CommRef parent);
+// MPI_Comm_idup's communicator, defined without communicating.
+void registerIdup(MPI_Comm comm, MPI_Comm parent);
 void forgetComm(MPI_Comm comm);
 OTF2_GroupRef groupId(MPI_Group group);               // COMM_GROUP of world ranks
 std::uint64_t agreeKey(MPI_Comm comm);                // collective over comm

@@ -68,6 +68,7 @@ Blob commPayload(const CommDef& c) {
   b.str(c.creator);
   b.u64(c.parent == OTF2_UNDEFINED_COMM ? ~0ULL : c.parent);
   b.vec(c.members);
+  b.vec(c.remoteMembers);
   return b;
 }
 Blob winPayload(const WinDef& w) {
@@ -157,6 +158,7 @@ RankLog readLog(const fs::path& path) {
         const std::uint64_t parent = r.u64();
         c.parent = parent == ~0ULL ? OTF2_UNDEFINED_COMM : static_cast<OTF2_CommRef>(parent);
         c.members = r.vec();
+        c.remoteMembers = r.vec();
         log.defs.comms.push_back(std::move(c));
         break;
       }

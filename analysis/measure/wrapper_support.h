@@ -44,10 +44,27 @@ inline int commSize(MPI_Comm comm) {
   PMPI_Comm_size(comm, &n);
   return n;
 }
+// The ranks a collective's per-rank counts and payloads refer to: the communicator's, or an
+// inter-communicator's remote group.
+inline int collectivePeers(MPI_Comm comm) {
+  int inter = 0, n = 1;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter) PMPI_Comm_remote_size(comm, &n);
+  else PMPI_Comm_size(comm, &n);
+  return n;
+}
 inline int commRank(MPI_Comm comm) {
   int r = 0;
   PMPI_Comm_rank(comm, &r);
   return r;
+}
+// Whether this rank is the root of a rooted collective: MPI_ROOT on an inter-communicator (whose
+// other ranks pass MPI_PROC_NULL or a rank of the other group), its own rank on an intra-communicator.
+inline bool isRootOf(MPI_Comm comm, int root) {
+  if (root == MPI_ROOT) return true;
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  return !inter && root >= 0 && commRank(comm) == root;
 }
 inline std::uint64_t statusBytes(const MPI_Status& st) {
   int count = 0;

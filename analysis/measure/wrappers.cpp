@@ -15,6 +15,7 @@
 #include "analysis/measure/partial_trace.h"
 #include "analysis/measure/profile_runtime.h"
 #include "analysis/measure/profile_wrappers.h"
+#include "analysis/measure/unrecorded_calls.h"
 #include "analysis/measure/wrapper_support.h"
 
 namespace waitscope::measure {
@@ -71,12 +72,16 @@ struct Whole : DefaultHook<F> {
 // --- point-to-point ---------------------------------------------------------------------------
 void recordSend(int dest, int count, MPI_Datatype type, int tag, MPI_Comm comm) {
   if (dest == MPI_PROC_NULL) return;
-  OTF2_EvtWriter_MpiSend(recorder.evt, nullptr, stamp(), static_cast<std::uint32_t>(dest), commId(comm),
+  const OTF2_CommRef id = commId(comm);
+  if (id == OTF2_UNDEFINED_COMM) [[unlikely]] return noteUndefinedComm();
+  OTF2_EvtWriter_MpiSend(recorder.evt, nullptr, stamp(), static_cast<std::uint32_t>(dest), id,
                          static_cast<std::uint32_t>(tag), bytesOf(count, type));
 }
 void recordRecv(const MPI_Status& st, MPI_Comm comm) {
   if (st.MPI_SOURCE == MPI_PROC_NULL || st.MPI_SOURCE < 0) return;
-  OTF2_EvtWriter_MpiRecv(recorder.evt, nullptr, stamp(), static_cast<std::uint32_t>(st.MPI_SOURCE), commId(comm),
+  const OTF2_CommRef id = commId(comm);
+  if (id == OTF2_UNDEFINED_COMM) [[unlikely]] return noteUndefinedComm();
+  OTF2_EvtWriter_MpiRecv(recorder.evt, nullptr, stamp(), static_cast<std::uint32_t>(st.MPI_SOURCE), id,
                          static_cast<std::uint32_t>(st.MPI_TAG), statusBytes(st));
   recorder.stampedAfterCall = true;
 }
@@ -92,6 +97,7 @@ void issueRequest(ReqInfo& r) {
 void trackP2p(MPI_Request req, ReqKind kind, bool persistent, int peer, int count, MPI_Datatype type, int tag,
               MPI_Comm comm) {
   if (peer == MPI_PROC_NULL || req == MPI_REQUEST_NULL) return;
+  if (commId(comm) == OTF2_UNDEFINED_COMM) [[unlikely]] return noteUndefinedComm();
   ReqInfo r{kind};
   r.persistent = persistent;
   r.peer = peer;
@@ -289,7 +295,9 @@ WS_ISEND_HOOK(MPI_Recv_init, Irecv, true)
 // Matched probes: the probe takes the message off the queue (it matches there, in probe order) and
 // the receive records it as MPI_RECV, or MPI_IRECV_REQUEST then MPI_IRECV, like MPI_Recv/MPI_Irecv.
 void rememberMatched(MPI_Message message, MPI_Comm comm) {
-  if (message != MPI_MESSAGE_NULL && message != MPI_MESSAGE_NO_PROC) recorder.matchedMessages[message] = commId(comm);
+  if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC) return;
+  if (commId(comm) == OTF2_UNDEFINED_COMM) [[unlikely]] return noteUndefinedComm();
+  recorder.matchedMessages[message] = commId(comm);
 }
 // The communicator of a matched message (forgotten: MPI frees the handle in the receive).
 OTF2_CommRef takeMatched(MPI_Message message) {
@@ -402,7 +410,11 @@ struct Hook<Fn::MPI_Startall> : Custom<Fn::MPI_Startall> {
 template <>
 struct Hook<Fn::MPI_Request_free> : Custom<Fn::MPI_Request_free> {
   static int call(Call&, MPI_Request* req) {
-    recorder.requests.erase(*req);
+    const auto it = recorder.requests.find(*req);
+    if (it != recorder.requests.end()) {
+      if (it->second.kind == ReqKind::Irecv && it->second.active) warnFreedReceive();
+      recorder.requests.erase(it);
+    }
     return PMPI_Request_free(req);
   }
 };
@@ -489,10 +501,22 @@ WS_SOME_HOOK(MPI_Testsome)
 
 // --- collectives ----------------------------------------------------------------------------------
 // At the ENTER time (the stamp just taken): one clock read less per collective.
-void collBegin() { OTF2_EvtWriter_MpiCollectiveBegin(recorder.evt, nullptr, recorder.lastTime); }
+// Neither record on a communicator the trace cannot define.
+void collBegin(MPI_Comm comm) {
+  if (commId(comm) == OTF2_UNDEFINED_COMM) [[unlikely]] return;
+  OTF2_EvtWriter_MpiCollectiveBegin(recorder.evt, nullptr, recorder.lastTime);
+}
+// On an inter-communicator the root is MPI_ROOT at the root, MPI_PROC_NULL at the rest of its
+// group and the root's rank in the other group there (OTF2 3's OTF2_COLLECTIVE_ROOT_*).
+std::uint32_t collectiveRoot(int root) {
+  if (root == MPI_ROOT) return OTF2_COLLECTIVE_ROOT_SELF;
+  if (root == MPI_PROC_NULL) return OTF2_COLLECTIVE_ROOT_THIS_GROUP;
+  return root < 0 ? OTF2_UNDEFINED_UINT32 : static_cast<std::uint32_t>(root);
+}
 void collEnd(OTF2_CollectiveOp op, MPI_Comm comm, int root, std::uint64_t sent, std::uint64_t received) {
-  OTF2_EvtWriter_MpiCollectiveEnd(recorder.evt, nullptr, stamp(), op, commId(comm),
-                                  root < 0 ? OTF2_UNDEFINED_UINT32 : static_cast<std::uint32_t>(root), sent, received);
+  const OTF2_CommRef id = commId(comm);
+  if (id == OTF2_UNDEFINED_COMM) [[unlikely]] return noteUndefinedComm();
+  OTF2_EvtWriter_MpiCollectiveEnd(recorder.evt, nullptr, stamp(), op, id, collectiveRoot(root), sent, received);
   recorder.stampedAfterCall = true;
 }
 // Bytes (a convention shared with Score-P): "sent" is what this rank sends to all ranks, itself
@@ -500,7 +524,7 @@ void collEnd(OTF2_CollectiveOp op, MPI_Comm comm, int root, std::uint64_t sent, 
 template <>
 struct Hook<Fn::MPI_Barrier> : Custom<Fn::MPI_Barrier> {
   static int call(Call&, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Barrier(comm);
     collEnd(OTF2_COLLECTIVE_OP_BARRIER, comm, -1, 0, 0);
     return rc;
@@ -509,10 +533,10 @@ struct Hook<Fn::MPI_Barrier> : Custom<Fn::MPI_Barrier> {
 template <>
 struct Hook<Fn::MPI_Bcast> : Custom<Fn::MPI_Bcast> {
   static int call(Call&, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Bcast(buf, count, type, root, comm);
     const std::uint64_t b = bytesOf(count, type);
-    collEnd(OTF2_COLLECTIVE_OP_BCAST, comm, root, commRank(comm) == root ? b * static_cast<std::uint64_t>(commSize(comm)) : 0, b);
+    collEnd(OTF2_COLLECTIVE_OP_BCAST, comm, root, isRootOf(comm, root) ? b * static_cast<std::uint64_t>(collectivePeers(comm)) : 0, b);
     return rc;
   }
 };
@@ -520,12 +544,12 @@ template <>
 struct Hook<Fn::MPI_Gather> : Custom<Fn::MPI_Gather> {
   static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt, int root,
                   MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Gather(sb, sc, st, rb, rc_, rt, root, comm);
-    const bool isRoot = commRank(comm) == root;
+    const bool isRoot = isRootOf(comm, root);
     const std::uint64_t sent = sb == MPI_IN_PLACE ? bytesOf(rc_, rt) : bytesOf(sc, st);
     collEnd(OTF2_COLLECTIVE_OP_GATHER, comm, root, sent,
-            isRoot ? bytesOf(rc_, rt) * static_cast<std::uint64_t>(commSize(comm)) : 0);
+            isRoot ? bytesOf(rc_, rt) * static_cast<std::uint64_t>(collectivePeers(comm)) : 0);
     return rc;
   }
 };
@@ -533,11 +557,11 @@ template <>
 struct Hook<Fn::MPI_Gatherv> : Custom<Fn::MPI_Gatherv> {
   static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, const int rcs[], const int displs[],
                   MPI_Datatype rt, int root, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Gatherv(sb, sc, st, rb, rcs, displs, rt, root, comm);
-    const bool isRoot = commRank(comm) == root;
+    const bool isRoot = isRootOf(comm, root);
     const std::uint64_t sent = sb == MPI_IN_PLACE ? bytesOf(rcs[root], rt) : bytesOf(sc, st);
-    collEnd(OTF2_COLLECTIVE_OP_GATHERV, comm, root, sent, isRoot ? sumBytes(rcs, rt, commSize(comm)) : 0);
+    collEnd(OTF2_COLLECTIVE_OP_GATHERV, comm, root, sent, isRoot ? sumBytes(rcs, rt, collectivePeers(comm)) : 0);
     return rc;
   }
 };
@@ -545,11 +569,11 @@ template <>
 struct Hook<Fn::MPI_Scatter> : Custom<Fn::MPI_Scatter> {
   static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt, int root,
                   MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Scatter(sb, sc, st, rb, rc_, rt, root, comm);
-    const bool isRoot = commRank(comm) == root;
+    const bool isRoot = isRootOf(comm, root);
     collEnd(OTF2_COLLECTIVE_OP_SCATTER, comm, root,
-            isRoot ? bytesOf(sc, st) * static_cast<std::uint64_t>(commSize(comm)) : 0,
+            isRoot ? bytesOf(sc, st) * static_cast<std::uint64_t>(collectivePeers(comm)) : 0,
             rb == MPI_IN_PLACE ? bytesOf(sc, st) : bytesOf(rc_, rt));
     return rc;
   }
@@ -558,10 +582,10 @@ template <>
 struct Hook<Fn::MPI_Scatterv> : Custom<Fn::MPI_Scatterv> {
   static int call(Call&, const void* sb, const int scs[], const int displs[], MPI_Datatype st, void* rb, int rc_,
                   MPI_Datatype rt, int root, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Scatterv(sb, scs, displs, st, rb, rc_, rt, root, comm);
-    const bool isRoot = commRank(comm) == root;
-    collEnd(OTF2_COLLECTIVE_OP_SCATTERV, comm, root, isRoot ? sumBytes(scs, st, commSize(comm)) : 0,
+    const bool isRoot = isRootOf(comm, root);
+    collEnd(OTF2_COLLECTIVE_OP_SCATTERV, comm, root, isRoot ? sumBytes(scs, st, collectivePeers(comm)) : 0,
             rb == MPI_IN_PLACE ? bytesOf(scs[root], st) : bytesOf(rc_, rt));
     return rc;
   }
@@ -569,9 +593,9 @@ struct Hook<Fn::MPI_Scatterv> : Custom<Fn::MPI_Scatterv> {
 template <>
 struct Hook<Fn::MPI_Allgather> : Custom<Fn::MPI_Allgather> {
   static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Allgather(sb, sc, st, rb, rc_, rt, comm);
-    const auto n = static_cast<std::uint64_t>(commSize(comm));
+    const auto n = static_cast<std::uint64_t>(collectivePeers(comm));
     const std::uint64_t one = sb == MPI_IN_PLACE ? bytesOf(rc_, rt) : bytesOf(sc, st);
     collEnd(OTF2_COLLECTIVE_OP_ALLGATHER, comm, -1, n * one, n * bytesOf(rc_, rt));
     return rc;
@@ -581,9 +605,9 @@ template <>
 struct Hook<Fn::MPI_Allgatherv> : Custom<Fn::MPI_Allgatherv> {
   static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, const int rcs[], const int displs[],
                   MPI_Datatype rt, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Allgatherv(sb, sc, st, rb, rcs, displs, rt, comm);
-    const int n = commSize(comm);
+    const int n = collectivePeers(comm);
     const std::uint64_t one = sb == MPI_IN_PLACE ? bytesOf(rcs[commRank(comm)], rt) : bytesOf(sc, st);
     collEnd(OTF2_COLLECTIVE_OP_ALLGATHERV, comm, -1, static_cast<std::uint64_t>(n) * one, sumBytes(rcs, rt, n));
     return rc;
@@ -592,9 +616,9 @@ struct Hook<Fn::MPI_Allgatherv> : Custom<Fn::MPI_Allgatherv> {
 template <>
 struct Hook<Fn::MPI_Alltoall> : Custom<Fn::MPI_Alltoall> {
   static int call(Call&, const void* sb, int sc, MPI_Datatype st, void* rb, int rc_, MPI_Datatype rt, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Alltoall(sb, sc, st, rb, rc_, rt, comm);
-    const auto n = static_cast<std::uint64_t>(commSize(comm));
+    const auto n = static_cast<std::uint64_t>(collectivePeers(comm));
     const std::uint64_t one = sb == MPI_IN_PLACE ? bytesOf(rc_, rt) : bytesOf(sc, st);
     collEnd(OTF2_COLLECTIVE_OP_ALLTOALL, comm, -1, n * one, n * bytesOf(rc_, rt));
     return rc;
@@ -604,9 +628,9 @@ template <>
 struct Hook<Fn::MPI_Alltoallv> : Custom<Fn::MPI_Alltoallv> {
   static int call(Call&, const void* sb, const int scs[], const int sd[], MPI_Datatype st, void* rb, const int rcs[],
                   const int rd[], MPI_Datatype rt, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm);
-    const int n = commSize(comm);
+    const int n = collectivePeers(comm);
     collEnd(OTF2_COLLECTIVE_OP_ALLTOALLV, comm, -1, sb == MPI_IN_PLACE ? sumBytes(rcs, rt, n) : sumBytes(scs, st, n),
             sumBytes(rcs, rt, n));
     return rc;
@@ -616,9 +640,9 @@ template <>
 struct Hook<Fn::MPI_Alltoallw> : Custom<Fn::MPI_Alltoallw> {
   static int call(Call&, const void* sb, const int scs[], const int sd[], const MPI_Datatype sts[], void* rb,
                   const int rcs[], const int rd[], const MPI_Datatype rts[], MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Alltoallw(sb, scs, sd, sts, rb, rcs, rd, rts, comm);
-    const int n = commSize(comm);
+    const int n = collectivePeers(comm);
     std::uint64_t sent = 0, received = 0;
     for (int i = 0; i < n; ++i) {
       received += bytesOf(rcs[i], rts[i]);
@@ -631,20 +655,20 @@ struct Hook<Fn::MPI_Alltoallw> : Custom<Fn::MPI_Alltoallw> {
 template <>
 struct Hook<Fn::MPI_Reduce> : Custom<Fn::MPI_Reduce> {
   static int call(Call&, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Reduce(sb, rb, count, type, op, root, comm);
     const std::uint64_t b = bytesOf(count, type);
     collEnd(OTF2_COLLECTIVE_OP_REDUCE, comm, root, b,
-            commRank(comm) == root ? b * static_cast<std::uint64_t>(commSize(comm)) : 0);
+            isRootOf(comm, root) ? b * static_cast<std::uint64_t>(collectivePeers(comm)) : 0);
     return rc;
   }
 };
 template <>
 struct Hook<Fn::MPI_Allreduce> : Custom<Fn::MPI_Allreduce> {
   static int call(Call&, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Allreduce(sb, rb, count, type, op, comm);
-    const std::uint64_t b = bytesOf(count, type) * static_cast<std::uint64_t>(commSize(comm));
+    const std::uint64_t b = bytesOf(count, type) * static_cast<std::uint64_t>(collectivePeers(comm));
     collEnd(OTF2_COLLECTIVE_OP_ALLREDUCE, comm, -1, b, b);
     return rc;
   }
@@ -652,7 +676,7 @@ struct Hook<Fn::MPI_Allreduce> : Custom<Fn::MPI_Allreduce> {
 template <>
 struct Hook<Fn::MPI_Reduce_scatter> : Custom<Fn::MPI_Reduce_scatter> {
   static int call(Call&, const void* sb, void* rb, const int rcs[], MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Reduce_scatter(sb, rb, rcs, type, op, comm);
     const int n = commSize(comm);
     collEnd(OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, -1, sumBytes(rcs, type, n),
@@ -663,7 +687,7 @@ struct Hook<Fn::MPI_Reduce_scatter> : Custom<Fn::MPI_Reduce_scatter> {
 template <>
 struct Hook<Fn::MPI_Reduce_scatter_block> : Custom<Fn::MPI_Reduce_scatter_block> {
   static int call(Call&, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Reduce_scatter_block(sb, rb, count, type, op, comm);
     const std::uint64_t b = bytesOf(count, type) * static_cast<std::uint64_t>(commSize(comm));
     collEnd(OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm, -1, b, b);
@@ -673,7 +697,7 @@ struct Hook<Fn::MPI_Reduce_scatter_block> : Custom<Fn::MPI_Reduce_scatter_block>
 template <>
 struct Hook<Fn::MPI_Scan> : Custom<Fn::MPI_Scan> {
   static int call(Call&, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Scan(sb, rb, count, type, op, comm);
     const std::uint64_t b = bytesOf(count, type);
     const auto me = static_cast<std::uint64_t>(commRank(comm)), n = static_cast<std::uint64_t>(commSize(comm));
@@ -684,7 +708,7 @@ struct Hook<Fn::MPI_Scan> : Custom<Fn::MPI_Scan> {
 template <>
 struct Hook<Fn::MPI_Exscan> : Custom<Fn::MPI_Exscan> {
   static int call(Call&, const void* sb, void* rb, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    collBegin();
+    collBegin(comm);
     const int rc = PMPI_Exscan(sb, rb, count, type, op, comm);
     const std::uint64_t b = bytesOf(count, type);
     const auto me = static_cast<std::uint64_t>(commRank(comm)), n = static_cast<std::uint64_t>(commSize(comm));
@@ -694,19 +718,22 @@ struct Hook<Fn::MPI_Exscan> : Custom<Fn::MPI_Exscan> {
 };
 
 // --- communicators --------------------------------------------------------------------------------
-// The new communicator's definition is agreed on inside the call (a PMPI_Bcast on it).
-#define WS_NEWCOMM_HOOK(NAME, PARENT_ARG, ...)                                  \
+// A hook that runs STATEMENT after a successful call; the arguments are the tuple `args`, their
+// number sizeof...(A).
+#define WS_AFTER_CALL_HOOK(NAME, STATEMENT)                                     \
   template <>                                                                   \
   struct Hook<Fn::NAME> : Custom<Fn::NAME> {                                    \
     template <class... A>                                                       \
     static int call(Call&, A... a) {                                            \
       const int rc = P##NAME(a...);                                             \
       auto args = std::make_tuple(a...);                                        \
-      if (rc == MPI_SUCCESS)                                                    \
-        registerComm(*std::get<sizeof...(A) - 1>(args), #NAME, std::get<PARENT_ARG>(args)); \
+      if (rc == MPI_SUCCESS) STATEMENT;                                         \
       return rc;                                                                \
     }                                                                           \
   };
+// The new communicator's definition is agreed on inside the call (a PMPI_Bcast on it).
+#define WS_NEWCOMM_HOOK(NAME, PARENT_ARG) \
+  WS_AFTER_CALL_HOOK(NAME, registerComm(*std::get<sizeof...(A) - 1>(args), #NAME, std::get<PARENT_ARG>(args)))
 WS_NEWCOMM_HOOK(MPI_Comm_dup, 0)
 WS_NEWCOMM_HOOK(MPI_Comm_dup_with_info, 0)
 WS_NEWCOMM_HOOK(MPI_Comm_split, 0)
@@ -718,6 +745,59 @@ WS_NEWCOMM_HOOK(MPI_Cart_sub, 0)
 WS_NEWCOMM_HOOK(MPI_Graph_create, 0)
 WS_NEWCOMM_HOOK(MPI_Dist_graph_create, 0)
 WS_NEWCOMM_HOOK(MPI_Dist_graph_create_adjacent, 0)
+// MPI_Intercomm_create: the peer communicator (the definition's common communicator) is known
+// at the two leaders only.
+template <>
+struct Hook<Fn::MPI_Intercomm_create> : Custom<Fn::MPI_Intercomm_create> {
+  static int call(Call&, MPI_Comm local, int localLeader, MPI_Comm peer, int remoteLeader, int tag, MPI_Comm* out) {
+    const int rc = PMPI_Intercomm_create(local, localLeader, peer, remoteLeader, tag, out);
+    if (rc == MPI_SUCCESS && commId(local) != OTF2_UNDEFINED_COMM)
+      registerInterComm(*out, "MPI_Intercomm_create", commRank(local) == localLeader ? commId(peer) : OTF2_UNDEFINED_COMM);
+    return rc;
+  }
+};
+// The merged communicator is an intra-communicator (OTF2's parent must be one too: none).
+template <>
+struct Hook<Fn::MPI_Intercomm_merge> : Custom<Fn::MPI_Intercomm_merge> {
+  static int call(Call&, MPI_Comm inter, int high, MPI_Comm* out) {
+    const int rc = PMPI_Intercomm_merge(inter, high, out);
+    if (rc == MPI_SUCCESS && commId(inter) != OTF2_UNDEFINED_COMM) registerComm(*out, "MPI_Intercomm_merge", MPI_COMM_NULL);
+    return rc;
+  }
+};
+// Non-blocking: the new communicator cannot be used to agree on its identity until the request
+// completes, so its key is derived from the parent's without communicating (idup_key in
+// measure.cpp).
+template <>
+struct Hook<Fn::MPI_Comm_idup> : Custom<Fn::MPI_Comm_idup> {
+  static int call(Call&, MPI_Comm comm, MPI_Comm* out, MPI_Request* req) {
+    const int rc = PMPI_Comm_idup(comm, out, req);
+    if (rc == MPI_SUCCESS) registerIdup(*out, comm);
+    return rc;
+  }
+};
+// Communicators that reach another job's processes: the trace cannot define them.
+#define WS_FOREIGN_COMM_HOOK(NAME, COMM_ARG) WS_AFTER_CALL_HOOK(NAME, warnForeignComm(#NAME, std::get<COMM_ARG>(args)))
+WS_FOREIGN_COMM_HOOK(MPI_Comm_spawn, 5)
+WS_FOREIGN_COMM_HOOK(MPI_Comm_spawn_multiple, 6)
+WS_FOREIGN_COMM_HOOK(MPI_Comm_connect, 3)
+WS_FOREIGN_COMM_HOOK(MPI_Comm_accept, 3)
+template <>
+struct Hook<Fn::MPI_Comm_join> : Custom<Fn::MPI_Comm_join> {
+  static int call(Call&, int fd, MPI_Comm* out) {
+    const int rc = PMPI_Comm_join(fd, out);
+    if (rc == MPI_SUCCESS && *out != MPI_COMM_NULL) warnForeignComm("MPI_Comm_join", MPI_COMM_SELF);
+    return rc;
+  }
+};
+template <>
+struct Hook<Fn::MPI_Comm_get_parent> : Custom<Fn::MPI_Comm_get_parent> {
+  static int call(Call&, MPI_Comm* parent) {
+    const int rc = PMPI_Comm_get_parent(parent);
+    if (rc == MPI_SUCCESS && *parent != MPI_COMM_NULL) warnForeignComm("MPI_Comm_get_parent", MPI_COMM_WORLD);
+    return rc;
+  }
+};
 template <>
 struct Hook<Fn::MPI_Comm_free> : Custom<Fn::MPI_Comm_free> {
   static int call(Call&, MPI_Comm* comm) {
@@ -751,11 +831,14 @@ void windowCreated(MPI_Win win, MPI_Comm comm, const char* name, bool allocated)
   struct Hook<Fn::NAME> : Custom<Fn::NAME> {                                  \
     template <class... A>                                                     \
     static int call(Call&, A... a) {                                          \
-      rmaCollBegin();                                                         \
-      const int rc = P##NAME(a...);                                           \
       auto args = std::make_tuple(a...);                                      \
-      if (rc == MPI_SUCCESS)                                                  \
+      const bool known = commId(std::get<COMM_ARG>(args)) != OTF2_UNDEFINED_COMM; \
+      if (known) rmaCollBegin();                                              \
+      const int rc = P##NAME(a...);                                           \
+      if (rc == MPI_SUCCESS && known)                                         \
         windowCreated(*std::get<sizeof...(A) - 1>(args), std::get<COMM_ARG>(args), LABEL, ALLOCATED); \
+      else if (rc == MPI_SUCCESS)                                             \
+        noteUndefinedComm();                                                  \
       return rc;                                                              \
     }                                                                         \
   };
@@ -1011,6 +1094,16 @@ struct Hook<Fn::MPI_Compare_and_swap> : Custom<Fn::MPI_Compare_and_swap> {
 using namespace waitscope::measure;
 
 #define WS_ARGS(...) __VA_OPT__(, ) __VA_ARGS__
+// Categories whose calls, left out of the trace, leave their partners' records unmatched.
+#define WS_COMMUNICATES_P2P true
+#define WS_COMMUNICATES_COLL true
+#define WS_COMMUNICATES_RMA_SYNC true
+#define WS_COMMUNICATES_RMA_COMM true
+#define WS_COMMUNICATES_ENV false
+#define WS_COMMUNICATES_OTHER false
+#define WS_COMMUNICATES_COMM_MGMT false
+#define WS_COMMUNICATES_WIN_MGMT false
+#define WS_COMMUNICATES_IO false
 #define WS_MPI(category, role, name, params, args)                                                \
   extern "C" int name params {                                                                    \
     using H = Hook<Fn::name>;                                                                     \
@@ -1018,6 +1111,9 @@ using namespace waitscope::measure;
       return H::whole(__builtin_return_address(0) WS_ARGS args);                                  \
     } else {                                                                                      \
       if (!active() || (!H::kCustom && recorder.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])) [[unlikely]] { \
+        if constexpr (WS_COMMUNICATES_##category) {                                               \
+          if (recorder.recording && !tMainThread) noteOtherThread(static_cast<std::uint32_t>(Fn::name)); \
+        }                                                                                         \
         if (recorder.online) return onlineMpi<Fn::name>(__builtin_return_address(0) WS_ARGS args);         \
         if (recorder.profiling && !recorder.mpiFiltered[static_cast<std::uint32_t>(Fn::name)])                  \
           return profiledMpi<Fn::name>(__builtin_return_address(0) WS_ARGS args);                    \

@@ -83,7 +83,8 @@ std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext
     if (e.kind != EventKind::MpiCollectiveEnd) continue;
     const replay::Call* call = ctx.calls.callOfEntry(k);
     const auto& c = ev.collective(e);
-    if (!call || c.object >= ops.size()) continue;
+    // Collectives on inter-communicators are not analyzed (the reader says so).
+    if (!call || c.object >= ops.size() || defs.isInterComm(c.object)) continue;
     ops[c.object].push_back({kindOf(c.op), static_cast<std::uint32_t>(c.op) << 24 | (c.root & 0xffffff), c.root, *call});
   }
   if (const trace::CommId w = worldComm(defs); w != trace::kNone) {

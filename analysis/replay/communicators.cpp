@@ -24,6 +24,17 @@ Communicators::Communicators(const trace::Definitions& defs, MPI_Comm world)
     // Communicators of other paradigms (CUDA, OpenMP, ...) number locations, not MPI ranks:
     // nothing MPI happens on them (the reader keeps none of their records on a rank).
     if (!defs.isMpiComm(c)) continue;
+    // Inter-communicators: only their point-to-point messages are analyzed (over `world`), so
+    // they get this rank's rank in its group but no MPI communicator.
+    if (defs.isInterComm(c)) {
+      for (const trace::GroupId g : {defs.comms[c].group, defs.comms[c].remoteGroup}) {
+        if (g >= defs.groups.size()) continue;
+        const auto& members = defs.groups[g].members;
+        for (trace::Rank r = 0; r < members.size(); ++r)
+          if (members[r] == static_cast<std::uint32_t>(me)) rank_[c] = r;
+      }
+      continue;
+    }
     const std::size_t size = defs.commSize(c);
     // MPI_COMM_SELF-like: every rank is rank 0 of its own copy.
     if (defs.comms[c].group < defs.groups.size() && defs.groups[defs.comms[c].group].type == trace::GroupType::CommSelf) {

@@ -22,9 +22,10 @@ class Communicators {
   Communicators& operator=(const Communicators&) = delete;
 
   // The MPI communicator of trace communicator `comm`: MPI_COMM_NULL when this
-  // rank is no member, MPI_COMM_SELF for single-member communicators.
+  // rank is no member or `comm` is an inter-communicator, MPI_COMM_SELF for
+  // single-member communicators.
   MPI_Comm get(trace::CommId comm) const { return comm < mpi_.size() ? mpi_[comm] : MPI_COMM_NULL; }
-  // This rank's rank in `comm`, or trace::kNone.
+  // This rank's rank in `comm` (in its group of an inter-communicator), or trace::kNone.
   trace::Rank rank(trace::CommId comm) const { return comm < rank_.size() ? rank_[comm] : trace::kNone; }
   MPI_Comm world() const { return world_; }
   // Whether this node runs more analysis ranks than it has cores (replay/yielding_wait.h).

@@ -24,8 +24,10 @@ struct ReplayContext {
 
   const trace::Definitions& defs() const { return trace.defs; }
   // World rank of `rank` in trace communicator `comm`; for MPI_COMM_SELF-like
-  // communicators, this rank itself. kNone if out of range.
+  // communicators, this rank itself; for an inter-communicator, rank `rank` of the
+  // group this rank is not in. kNone if out of range.
   trace::Rank worldRankOf(trace::CommId comm, trace::Rank rank) const {
+    if (trace.defs.isInterComm(comm)) return trace.defs.peerWorldRank(comm, rank, worldRank);
     if (comms.get(comm) == MPI_COMM_SELF && rank == 0) return worldRank;
     return trace.defs.worldRank(comm, rank);
   }

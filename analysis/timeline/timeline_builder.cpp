@@ -96,6 +96,7 @@ std::vector<std::uint32_t> mapCallPaths(const trace::Trace& trace, const std::ma
 
 // World rank of `rank` in `comm` as seen by location `self` (MPI_COMM_SELF: itself).
 std::uint32_t worldPeer(const trace::Definitions& defs, trace::CommId comm, trace::Rank rank, std::uint32_t self) {
+  if (defs.isInterComm(comm)) return defs.peerWorldRank(comm, rank, self);
   if (comm < defs.comms.size()) {
     const trace::GroupId g = defs.comms[comm].group;
     if (g < defs.groups.size() && defs.groups[g].type == trace::GroupType::CommSelf) return self;

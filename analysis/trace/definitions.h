@@ -82,6 +82,10 @@ struct Communicator {
   std::string name;
   GroupId group = kNone;     // a CommGroup (world ranks) or CommSelf group
   CommId parent = kNone;
+  // An inter-communicator (OTF2's InterComm, e.g. from MPI_Intercomm_create) has a second group:
+  // `group` and `remoteGroup` are its two groups, whichever a rank is in is its local one, and the
+  // peer of a point-to-point record names a rank of the other. kNone: an intra-communicator.
+  GroupId remoteGroup = kNone;
 };
 
 struct RmaWindow {
@@ -105,8 +109,19 @@ struct Definitions {
 
   // Rank in MPI_COMM_WORLD of `rank` in communicator `comm`; kNone if out of range.
   Rank worldRank(CommId comm, Rank rank) const;
-  // Size of a communicator (1 for MPI_COMM_SELF-like communicators).
+  // Size of a communicator (1 for MPI_COMM_SELF-like communicators; an inter-communicator's
+  // first group).
   std::size_t commSize(CommId comm) const;
+  bool isInterComm(CommId comm) const { return comm < comms.size() && comms[comm].remoteGroup != kNone; }
+  // The group the peers of world rank `self`'s point-to-point records on `comm` are ranks of: the
+  // communicator's group, or for an inter-communicator the group `self` is not in (kNone if
+  // `self` is in neither).
+  GroupId peerGroup(CommId comm, Rank self) const;
+  // World rank of peer `rank` of world rank `self` on `comm` (MPI_COMM_SELF: `self`); kNone if
+  // out of range.
+  Rank peerWorldRank(CommId comm, Rank rank, Rank self) const;
+  // Number of ranks `self` can name as a peer on `comm`.
+  std::size_t peerCount(CommId comm, Rank self) const;
   // The world rank of a location, or kNone if it is no MPI location.
   Rank worldRankOfLocation(LocationId location) const;
 

@@ -74,6 +74,7 @@ struct DefinitionContext {
   std::vector<std::uint32_t> groupParents;
   std::vector<std::uint32_t> locationGroupRefs;
   std::vector<std::uint32_t> commGroupRefs, commParentRefs, windowCommRefs;
+  std::vector<std::uint32_t> commRemoteGroupRefs;  // inter-communicators' second group, else undefined
   std::set<OTF2_AttributeRef> sourceCodeAttributes;
   std::string error;
 
@@ -181,7 +182,32 @@ OTF2_CallbackCode onComm(void* u, OTF2_CommRef self, OTF2_StringRef name, OTF2_G
   c.defs->comms.push_back({c.str(name), kNone, kNone});
   c.commGroupRefs.push_back(group);
   c.commParentRefs.push_back(parent);
+  c.commRemoteGroupRefs.push_back(OTF2_UNDEFINED_GROUP);
   return OTF2_CALLBACK_SUCCESS;
+}
+
+// An inter-communicator: a communicator with two groups, in the same id space as Comm.
+OTF2_CallbackCode onInterComm(void* u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef groupA,
+                              OTF2_GroupRef groupB, OTF2_CommRef common, OTF2_CommFlag flags) {
+  const OTF2_CallbackCode code = onComm(u, self, name, groupA, common, flags);
+  defCtx(u).commRemoteGroupRefs.back() = groupB;
+  return code;
+}
+
+// Inter-communicators: groups resolved; their collective operations are not analyzed (only
+// their point-to-point messages are), which the user is told once.
+void resolveInterComms(DefinitionContext& c, const std::function<void(const std::string&)>& warn) {
+  Definitions& d = *c.defs;
+  std::size_t inter = 0;
+  for (std::size_t i = 0; i < d.comms.size(); ++i) {
+    if (c.commRemoteGroupRefs[i] == OTF2_UNDEFINED_GROUP) continue;
+    d.comms[i].remoteGroup = c.groups.get(c.commRemoteGroupRefs[i]);
+    ++inter;
+  }
+  if (inter > 0)
+    warn("the trace has " + std::to_string(inter) + " inter-communicator" + (inter == 1 ? "" : "s") +
+         ": messages over inter-communicators are analyzed, collective operations on them are not (their time "
+         "counts as MPI time, without wait states)");
 }
 
 OTF2_CallbackCode onRmaWin(void* u, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm, OTF2_RmaWinFlag) {
@@ -205,6 +231,7 @@ void resolveDefinitions(DefinitionContext& c, const std::function<void(const std
     d.comms[i].parent = c.comms.get(c.commParentRefs[i]);
   }
   for (std::size_t i = 0; i < d.windows.size(); ++i) d.windows[i].comm = c.comms.get(c.windowCommRefs[i]);
+  resolveInterComms(c, warn);
 
   const Group* mpiLocations = nullptr;
   std::size_t mpiLocationsIndex = 0;
@@ -596,6 +623,7 @@ OTF2_GlobalDefReaderCallbacks* makeDefinitionCallbacks() {
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, onLocation);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, onGroup);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, onComm);
+  OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, onInterComm);
   OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, onRmaWin);
   return cb;
 }

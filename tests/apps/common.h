@@ -55,6 +55,20 @@ static void WS_NOINSTR ws_fail(const char *prog, const char *what)
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
+/* ws_fail unless `ok`. */
+static void WS_NOINSTR ws_check(int ok, const char *prog, const char *what)
+{
+    if (!ok)
+        ws_fail(prog, what);
+}
+
+/* A work function of its own name (a region of its own when instrumented) that busy-waits. */
+#define WS_WORK_FN(name)                                                                           \
+    static void __attribute__((noinline)) name(double seconds)                                     \
+    {                                                                                              \
+        busy_wait(seconds);                                                                        \
+    }
+
 /* 1 if "--flag" occurs in argv. */
 static int WS_NOINSTR ws_has_flag(int argc, char **argv, const char *flag)
 {

@@ -45,6 +45,12 @@ struct Rank {
   std::map<std::uint32_t, std::vector<CollectiveCall>> windowCalls;     // by window
 };
 
+// World rank of a message's peer: on an inter-communicator a rank of the other group.
+int peerOf(const trace::Trace& t, const trace::MessageRecord& m, int me) {
+  return static_cast<int>(t.defs.isInterComm(m.comm) ? t.defs.peerWorldRank(m.comm, m.peer, static_cast<trace::Rank>(me))
+                                                     : t.defs.worldRank(m.comm, m.peer));
+}
+
 // The calls and communication records of one location.
 Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
   Rank out;
@@ -55,7 +61,7 @@ Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
       case EventKind::MpiSend:
       case EventKind::MpiIsend: {
         const trace::MessageRecord& m = loc.message(e);
-        const int peer = static_cast<int>(t.defs.worldRank(m.comm, m.peer));
+        const int peer = peerOf(t, m, me);
         out.sends[{me, peer, m.comm, m.tag}].push_back({call});
         break;
       }
@@ -65,7 +71,7 @@ Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
       case EventKind::MpiRecv:
       case EventKind::MpiIrecv: {
         const trace::MessageRecord& m = loc.message(e);
-        const int peer = static_cast<int>(t.defs.worldRank(m.comm, m.peer));
+        const int peer = peerOf(t, m, me);
         Receive r{out.calls[call].enter, sequence, call};
         if (e.kind == EventKind::MpiIrecv) {
           auto posted = postedIrecvs.find(m.request);
@@ -82,6 +88,7 @@ Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
       }
       case EventKind::MpiCollectiveEnd: {
         const trace::CollectiveRecord& c = loc.collective(e);
+        if (t.defs.isInterComm(c.object)) break;  // not analyzed (docs/recording.md)
         const int root = c.root == trace::kNone ? -1 : static_cast<int>(t.defs.worldRank(c.object, c.root));
         out.collectives[c.object].push_back({call, c.op, root});
         break;

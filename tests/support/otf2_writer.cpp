@@ -369,6 +369,12 @@ class ArchiveWriter {
     }
     for (std::size_t i = 0; i < d.comms.size(); ++i) {
       const Communicator& c = d.comms[i];
+      if (c.remoteGroup != kNone) {
+        check(OTF2_GlobalDefWriter_WriteInterComm(defs_, static_cast<OTF2_CommRef>(i), string(c.name), c.group,
+                                                  c.remoteGroup, c.parent, OTF2_COMM_FLAG_NONE),
+              "cannot write an inter-communicator");
+        continue;
+      }
       check(OTF2_GlobalDefWriter_WriteComm(defs_, static_cast<OTF2_CommRef>(i), string(c.name), c.group, c.parent,
                                            OTF2_COMM_FLAG_NONE),
             "cannot write a communicator");

@@ -114,6 +114,24 @@ CommId TraceBuilder::defineComm(const std::string& name, const std::vector<Rank>
   return static_cast<CommId>(trace_.defs.comms.size() - 1);
 }
 
+CommId TraceBuilder::defineInterComm(const std::string& name, const std::vector<Rank>& groupA,
+                                     const std::vector<Rank>& groupB, CommId parent) {
+  if (groupA.empty() || groupB.empty())
+    throw std::invalid_argument("TraceBuilder: inter-communicator " + name + " needs two non-empty groups");
+  for (Rank a : groupA)
+    for (Rank b : groupB)
+      if (a == b)
+        throw std::invalid_argument("TraceBuilder: inter-communicator " + name + ": rank " + std::to_string(a) +
+                                    " is in both groups");
+  if (parent != kNone) comm(parent);
+  const GroupId a = defineGroup(groupA);
+  const GroupId b = defineGroup(groupB);
+  Communicator c{name, a, parent};
+  c.remoteGroup = b;
+  trace_.defs.comms.push_back(std::move(c));
+  return static_cast<CommId>(trace_.defs.comms.size() - 1);
+}
+
 const Communicator& TraceBuilder::comm(CommId id) const {
   if (id >= trace_.defs.comms.size())
     throw std::invalid_argument("TraceBuilder: unknown communicator " + std::to_string(id));
@@ -130,7 +148,13 @@ WinId TraceBuilder::defineWindow(CommId commId, WindowKind kind) {
 
 namespace {
 // World rank of every member of a communicator, in communicator rank order.
-std::vector<Rank> commMembers(const Definitions& d, const Communicator& c, Rank caller) {
+// The ranks `caller` can name in `c`: for an inter-communicator the group it is not in.
+std::vector<Rank> commMembers(const Definitions& d, CommId id, Rank caller) {
+  const Communicator& c = d.comms[id];
+  if (c.remoteGroup != kNone) {
+    const GroupId peers = d.peerGroup(id, caller);
+    return peers == kNone ? std::vector<Rank>{} : d.groups[peers].members;
+  }
   const Group& g = d.groups[c.group];
   if (g.type == GroupType::CommSelf) return {caller};
   return g.members;
@@ -336,7 +360,7 @@ CommId RankBuilder::checkComm(CommId comm, const char* call) const {
 
 Rank RankBuilder::checkCommRank(CommId comm, Rank rank, const char* call) const {
   const auto& d = builder_.trace_.defs;
-  const std::size_t size = commMembers(d, d.comms[checkComm(comm, call)], rank_).size();
+  const std::size_t size = commMembers(d, checkComm(comm, call), rank_).size();
   if (rank >= size)
     invalid(rank_, std::string(call) + ": rank " + std::to_string(rank) + " is not in communicator " +
                        d.comms[comm].name + " of size " + std::to_string(size));
@@ -507,7 +531,7 @@ RankBuilder& RankBuilder::collective(double enter, double leave, const std::stri
 
 namespace {
 bool isRoot(const Definitions& d, CommId comm, Rank root, Rank caller) {
-  const auto members = commMembers(d, d.comms[comm], caller);
+  const auto members = commMembers(d, comm, caller);
   return root < members.size() && members[root] == caller;
 }
 }  // namespace
@@ -526,7 +550,7 @@ RankBuilder& RankBuilder::bcast(double enter, double leave, Rank root, std::uint
 RankBuilder& RankBuilder::reduce(double enter, double leave, Rank root, std::uint64_t bytes, CommId comm) {
   checkCommRank(comm, root, "MPI_Reduce");
   const bool atRoot = isRoot(builder_.trace_.defs, comm, root, rank_);
-  const std::size_t size = commMembers(builder_.trace_.defs, builder_.trace_.defs.comms[comm], rank_).size();
+  const std::size_t size = commMembers(builder_.trace_.defs, comm, rank_).size();
   return collective(enter, leave, "MPI_Reduce", CollectiveOp::Reduce, root, bytes, atRoot ? bytes * size : 0, comm);
 }
 
@@ -540,7 +564,7 @@ RankBuilder& RankBuilder::scan(double enter, double leave, std::uint64_t bytes, 
 
 RankBuilder& RankBuilder::alltoall(double enter, double leave, std::uint64_t bytes, CommId comm) {
   checkComm(comm, "MPI_Alltoall");
-  const std::size_t size = commMembers(builder_.trace_.defs, builder_.trace_.defs.comms[comm], rank_).size();
+  const std::size_t size = commMembers(builder_.trace_.defs, comm, rank_).size();
   return collective(enter, leave, "MPI_Alltoall", CollectiveOp::Alltoall, kNone, bytes * size, bytes * size, comm);
 }
 
@@ -648,7 +672,7 @@ RankBuilder& RankBuilder::groupSync(double enter, double leave, const std::strin
   if (epochs.contains(win)) invalid(rank_, mpiFunction + ": an epoch of this kind is already open on window " +
                                                std::to_string(win));
   const auto& d = builder_.trace_.defs;
-  const auto members = commMembers(d, d.comms[d.windows[win].comm], rank_);
+  const auto members = commMembers(d, d.windows[win].comm, rank_);
   std::vector<Rank> worldRanks;
   for (Rank r : ranks) worldRanks.push_back(members[checkWindowRank(win, r, mpiFunction.c_str())]);
   const GroupId group = builder_.defineGroup(worldRanks);

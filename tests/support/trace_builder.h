@@ -214,6 +214,11 @@ class TraceBuilder {
   CommId self() const { return 1; }
   // A communicator of the given world ranks (its rank i is worldRanks[i]), e.g. from a split or dup.
   CommId defineComm(const std::string& name, const std::vector<Rank>& worldRanks, CommId parent = 0);
+  // An inter-communicator (MPI_Intercomm_create) between two disjoint groups of world ranks: a
+  // point-to-point peer of a member of one group is a rank of the other. `parent` is the peer
+  // communicator it was created over.
+  CommId defineInterComm(const std::string& name, const std::vector<Rank>& groupA, const std::vector<Rank>& groupB,
+                         CommId parent = 0);
   // A COMM_GROUP of world ranks, shared by equal member lists.
   GroupId defineGroup(const std::vector<Rank>& worldRanks);
   // Defines a window; its create/free records come from RankBuilder::winCreate/winFree.

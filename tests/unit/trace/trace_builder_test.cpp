@@ -335,6 +335,47 @@ TEST(TraceBuilder, RoundTripsThroughTheReader) {
   }
 }
 
+// An inter-communicator is written as OTF2's InterComm (two groups) and read back with both; the
+// peer of a message on it is a rank of the other group, and the reader says that collectives on
+// it are not analyzed.
+TEST(TraceBuilder, InterCommunicatorsRoundTripThroughTheReader) {
+  TempDir dir;
+  TraceBuilder b(4);
+  const CommId inter = b.defineInterComm("MPI_Intercomm_create", {0, 1}, {3, 2});
+  b.rank(0).send(1.0, 1.1, 1, 8, 4, inter);  // rank 1 of {3, 2}: world rank 2
+  b.rank(2).recv(0.5, 1.2, 0, 8, 4, inter);  // rank 0 of {0, 1}: world rank 0
+  EXPECT_THROW(b.rank(1).send(2.0, 2.1, 2, 8, 4, inter), std::invalid_argument);  // the other group has 2 ranks
+  const std::string anchor = b.write(dir.path().string());
+  const auto [status, defs] = run("otf2-print -G '" + anchor + "'", dir.path() / "defs.txt");
+  ASSERT_EQ(status, 0) << defs;
+  EXPECT_NE(defs.find("INTER_COMM"), std::string::npos) << defs;
+
+  std::vector<std::string> warnings;
+  const Trace read = readTrace(anchor, ReadOptions{[&](const std::string& w) { warnings.push_back(w); }, false});
+  ASSERT_EQ(read.defs.comms.size(), b.trace().defs.comms.size());
+  const Communicator& c = read.defs.comms[inter];
+  EXPECT_EQ(c.name, "MPI_Intercomm_create");
+  ASSERT_NE(c.remoteGroup, kNone);
+  EXPECT_EQ(read.defs.groups[c.group].members, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(read.defs.groups[c.remoteGroup].members, (std::vector<std::uint32_t>{3, 2}));
+  EXPECT_EQ(c.parent, 0u);
+  EXPECT_TRUE(read.defs.isInterComm(inter));
+  EXPECT_FALSE(read.defs.isInterComm(0));
+  EXPECT_EQ(read.defs.peerWorldRank(inter, 1, 0), 2u);
+  EXPECT_EQ(read.defs.peerWorldRank(inter, 0, 2), 0u);
+  EXPECT_EQ(read.defs.peerWorldRank(inter, 2, 0), kNone);
+  EXPECT_EQ(read.defs.peerCount(inter, 3), 2u);
+  EXPECT_EQ(read.defs.peerCount(0, 3), 4u);
+  EXPECT_EQ(read.defs.peerWorldRank(0, 3, 1), 3u);
+  const MessageRecord& sent = read.locations[0].message(read.locations[0].events[1]);
+  EXPECT_EQ(sent.peer, 1u);
+  EXPECT_EQ(sent.comm, inter);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("1 inter-communicator: messages over inter-communicators are analyzed, collective operations on them are not"),
+            std::string::npos)
+      << warnings[0];
+}
+
 // ---- record sequences as Score-P 7.1 writes them ----
 
 using K = EventKind;
