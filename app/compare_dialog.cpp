@@ -7,6 +7,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "views/model/number_format.h"
+
 namespace waitscope::app {
 namespace {
 
@@ -16,11 +18,11 @@ QTableWidgetItem* text(const std::string& s) {
   return item;
 }
 
-// A number that sorts as a number and shows two decimals.
+// A number that sorts as a number and shows two decimals in the locale, like every view.
 QTableWidgetItem* number(double value) {
   auto* item = new QTableWidgetItem;
   item->setData(Qt::EditRole, value);
-  item->setData(Qt::DisplayRole, QString::number(value, 'f', 2));
+  item->setData(Qt::DisplayRole, views::formatDecimal(value, 2));
   item->setData(Qt::UserRole, value);
   item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
   item->setFlags(item->flags() & ~Qt::ItemIsEditable);

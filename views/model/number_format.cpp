@@ -17,6 +17,12 @@ struct TimeUnit {
 };
 // Largest first: the first unit in which the value reaches 1 is the one shown.
 constexpr std::array<TimeUnit, 4> kTimeUnits{{{1.0, "s"}, {1e3, "ms"}, {1e6, "us"}, {1e9, "ns"}}};
+// Binary multiples, largest first (IEC 80000-13 names).
+constexpr std::array<TimeUnit, 5> kByteUnits{{{1125899906842624.0, "PiB"},
+                                              {1099511627776.0, "TiB"},
+                                              {1073741824.0, "GiB"},
+                                              {1048576.0, "MiB"},
+                                              {1024.0, "KiB"}}};
 
 // Decimals that leave three significant digits of a number of this magnitude.
 int decimalsFor(double magnitude) {
@@ -59,8 +65,27 @@ QString formatCount(double count) {
   return locale.toString(rounded, 'f', decimalsFor(std::fabs(rounded)));
 }
 
+QString formatBytes(double bytes) {
+  const QLocale locale;
+  if (!std::isfinite(bytes)) return locale.toString(bytes) + QStringLiteral(" B");
+  if (bytes == 0.0) return QStringLiteral("0");  // as for times and counts
+  for (const TimeUnit& unit : kByteUnits) {
+    if (std::fabs(bytes) < unit.factor) continue;
+    const double scaled = roundSignificant(bytes / unit.factor);
+    return locale.toString(scaled, 'f', decimalsFor(std::fabs(scaled))) + QLatin1Char(' ') + QLatin1String(unit.name);
+  }
+  return formatCount(bytes) + QStringLiteral(" B");
+}
+
+QString formatDecimal(double value, int decimals) { return QLocale().toString(value, 'f', decimals); }
+
 QString formatQuantity(double value, report::MetricUnit unit) {
-  return unit == report::MetricUnit::Seconds ? formatSeconds(value) : formatCount(value);
+  switch (unit) {
+    case report::MetricUnit::Seconds: return formatSeconds(value);
+    case report::MetricUnit::Bytes: return formatBytes(value);
+    case report::MetricUnit::Occurrences: break;
+  }
+  return formatCount(value);
 }
 
 TimeScale timeScaleFor(double largestMagnitude) {
@@ -68,6 +93,12 @@ TimeScale timeScaleFor(double largestMagnitude) {
     if (largestMagnitude * unit.factor >= 1.0) return {unit.factor, QLatin1String(unit.name)};
   return largestMagnitude == 0.0 ? TimeScale{1.0, QStringLiteral("s")}
                                  : TimeScale{kTimeUnits.back().factor, QLatin1String(kTimeUnits.back().name)};
+}
+
+TimeScale byteScaleFor(double largestMagnitude) {
+  for (const TimeUnit& unit : kByteUnits)
+    if (largestMagnitude >= unit.factor) return {1.0 / unit.factor, QLatin1String(unit.name)};
+  return {1.0, QStringLiteral("B")};
 }
 
 }  // namespace waitscope::views

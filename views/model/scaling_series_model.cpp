@@ -5,6 +5,7 @@
 
 #include <QBrush>
 
+#include "views/model/number_format.h"
 #include "views/model/pop_rating.h"
 
 namespace waitscope::views {
@@ -19,7 +20,7 @@ struct ColumnText {
 constexpr std::array<ColumnText, ScalingSeriesModel::ColumnCount> kColumns = {{
     {"Run", "Run", "run"},
     {"Processes", "Processes", "processes"},
-    {"Runtime\n(s)", "Runtime (s)", "runtime_s"},
+    {"Runtime", "Runtime", "runtime_s"},  // the unit is in every cell (formatSeconds)
     {"Speed-up", "Speed-up", "speedup"},
     {"Scaling\nefficiency", "Scaling efficiency", "scaling_efficiency_percent"},
     {"Parallel\nefficiency", "Parallel efficiency", "parallel_efficiency_percent"},
@@ -128,10 +129,10 @@ QVariant ScalingSeriesModel::data(const QModelIndex& index, int role) const {
   const double v = value(run, column);
   switch (role) {
     case Qt::DisplayRole:
-      if (column == ProcessesColumn) return QString::number(run.processes);
-      if (column == RuntimeColumn) return QString::number(v, 'f', 3);
-      if (column == SpeedupColumn) return QString::number(v, 'f', 2);
-      return QStringLiteral("%1 %").arg(v * 100.0, 0, 'f', 1);
+      if (column == ProcessesColumn) return formatCount(run.processes);
+      if (column == RuntimeColumn) return formatSeconds(v);
+      if (column == SpeedupColumn) return formatDecimal(v, 2);
+      return formatDecimal(v * 100.0, 1) + QStringLiteral(" %");
     case ValueRole:
       return v;
     case Qt::TextAlignmentRole:

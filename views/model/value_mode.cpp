@@ -1,7 +1,5 @@
 #include "views/model/value_mode.h"
 
-#include <QLocale>
-
 #include "views/model/number_format.h"
 
 namespace waitscope::views {
@@ -47,7 +45,7 @@ QString unitName(report::MetricUnit unit) {
 }
 
 QString formatValue(double value, ValueMode mode, report::MetricUnit unit) {
-  if (mode != ValueMode::Absolute) return QLocale().toString(value, 'f', 2) + QStringLiteral(" %");
+  if (mode != ValueMode::Absolute) return formatDecimal(value, 2) + QStringLiteral(" %");
   return formatQuantity(value, unit);
 }
 

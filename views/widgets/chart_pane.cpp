@@ -160,10 +160,11 @@ void ChartPane::rebuild() {
     const auto [lo, hi] = std::minmax_element(barValues_.begin(), barValues_.end());
     return std::pair(*lo, *hi);
   }();
-  // Times in the unit of the largest magnitude, so that the labels need no exponent.
-  const TimeScale scale = unit_ == report::MetricUnit::Seconds
-                              ? timeScaleFor(std::max(std::fabs(lowest), std::fabs(highest)))
-                              : TimeScale{1.0, unitName(unit_)};
+  // Times and bytes in the unit of the largest magnitude, so that the labels need no exponent.
+  const double largest = std::max(std::fabs(lowest), std::fabs(highest));
+  const TimeScale scale = unit_ == report::MetricUnit::Seconds ? timeScaleFor(largest)
+                          : unit_ == report::MetricUnit::Bytes ? byteScaleFor(largest)
+                                                               : TimeScale{1.0, unitName(unit_)};
   QList<qreal> heights;
   heights.reserve(static_cast<qsizetype>(barValues_.size()));
   for (const double v : barValues_) heights.append(v * scale.factor);

@@ -57,10 +57,25 @@ class NumberFormatTest : public QObject {
   void quantitiesAndModes() {
     QCOMPARE(formatQuantity(0.00477, report::MetricUnit::Seconds), QStringLiteral("4.77 ms"));
     QCOMPARE(formatQuantity(31554.0, report::MetricUnit::Occurrences), QStringLiteral("31,554"));
-    QCOMPARE(formatQuantity(320.0, report::MetricUnit::Bytes), QStringLiteral("320"));
+    QCOMPARE(formatQuantity(320.0, report::MetricUnit::Bytes), QStringLiteral("320 B"));
     QCOMPARE(formatValue(1.71e-6, ValueMode::Absolute, report::MetricUnit::Seconds), QStringLiteral("1.71 us"));
     QCOMPARE(formatValue(12.5, ValueMode::PercentOfTotal, report::MetricUnit::Seconds), QStringLiteral("12.50 %"));
     QCOMPARE(formatValue(-3.0, ValueMode::PeerPercent, report::MetricUnit::Bytes), QStringLiteral("-3.00 %"));
+  }
+
+  void bytesInBinaryMultiples() {
+    QCOMPARE(formatBytes(0.0), QStringLiteral("0"));
+    QCOMPARE(formatBytes(320.0), QStringLiteral("320 B"));
+    QCOMPARE(formatBytes(1000.0), QStringLiteral("1,000 B"));  // below 1 KiB: whole bytes
+    QCOMPARE(formatBytes(1024.0), QStringLiteral("1.00 KiB"));
+    QCOMPARE(formatBytes(1536.0), QStringLiteral("1.50 KiB"));
+    QCOMPARE(formatBytes(12.3 * 1048576.0), QStringLiteral("12.3 MiB"));
+    QCOMPARE(formatBytes(1023.0 * 1048576.0), QStringLiteral("1,020 MiB"));
+    QCOMPARE(formatBytes(3.0 * 1073741824.0), QStringLiteral("3.00 GiB"));
+    QCOMPARE(formatBytes(-2048.0), QStringLiteral("-2.00 KiB"));
+    QCOMPARE(byteScaleFor(320.0).unit, QStringLiteral("B"));
+    QCOMPARE(byteScaleFor(5.0 * 1048576.0).unit, QStringLiteral("MiB"));
+    QCOMPARE(byteScaleFor(5.0 * 1048576.0).factor, 1.0 / 1048576.0);
   }
 
   void axisScales() {
