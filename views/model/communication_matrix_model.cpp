@@ -34,7 +34,7 @@ CommunicationMatrixModel::CommunicationMatrixModel(Selection* selection, QObject
     connect(selection_, changed, this, &CommunicationMatrixModel::recompute);
 }
 
-const timeline::TimelineIndex* CommunicationMatrixModel::index() const {
+const timeline::TimelineIndex* CommunicationMatrixModel::timelineIndex() const {
   const auto* local = dynamic_cast<const timeline::LocalSliceSource*>(source_.get());
   const ReportDataPtr& whole = selection_->wholeReport();
   if (!local || !whole || local->index().locations.size() != whole->report().locations.size()) return nullptr;
@@ -81,7 +81,7 @@ bool CommunicationMatrixModel::waitingPicks(std::vector<char>* metricMask, std::
 
 void CommunicationMatrixModel::recompute() {
   beginResetModel();
-  const timeline::TimelineIndex* idx = index();
+  const timeline::TimelineIndex* idx = timelineIndex();
   if (!idx) {
     matrix_ = timeline::CommunicationMatrix();
     size_ = 0;

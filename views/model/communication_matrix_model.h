@@ -27,7 +27,7 @@ class CommunicationMatrixModel : public QAbstractTableModel {
   // The shown report's timeline (nullptr: none, an empty table). Only an index on this
   // machine (timeline::LocalSliceSource) holds the messages.
   void setSource(std::shared_ptr<timeline::SliceSource> source);
-  bool hasData() const { return index() != nullptr; }
+  bool hasData() const { return timelineIndex() != nullptr; }
 
   timeline::MatrixQuantity quantity() const { return quantity_; }
   void setQuantity(timeline::MatrixQuantity quantity);
@@ -50,7 +50,7 @@ class CommunicationMatrixModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
-  const timeline::TimelineIndex* index() const;
+  const timeline::TimelineIndex* timelineIndex() const;
   void recompute();
   QString locationName(int location) const;
   QString formatted(double value) const;
