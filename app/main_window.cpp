@@ -294,6 +294,7 @@ void MainWindow::createActions() {
   flatAction_ = view->addAction(tr("&Flat Profile (by Region)"), this, [this](bool on) { browser_->setFlatProfile(on); });
   flatAction_->setCheckable(true);
   flatAction_->setShortcut(QKeySequence(tr("Ctrl+L")));
+  connect(browser_, &views::ReportBrowser::flatProfileChanged, flatAction_, &QAction::setChecked);
   sortAction_ = view->addAction(tr("&Sort by Value"), this, [this](bool on) {
     for (views::TreePane* pane : {browser_->metricPane(), browser_->callPane(), browser_->systemPane()})
       pane->setSortByValue(on);
@@ -332,8 +333,7 @@ void MainWindow::createActions() {
     if (!error.isEmpty() && interactive_) QMessageBox::warning(this, tr("Open in editor"), error);
   });
   editor->setShortcut(QKeySequence(tr("Ctrl+E")));
-  browser_->callPane()->view()->setContextMenuPolicy(Qt::ActionsContextMenu);
-  browser_->callPane()->view()->addAction(editor);
+  browser_->callPane()->view()->addAction(editor);  // in the pane's context menu
   view->addAction(tr("Choose E&ditor…"), this, &MainWindow::chooseEditor);
   view->addAction(findChild<QDockWidget*>(QStringLiteral("sourceDock"))->toggleViewAction());
   view->addAction(findChild<QDockWidget*>(QStringLiteral("timelineDock"))->toggleViewAction());

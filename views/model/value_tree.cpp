@@ -8,16 +8,19 @@ void ValueTree::link() {
   roots.clear();
   rowInParent.assign(n, 0);
   depth.assign(n, 0);
+  rootOf.assign(n, 0);
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t p = parent[i];
     if (p == kNoNode || p >= i) {
       parent[i] = kNoNode;  // a parent after its child would break the backward pass: treat as root
       rowInParent[i] = static_cast<std::uint32_t>(roots.size());
       roots.push_back(i);
+      rootOf[i] = i;
     } else {
       rowInParent[i] = static_cast<std::uint32_t>(children[p].size());
       children[p].push_back(i);
       depth[i] = depth[p] + 1;
+      rootOf[i] = rootOf[p];
     }
   }
   names.resize(n);

@@ -19,12 +19,13 @@ struct ValueTree {
   std::vector<std::uint32_t> roots;
   std::vector<std::uint32_t> rowInParent;             // row of the node below its parent (or among the roots)
   std::vector<std::uint32_t> depth;
+  std::vector<std::uint32_t> rootOf;                  // the root above the node (itself for a root)
   std::vector<QString> names;
   std::vector<QString> toolTips;                      // may be empty strings
 
   std::size_t size() const { return parent.size(); }
 
-  // Fills children, roots, rowInParent and depth from `parent` (parents before children).
+  // Fills children, roots, rowInParent, depth and rootOf from `parent` (parents before children).
   void link();
 
   // Inclusive values from exclusive ones (one backward pass).

@@ -29,6 +29,7 @@ void ValueTreeModel::setTree(const ValueTree* tree) {
     values.exclusive.assign(n, 0.0);
     values.inclusive.assign(n, 0.0);
     values.largest = 0.0;
+    values.rootLargest.clear();
     values.references = {};
   }
   expanded_.assign(n, 0);
@@ -63,7 +64,13 @@ void ValueTreeModel::assign(Values& values, std::vector<double> exclusive, Refer
   values.inclusive = tree_->inclusive(values.exclusive);
   values.references = references;
   values.largest = 0.0;
-  for (const double v : values.inclusive) values.largest = std::max(values.largest, std::fabs(v));
+  values.rootLargest.assign(tree_->roots.size(), 0.0);
+  for (std::uint32_t n = 0; n < values.inclusive.size(); ++n) {
+    const double v = std::fabs(values.inclusive[n]);
+    values.largest = std::max(values.largest, v);
+    double& root = values.rootLargest[tree_->rowInParent[tree_->rootOf[n]]];
+    root = std::max(root, v);
+  }
   const bool unitChanged = unit != unit_;
   unit_ = unit;
   updatePeerMaxima();
@@ -91,6 +98,12 @@ void ValueTreeModel::setShownRun(CompareView run) {
 
 double ValueTreeModel::runValue(CompareView run, std::uint32_t node) const {
   return compared() ? shownIn(sets_[static_cast<std::size_t>(run)], node) : 0.0;
+}
+
+double ValueTreeModel::runInclusiveValue(CompareView run, std::uint32_t node) const {
+  if (!compared()) return 0.0;
+  const Values& values = sets_[static_cast<std::size_t>(run)];
+  return node < values.inclusive.size() ? values.inclusive[node] : 0.0;
 }
 
 void ValueTreeModel::setRunFiles(QString fileA, QString fileB) {
@@ -152,8 +165,17 @@ double ValueTreeModel::absoluteIn(const Values& values, std::uint32_t node) cons
 }
 
 double ValueTreeModel::rootInclusive(const Values& values, std::uint32_t node) const {
-  while (tree_->parent[node] != kNoNode) node = tree_->parent[node];
-  return values.inclusive[node];
+  return values.inclusive[tree_->rootOf[node]];
+}
+
+double ValueTreeModel::largestIn(const Values& values, std::uint32_t node) const {
+  if (!values.references.totalPerRoot || !tree_ || node >= tree_->size()) return values.largest;
+  const std::uint32_t root = tree_->rowInParent[tree_->rootOf[node]];
+  return root < values.rootLargest.size() ? values.rootLargest[root] : 0.0;
+}
+
+std::size_t ValueTreeModel::unitOfPeers(const Values& values, std::uint32_t node) const {
+  return values.references.totalPerRoot ? tree_->rowInParent[tree_->rootOf[node]] : 0;
 }
 
 double ValueTreeModel::reference(const Values& shownValues, std::uint32_t node) const {
@@ -167,7 +189,12 @@ double ValueTreeModel::reference(const Values& shownValues, std::uint32_t node) 
     case ValueMode::PercentOfTotal: return references.totalPerRoot ? rootInclusive(values, node) : references.total;
     case ValueMode::PercentOfSelection:
       return references.totalPerRoot ? rootInclusive(values, node) : references.selection;
-    case ValueMode::PeerPercent: return values.peerMax[tree_->depth[node]];
+    case ValueMode::PeerPercent: {
+      const std::size_t unit = unitOfPeers(values, node);
+      return unit < values.peerMax.size() && tree_->depth[node] < values.peerMax[unit].size()
+                 ? values.peerMax[unit][tree_->depth[node]]
+                 : 0.0;
+    }
   }
   return 1.0;
 }
@@ -175,7 +202,7 @@ double ValueTreeModel::reference(const Values& shownValues, std::uint32_t node) 
 double ValueTreeModel::colorShare(std::uint32_t node) const {
   const Values& values = shown();
   // A tree that mixes units (metrics) scales each item to its own root.
-  double scale = values.references.totalPerRoot ? std::fabs(rootInclusive(values, node)) : values.largest;
+  double scale = largestIn(values, node);
   const double value = absoluteIn(values, node);
   if (compared() && shownRun_ == CompareView::Difference) {
     // Signed; below a root whose parts cancel out, the largest part saturates the colour.
@@ -196,10 +223,12 @@ void ValueTreeModel::updatePeerMaxima() {
   for (Values& values : sets_) {
     values.peerMax.clear();
     if (!tree_) continue;
+    values.peerMax.resize(values.references.totalPerRoot ? tree_->roots.size() : 1);
     for (std::uint32_t n = 0; n < tree_->size(); ++n) {
+      std::vector<double>& peers = values.peerMax[unitOfPeers(values, n)];
       const std::uint32_t d = tree_->depth[n];
-      if (values.peerMax.size() <= d) values.peerMax.resize(d + 1, 0.0);
-      values.peerMax[d] = std::max(values.peerMax[d], std::fabs(absoluteIn(values, n)));
+      if (peers.size() <= d) peers.resize(d + 1, 0.0);
+      peers[d] = std::max(peers[d], std::fabs(absoluteIn(values, n)));
     }
   }
 }
@@ -327,18 +356,33 @@ QVariant ValueTreeModel::data(const QModelIndex& index, int role) const {
   }
 }
 
+QString ValueTreeModel::headerUnit(bool csv) const {
+  if (mode_ != ValueMode::Absolute) return QStringLiteral("%");
+  if (!nodeUnits_.empty()) return {};  // the metric tree: each item in its own unit
+  // The cells of times and bytes carry their unit, scaled to each value ("4.77 ms", "1.50 KiB");
+  // counts carry none. The CSV file keeps unscaled seconds, bytes and counts and says so.
+  if (csv || unit_ == report::MetricUnit::Occurrences) return unitName(unit_);
+  return {};
+}
+
+QString ValueTreeModel::csvHeader(int section) const {
+  if (section == NameColumn) return title_;
+  const QString unit = headerUnit(true);
+  const QString name = compared() ? compareViewShort(static_cast<CompareView>(std::max(section - RunAColumn, 0)))
+                                  : QStringLiteral("Value");
+  return unit.isEmpty() ? name : QStringLiteral("%1 (%2)").arg(name, unit);
+}
+
 QVariant ValueTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return {};
-  const QString unit = mode_ != ValueMode::Absolute ? QStringLiteral("%")
-                       : nodeUnits_.empty()         ? unitName(unit_)
-                                                    : QString();
+  const QString unit = headerUnit(false);
   if (!compared()) {
     if (role != Qt::DisplayRole) return {};
     if (section == NameColumn) return title_;
     if (mode_ != ValueMode::Absolute) return QStringLiteral("Value (%1)").arg(modeName(mode_).toLower());
-    return nodeUnits_.empty() ? QStringLiteral("Value (%1)").arg(unit) : QStringLiteral("Value");
+    return unit.isEmpty() ? QStringLiteral("Value") : QStringLiteral("Value (%1)").arg(unit);
   }
-  // Comparing: short headers ("B − A (s)") that fit narrow panes; the shown run's is bold.
+  // Comparing: short headers ("B − A", "B − A (%)") that fit narrow panes; the shown run's is bold.
   const CompareView run = static_cast<CompareView>(std::max(section - RunAColumn, 0));
   switch (role) {
     case Qt::DisplayRole:

@@ -70,6 +70,8 @@ class ValueTreeModel : public QAbstractItemModel {
   static int columnOf(CompareView run) { return RunAColumn + static_cast<int>(run); }
   // What a run's column shows for `node`, in the current mode (0 when not comparing).
   double runValue(CompareView run, std::uint32_t node) const;
+  // A run's absolute inclusive value of `node` (0 when not comparing).
+  double runInclusiveValue(CompareView run, std::uint32_t node) const;
   // The runs' file names, for tooltips.
   void setRunFiles(QString fileA, QString fileB);
   // Where each node was found (the call tree: report::AlignedReports::callPathPresence); empty:
@@ -85,6 +87,12 @@ class ValueTreeModel : public QAbstractItemModel {
   // Share of the largest value in [0, 1] for the colour box; signed ([-1, 1]) for a difference.
   double colorShare(std::uint32_t node) const;
   double largestValue() const { return shown().largest; }
+  // Whether every root is a unit of its own (the metric tree: time, visits, bytes), as in Cube:
+  // percentages, thresholds, colour scales, peer percent and the hot path stay inside one root.
+  bool rootsAreUnits() const { return shown().references.totalPerRoot; }
+  // The largest absolute inclusive value that `node` is measured against: its root's
+  // largest where roots are units, else the tree's (colour boxes, Hide Small Values).
+  double largestOfUnit(std::uint32_t node) const { return largestIn(shown(), node); }
   report::MetricUnit unit() const { return unit_; }
 
   QModelIndex indexOfNode(std::uint32_t node, int column = NameColumn) const;
@@ -95,13 +103,21 @@ class ValueTreeModel : public QAbstractItemModel {
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  // The value columns' headers name a unit only where the cells do not: percent modes and
+  // counts. Times and bytes carry theirs in every cell, scaled to the value.
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  // A column's header in a CSV file, naming the unit of the unscaled numbers there:
+  // "Value (s)", "A (bytes)", "B − A (%)".
+  QString csvHeader(int section) const;
 
  private:
   // The values of one value column.
   struct Values {
     std::vector<double> exclusive, inclusive;
-    std::vector<double> peerMax;  // per depth: largest shown absolute value
+    // Per unit (a root where roots are units, else one for the tree), per depth: the
+    // largest shown absolute value.
+    std::vector<std::vector<double>> peerMax;
+    std::vector<double> rootLargest;  // per root: largest absolute inclusive value below it
     References references;
     double largest = 0.0;
   };
@@ -112,11 +128,14 @@ class ValueTreeModel : public QAbstractItemModel {
   double shownIn(const Values& values, std::uint32_t node) const;
   double reference(const Values& values, std::uint32_t node) const;
   double rootInclusive(const Values& values, std::uint32_t node) const;
+  double largestIn(const Values& values, std::uint32_t node) const;
+  std::size_t unitOfPeers(const Values& values, std::uint32_t node) const;
   void updatePeerMaxima();
   void emitValuesChanged();
   void emitHeaderChanged();
   QString valueText(int column, std::uint32_t node) const;
   QString nameSuffix(std::uint32_t node) const;
+  QString headerUnit(bool csv) const;
 
   QString title_;
   const ValueTree* tree_ = nullptr;

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -15,6 +16,7 @@
 #include "views/model/tree_matching.h"
 #include "views/model/value_tree_model.h"
 #include "views/widgets/chart_pane.h"
+#include "views/widgets/metric_description_pane.h"
 #include "views/widgets/tree_pane.h"
 
 namespace waitscope::views {
@@ -58,6 +60,8 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
       systemPane_(new TreePane(this)),
       activePane_(metricPane_),
       chartPane_(new ChartPane(this)),
+      descriptionPane_(new MetricDescriptionPane(this)),
+      metricSplitter_(new QSplitter(Qt::Vertical, this)),
       treeSplitter_(new QSplitter(Qt::Horizontal, this)),
       chartSplitter_(new QSplitter(Qt::Vertical, this)),
       compareBar_(new QWidget(this)),
@@ -71,7 +75,12 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
   callPane_->setModel(callModel_);
   systemPane_->setModel(systemModel_);
   for (TreePane* pane : {metricPane_, callPane_, systemPane_}) pane->setCsvCaption([this] { return csvCaption(); });
-  treeSplitter_->addWidget(metricPane_);
+  metricSplitter_->setObjectName(QStringLiteral("metricSplitter"));
+  metricSplitter_->addWidget(metricPane_);
+  metricSplitter_->addWidget(descriptionPane_);
+  metricSplitter_->setStretchFactor(0, 1);
+  metricSplitter_->setStretchFactor(1, 0);
+  treeSplitter_->addWidget(metricSplitter_);
   treeSplitter_->addWidget(callPane_);
   treeSplitter_->addWidget(systemPane_);
   chartSplitter_->addWidget(treeSplitter_);
@@ -112,6 +121,16 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
 
   for (TreePane* pane : {metricPane_, callPane_, systemPane_})
     connect(pane, &TreePane::focused, this, [this, pane] { activePane_ = pane; });
+  // Context menus: from a region of the flat profile, or from the system tree, to the call tree.
+  callPane_->setContextMenuExtension([this](QMenu* menu, std::uint32_t node) {
+    if (!flatProfile()) return;
+    menu->addAction(tr("Find in Call Tree"), this, [this, node] { showInCallTree(callPathsOfRegions({node})); });
+  });
+  systemPane_->setContextMenuExtension([this](QMenu* menu, std::uint32_t) {
+    const std::vector<std::uint32_t> callPaths = shownCallPaths();
+    menu->addAction(tr("Find Call Path in Call Tree"), this, [this, callPaths] { showInCallTree(callPaths); })
+        ->setEnabled(!callPaths.empty());
+  });
 
   // Views write their picks into the selection ...
   for (TreePane* pane : {metricPane_, callPane_, systemPane_})
@@ -268,6 +287,7 @@ void ReportBrowser::onReportUpdated() {
 void ReportBrowser::onMetrics() {
   showPicks(metricPane_, selection_->metrics());
   const ReportDataPtr& current = selection_->report();
+  descriptionPane_->describe(current.get(), selection_->metrics());
   if (!current) return;
   const std::vector<char> metrics = selection_->metricMask();
   const TreePicks& picks = selection_->metrics();
@@ -283,7 +303,7 @@ void ReportBrowser::onCallPaths() {
   if (!current) return;
   // Picks written elsewhere (the timeline, the critical-path pane): show them in the middle pane.
   const TreePicks wanted = selection_->callPaths();
-  if (flatProfile() != selection_->flatProfile()) setFlatProfile(selection_->flatProfile());
+  if (flatProfile() != selection_->flatProfile()) switchMiddleTree(selection_->flatProfile());
   showPicks(callPane_, wanted);
   const std::vector<char> metrics = selection_->metricMask(), callPaths = selection_->callPathMask();
   const TreePicks& picks = selection_->metrics();
@@ -306,8 +326,11 @@ void ReportBrowser::updateCharts(std::vector<double> values) {
   for (const report::Location& l : current->report().locations)
     labels << (comparison && !comparison->sameRanks() ? QString::fromStdString(l.name) : QString::number(l.rank));
   const ValueTree& calls = selection_->flatProfile() ? current->regionTree() : current->callTree();
-  QString title = tr("%1 in %2").arg(namesOf(current->metricTree(), selection_->metrics()),
-                                     namesOf(calls, selection_->callPaths()));
+  const QString metrics = namesOf(current->metricTree(), selection_->metrics());
+  const QString callPaths = namesOf(calls, selection_->callPaths());
+  QString title = metrics.isEmpty()     ? tr("No metric selected")
+                  : callPaths.isEmpty() ? tr("%1 (select a call path)").arg(metrics)
+                                        : tr("%1 in %2").arg(metrics, callPaths);
   if (comparison) title += QStringLiteral(" — ") + compareViewName(selection_->compareView());
   chartPane_->setValues(std::move(values), labels, title, current->unit(selection_->metrics()));
 }
@@ -321,12 +344,65 @@ QString ReportBrowser::csvCaption() const {
                            : unit == report::MetricUnit::Seconds    ? tr("seconds")
                            : unit == report::MetricUnit::Bytes      ? tr("bytes")
                                                                     : tr("occurrences");
+  const QString callPaths = namesOf(calls, selection_->callPaths());
   return tr("metric: %1 (%2); call path: %3; values: %4")
-      .arg(namesOf(current->metricTree(), selection_->metrics()), unitText, namesOf(calls, selection_->callPaths()),
-           modeName(selection_->mode()));
+      .arg(namesOf(current->metricTree(), selection_->metrics()), unitText,
+           callPaths.isEmpty() ? tr("none") : callPaths, modeName(selection_->mode()));
 }
 
-void ReportBrowser::setFlatProfile(bool flat) { callPane_->setModel(flat ? regionModel_ : callModel_); }
+void ReportBrowser::switchMiddleTree(bool flat) {
+  // The flat list's sorting and filter apply to the regions only (a large call tree is not
+  // sorted on the way).
+  if (flat) {
+    callPane_->setModel(regionModel_);
+    callPane_->setFlatList(true);
+  } else {
+    callPane_->setFlatList(false);
+    callPane_->setModel(callModel_);
+  }
+  emit flatProfileChanged(flat);
+}
+
+void ReportBrowser::setFlatProfile(bool flat) {
+  if (flat == flatProfile()) return;
+  const std::vector<std::uint32_t> picked = nodesOf(callPane_->picks());
+  const std::vector<std::uint32_t> keep = flat ? regionsOfCallPaths(picked) : callPathsOfRegions(picked);
+  switchMiddleTree(flat);
+  if (!keep.empty()) callPane_->selectNodes(keep);
+}
+
+void ReportBrowser::showInCallTree(const std::vector<std::uint32_t>& callPaths) {
+  if (callPaths.empty()) return;
+  switchMiddleTree(false);
+  callPane_->selectNodes(callPaths);
+  callPane_->view()->setFocus();
+}
+
+std::vector<std::uint32_t> ReportBrowser::callPathsOfRegions(const std::vector<std::uint32_t>& regions) const {
+  std::vector<std::uint32_t> out;
+  const ReportDataPtr& current = selection_->report();
+  if (!current) return out;
+  const auto& callPaths = current->report().callPaths;
+  for (std::uint32_t c = 0; c < callPaths.size(); ++c)
+    if (std::find(regions.begin(), regions.end(), callPaths[c].region) != regions.end()) out.push_back(c);
+  return out;
+}
+
+std::vector<std::uint32_t> ReportBrowser::regionsOfCallPaths(const std::vector<std::uint32_t>& callPaths) const {
+  std::vector<std::uint32_t> out;
+  const ReportDataPtr& current = selection_->report();
+  if (!current) return out;
+  for (const std::uint32_t c : callPaths)
+    if (c < current->report().callPaths.size()) out.push_back(current->report().callPaths[c].region);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<std::uint32_t> ReportBrowser::shownCallPaths() const {
+  const std::vector<std::uint32_t> picked = nodesOf(selection_->callPaths());
+  return selection_->flatProfile() ? callPathsOfRegions(picked) : picked;
+}
 
 bool ReportBrowser::flatProfile() const { return callPane_->model() == regionModel_; }
 
@@ -342,7 +418,7 @@ bool ReportBrowser::selectMetric(const QString& uniqueName) {
 bool ReportBrowser::selectCallPath(const QString& path) {
   const ReportDataPtr& current = selection_->report();
   if (!current) return false;
-  setFlatProfile(false);
+  switchMiddleTree(false);
   const std::string wanted = path.toStdString();
   for (std::uint32_t c = 0; c < current->report().callPaths.size(); ++c) {
     if (report::callPathString(current->report(), c) == wanted) {

@@ -21,6 +21,7 @@ class QSplitter;
 namespace waitscope::views {
 
 class ChartPane;
+class MetricDescriptionPane;
 class Selection;
 class TreePane;
 
@@ -33,6 +34,9 @@ class ReportBrowser : public QWidget {
   TreePane* callPane() const { return callPane_; }
   TreePane* systemPane() const { return systemPane_; }
   ChartPane* chartPane() const { return chartPane_; }
+  // Below the metric tree: what the selected metric measures and what to change.
+  MetricDescriptionPane* descriptionPane() const { return descriptionPane_; }
+  QSplitter* metricSplitter() const { return metricSplitter_; }
   QSplitter* treeSplitter() const { return treeSplitter_; }
   QSplitter* chartSplitter() const { return chartSplitter_; }
   ValueTreeModel* metricModel() const { return metricModel_; }
@@ -48,9 +52,16 @@ class ReportBrowser : public QWidget {
   // The tree pane that last had the keyboard focus (for Find, Hot path, CSV export).
   TreePane* activePane() const { return activePane_; }
 
-  // Shows the call tree or the flat profile (by region) in the middle pane.
+  // Shows the call tree or the flat profile (by region) in the middle pane. The picks go
+  // along: call paths become their regions, regions all their call paths.
   void setFlatProfile(bool flat);
   bool flatProfile() const;
+  // Shows these call paths in the call tree (leaving the flat profile): the call paths of a
+  // region picked in the flat profile, or the call paths the system tree shows.
+  void showInCallTree(const std::vector<std::uint32_t>& callPaths);
+  // The call paths of these regions, and the regions of these call paths.
+  std::vector<std::uint32_t> callPathsOfRegions(const std::vector<std::uint32_t>& regions) const;
+  std::vector<std::uint32_t> regionsOfCallPaths(const std::vector<std::uint32_t>& callPaths) const;
 
   // Selects a metric by unique name / a call path by "main/foo/MPI_Recv"; false when there is none.
   bool selectMetric(const QString& uniqueName);
@@ -61,6 +72,11 @@ class ReportBrowser : public QWidget {
   // Items are matched by name path, so trees that gained or lost items keep what still
   // exists. Without a shown report it is Selection::setReport.
   void updateReport(ReportDataPtr report);
+
+ signals:
+  // The middle pane switched between the call tree and the flat profile (also from a
+  // context menu's Find in Call Tree).
+  void flatProfileChanged(bool flat);
 
  private:
   // A pane's picks into the selection, and the selection's picks into a pane (which decides
@@ -77,6 +93,10 @@ class ReportBrowser : public QWidget {
   QString csvCaption() const;
   void updateCompareBar();
   void fillMetrics();
+  // The middle pane's tree, without carrying picks over.
+  void switchMiddleTree(bool flat);
+  // What the system tree's context menu offers: the call paths whose values it shows.
+  std::vector<std::uint32_t> shownCallPaths() const;
   // Gives `model` the values `valuesOf` computes from a report: the shown report's, or every
   // run's while comparing (the runs share the picks' node numbers).
   struct Filled {
@@ -97,6 +117,8 @@ class ReportBrowser : public QWidget {
   TreePane* systemPane_;
   TreePane* activePane_;
   ChartPane* chartPane_;
+  MetricDescriptionPane* descriptionPane_;
+  QSplitter* metricSplitter_;
   QSplitter* treeSplitter_;
   QSplitter* chartSplitter_;
   QWidget* compareBar_;

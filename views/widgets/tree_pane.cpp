@@ -2,11 +2,15 @@
 
 #include <algorithm>
 
+#include <QAction>
+#include <QClipboard>
 #include <QEvent>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QScrollBar>
 #include <QTimer>
 #include <QToolButton>
@@ -28,6 +32,19 @@ TreePane::TreePane(QWidget* parent) : QWidget(parent) {
   view_->setAlternatingRowColors(true);
   view_->header()->setStretchLastSection(false);
   view_->installEventFilter(this);
+  view_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(view_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+    const QModelIndex index = view_->indexAt(at);
+    if (!index.isValid()) return;
+    QMenu* menu = contextMenu(ValueTreeModel::nodeOf(proxy_->mapToSource(index)));
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(view_->viewport()->mapToGlobal(at));
+  });
+  copyAction_ = new QAction(tr("Copy"), view_);
+  copyAction_->setShortcut(QKeySequence::Copy);
+  copyAction_->setShortcutContext(Qt::WidgetShortcut);
+  connect(copyAction_, &QAction::triggered, this, &TreePane::copySelection);
+  view_->addAction(copyAction_);
 
   search_ = new QLineEdit(this);
   search_->setPlaceholderText(tr("Find…"));
@@ -221,7 +238,14 @@ void TreePane::expandHotPath() {
     }
     return best;
   };
+  // Where roots are units of their own (metrics), the path stays in the current item's root:
+  // the largest root by number would compare bytes with seconds.
   QModelIndex at = largest({});
+  if (model_->rootsAreUnits()) {
+    const std::uint32_t current = ValueTreeModel::nodeOf(proxy_->mapToSource(view_->currentIndex()));
+    const std::uint32_t root = current != kNoNode ? model_->tree()->rootOf[current] : model_->tree()->roots.front();
+    if (proxyIndexOf(root).isValid()) at = proxyIndexOf(root);
+  }
   while (proxy_->rowCount(at) > 0) {
     view_->setExpanded(at, true);
     at = largest(at);
@@ -232,7 +256,7 @@ void TreePane::expandHotPath() {
 void TreePane::setSortByValue(bool byValue) {
   sortByValue_ = byValue;
   view_->setSortingEnabled(false);
-  if (byValue)
+  if (byValue || flatList_)
     proxy_->sort(ValueTreeModel::ValueColumn, Qt::DescendingOrder);
   else
     proxy_->sort(-1);  // the tree's own order
@@ -240,10 +264,83 @@ void TreePane::setSortByValue(bool byValue) {
 
 void TreePane::setThreshold(double percent) { proxy_->setThreshold(percent); }
 
+void TreePane::setFlatList(bool flat) {
+  flatList_ = flat;
+  proxy_->setHideZeros(flat);
+  setSortByValue(sortByValue_);
+}
+
 void TreePane::refresh() {
-  if (proxy_->threshold() > 0.0) proxy_->invalidate();
-  if (sortByValue_) proxy_->sort(ValueTreeModel::ValueColumn, Qt::DescendingOrder);
+  if (proxy_->threshold() > 0.0 || proxy_->hidesZeros()) proxy_->invalidate();
+  if (sortByValue_ || flatList_) proxy_->sort(ValueTreeModel::ValueColumn, Qt::DescendingOrder);
   fitColumns();
+}
+
+void TreePane::expandSubtree(std::uint32_t node, bool expanded) {
+  const QModelIndex index = proxyIndexOf(node);
+  if (!index.isValid()) return;
+  // Item by item (not QTreeView::expandRecursively), so that the model hears of each one:
+  // an expanded item shows its exclusive value. Leaves have nothing to expand.
+  std::vector<QModelIndex> stack{index}, order;
+  while (!stack.empty()) {
+    const QModelIndex at = stack.back();
+    stack.pop_back();
+    if (proxy_->rowCount(at) == 0) continue;
+    order.push_back(at);
+    for (int r = 0; r < proxy_->rowCount(at); ++r) stack.push_back(proxy_->index(r, 0, at));
+  }
+  if (expanded)
+    for (const QModelIndex& at : order) view_->setExpanded(at, true);
+  else  // children first: expanding `node` again later shows them collapsed
+    for (auto it = order.rbegin(); it != order.rend(); ++it) view_->setExpanded(*it, false);
+}
+
+QString TreePane::selectedText() const {
+  if (!model_ || !model_->tree()) return {};
+  std::vector<char> selected(model_->tree()->size(), 0);
+  for (const QModelIndex& proxyIndex : view_->selectionModel()->selectedRows(0))
+    selected[ValueTreeModel::nodeOf(proxy_->mapToSource(proxyIndex))] = 1;
+  const std::uint32_t current = ValueTreeModel::nodeOf(proxy_->mapToSource(view_->currentIndex()));
+  if (std::find(selected.begin(), selected.end(), 1) == selected.end() && current != kNoNode) selected[current] = 1;
+  QStringList lines;
+  for (const std::uint32_t node : visibleOrder()) {
+    if (!selected[node]) continue;
+    QStringList fields{model_->data(model_->indexOfNode(node)).toString()};
+    for (int c = ValueTreeModel::ValueColumn; c < model_->columnCount(); ++c)
+      fields << model_->data(model_->indexOfNode(node, c)).toString();
+    lines << fields.join(QLatin1Char('\t'));
+  }
+  return lines.join(QLatin1Char('\n'));
+}
+
+void TreePane::copySelection() const {
+  const QString text = selectedText();
+  if (!text.isEmpty()) QGuiApplication::clipboard()->setText(text);
+}
+
+QMenu* TreePane::contextMenu(std::uint32_t node) {
+  auto* menu = new QMenu(this);
+  const bool hasChildren = model_ && model_->tree() && node < model_->tree()->size() &&
+                           !model_->tree()->children[node].empty();
+  QAction* expand = menu->addAction(tr("Expand Subtree"), this, [this, node] { expandSubtree(node, true); });
+  QAction* collapse = menu->addAction(tr("Collapse Subtree"), this, [this, node] { expandSubtree(node, false); });
+  expand->setEnabled(hasChildren);
+  collapse->setEnabled(hasChildren);
+  menu->addAction(tr("Copy"), this, [this, node] {
+    // The row right-clicked, with the rest of the selection when it is part of it.
+    const QModelIndex index = proxyIndexOf(node);
+    if (!view_->selectionModel()->isRowSelected(index.row(), index.parent())) selectNode(node);
+    copySelection();
+  });
+  if (menuExtension_) menuExtension_(menu, node);
+  bool separated = false;
+  for (QAction* action : view_->actions()) {
+    if (action == copyAction_) continue;  // the shortcut's, offered above
+    if (!separated) menu->addSeparator();
+    separated = true;
+    menu->addAction(action);
+  }
+  return menu;
 }
 
 TreePane::ViewState TreePane::saveState() const {
@@ -290,7 +387,7 @@ QString TreePane::toCsv() const {
   QString out = QStringLiteral("depth,name");
   const int columns = model_->columnCount();
   for (int c = ValueTreeModel::ValueColumn; c < columns; ++c)
-    out += QLatin1Char(',') + quote(model_->headerData(c, Qt::Horizontal).toString());
+    out += QLatin1Char(',') + quote(model_->csvHeader(c));
   out += QLatin1Char('\n');
   for (const std::uint32_t node : visibleOrder()) {
     out += QStringLiteral("%1,%2").arg(model_->tree()->depth[node]).arg(quote(model_->tree()->names[node]));

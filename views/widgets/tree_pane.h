@@ -2,15 +2,18 @@
 // One of the three browser trees with its search bar: a QTreeView over a
 // ValueTreeModel (through a sort/filter proxy) that reports what is picked,
 // tells the model which items are expanded, and offers Cube's tree actions
-// (find, hot path, sort by value, threshold, CSV of what is shown).
+// (find, hot path, sort by value, threshold, CSV of what is shown) and a
+// context menu (expand or collapse a subtree, copy names and values).
 #include <functional>
 
 #include <QWidget>
 
 #include "views/model/report_data.h"
 
+class QAction;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QTimer;
 class QTreeView;
 class QToolButton;
@@ -44,6 +47,23 @@ class TreePane : public QWidget {
   void expandHotPath();
   void setSortByValue(bool byValue);
   void setThreshold(double percent);
+  // A flat list (the flat profile, as Cube's flat view): rows that are 0 are hidden and the
+  // rows are sorted by value, largest first, whatever Sort by Value says.
+  void setFlatList(bool flat);
+  bool flatList() const { return flatList_; }
+  // Expands (or collapses) `node` and everything below it.
+  void expandSubtree(std::uint32_t node, bool expanded);
+  // The selected rows as text, one per line in the order shown: name, a tab, the value as
+  // shown ("MPI_Recv\t4.77 ms"); the current row alone when nothing is selected.
+  QString selectedText() const;
+  void copySelection() const;
+  // The context menu of `node`: Expand Subtree, Collapse Subtree, Copy, then what the
+  // extension adds (the browser: find in the call tree), then the view's own actions.
+  // The caller owns the menu.
+  QMenu* contextMenu(std::uint32_t node);
+  void setContextMenuExtension(std::function<void(QMenu*, std::uint32_t node)> extension) {
+    menuExtension_ = std::move(extension);
+  }
   // Re-applies sorting and the threshold after the model got new values.
   void refresh();
 
@@ -93,6 +113,9 @@ class TreePane : public QWidget {
   QToolButton* next_ = nullptr;
   QLabel* notFound_ = nullptr;
   bool sortByValue_ = false;
+  bool flatList_ = false;
+  QAction* copyAction_ = nullptr;
+  std::function<void(QMenu*, std::uint32_t)> menuExtension_;
   QTimer* fitTimer_ = nullptr;
   std::function<QString()> csvCaption_;
 };
