@@ -25,6 +25,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -50,6 +51,7 @@
 #include "views/model/value_tree_model.h"
 #include "views/source/source_pane.h"
 #include "views/timeline/critical_path_pane.h"
+#include "views/timeline/details_line.h"
 #include "views/timeline/stacked_timelines.h"
 #include "views/timeline/timeline_colors.h"
 #include "views/timeline/timeline_pane.h"
@@ -66,7 +68,21 @@
 namespace waitscope::app {
 namespace {
 constexpr int kMaxRecent = 10;
+
+// The bottom docks are tabbed together, and the tab group is as tall as the
+// tallest minimum among them: a pane with a tall minimum (a table above a
+// chart, two stacked timelines) would leave the trees a few rows at 1024x700.
+// In a scroll area the pane keeps its own minimum and scrolls when the dock is lower.
+QWidget* scrolledWhenLow(QWidget* pane) {
+  auto* area = new QScrollArea;
+  area->setWidget(pane);
+  area->setWidgetResizable(true);
+  area->setFrameShape(QFrame::NoFrame);
+  area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  area->setMinimumHeight(area->fontMetrics().lineSpacing() * 4);
+  return area;
 }
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
@@ -76,7 +92,6 @@ MainWindow::MainWindow(QWidget* parent)
       timelinePane_(new views::TimelinePane(selection_, this)),
       criticalPathPane_(new views::CriticalPathPane(selection_, this)),
       assessmentPane_(new views::AssessmentPane(selection_, this)),
-      timelineDetails_(new QLabel(this)),
       timelineStack_(new QStackedWidget(this)),
       timelineLoader_(new TimelineLoader(this)),
       loader_(new ReportLoader(this)) {
@@ -95,18 +110,7 @@ MainWindow::MainWindow(QWidget* parent)
   timelineNotice->setWordWrap(true);
   timelineNotice->setAlignment(Qt::AlignCenter);
   timelineStack_->addWidget(timelineNotice);
-  // Below the timeline, the details of whatever is under the mouse (the tooltip's text, kept).
-  auto* timelineWithDetails = new QWidget(this);
-  auto* timelineLayout = new QVBoxLayout(timelineWithDetails);
-  timelineLayout->setContentsMargins(0, 0, 0, 0);
-  timelineLayout->addWidget(timelinePane_, 1);
-  timelineDetails_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  timelineDetails_->setMinimumHeight(fontMetrics().height() * 2);
-  timelineDetails_->setWordWrap(true);
-  timelineLayout->addWidget(timelineDetails_);
-  timelinePane_->view()->setMouseTracking(true);
-  timelinePane_->view()->installEventFilter(this);
-  timelineStack_->addWidget(timelineWithDetails);
+  timelineStack_->addWidget(timelinePane_);  // with its line of details under the plot
   auto* timelineDock = new QDockWidget(tr("Timeline"), this);
   timelineDock->setObjectName(QStringLiteral("timelineDock"));
   timelineDock->setWidget(timelineStack_);
@@ -114,7 +118,7 @@ MainWindow::MainWindow(QWidget* parent)
   tabifyDockWidget(sourceDock, timelineDock);
   auto* criticalPathDock = new QDockWidget(tr("Critical Path"), this);
   criticalPathDock->setObjectName(QStringLiteral("criticalPathDock"));
-  criticalPathDock->setWidget(criticalPathPane_);
+  criticalPathDock->setWidget(scrolledWhenLow(criticalPathPane_));
   addDockWidget(Qt::BottomDockWidgetArea, criticalPathDock);
   tabifyDockWidget(timelineDock, criticalPathDock);
   auto* assessmentDock = new QDockWidget(tr("Assessment"), this);
@@ -133,7 +137,7 @@ MainWindow::MainWindow(QWidget* parent)
   comparedTimelinesLoader_ = new ComparisonTimelineLoader(this);
   auto* comparedTimelinesDock = new QDockWidget(tr("Compare Timelines"), this);
   comparedTimelinesDock->setObjectName(QStringLiteral("compareTimelinesDock"));
-  comparedTimelinesDock->setWidget(comparedTimelines_);
+  comparedTimelinesDock->setWidget(scrolledWhenLow(comparedTimelines_));
   addDockWidget(Qt::BottomDockWidgetArea, comparedTimelinesDock);
   tabifyDockWidget(timelineDock, comparedTimelinesDock);
   comparedTimelinesDock->hide();
@@ -342,6 +346,9 @@ void MainWindow::createActions() {
   view->addAction(findChild<QDockWidget*>(QStringLiteral("assessmentDock"))->toggleViewAction());
   view->addAction(findChild<QDockWidget*>(QStringLiteral("communicationMatrixDock"))->toggleViewAction());
   view->addAction(tr("Timeline &Colours…"), this, &MainWindow::editTimelineColors);
+  QMenu* layers = view->addMenu(tr("Timeline &Layers"));
+  layers->setObjectName(QStringLiteral("timelineLayersMenu"));
+  for (QAction* layer : timelinePane_->layerActions()) layers->addAction(layer);
   view->addAction(findChild<views::TimeFilterBar*>()->filterAction());
   view->addAction(findChild<views::TimeFilterBar*>()->clearAction());
   view->addSeparator();
@@ -384,7 +391,7 @@ void MainWindow::showReport(views::ReportDataPtr report) {
   flatAction_->setChecked(false);
   browser_->setFlatProfile(false);
   selection_->setReport(std::move(report));
-  timelineDetails_->clear();
+  timelinePane_->details()->clearDetails();
   if (selection_->report()) {
     setTimelineNotice(tr("Opening the timeline (the first time, its index is built from the trace)…"));
     timelineLoader_->load(selection_->report());
@@ -413,7 +420,7 @@ void MainWindow::showComparison(views::ComparisonDataPtr comparison) {
   flatAction_->setChecked(false);
   browser_->setFlatProfile(false);
   // The trees show aligned runs whose numbering is not the trace's: the timeline shows none.
-  timelineDetails_->clear();
+  timelinePane_->details()->clearDetails();
   timelinePane_->view()->setData(nullptr, nullptr);
   setTimelineNotice(tr("Comparing two runs: the timeline shows one run. File > Close Comparison shows run A's; "
                        "View > Compare Timelines shows both, stacked."));
@@ -432,6 +439,7 @@ void MainWindow::showComparedTimelines(const QString& pathA, const QString& path
   auto* dock = findChild<QDockWidget*>(QStringLiteral("compareTimelinesDock"));
   dock->show();
   dock->raise();
+  resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);  // the trees keep the rest
 }
 
 void MainWindow::closeComparison() {
@@ -704,14 +712,6 @@ void MainWindow::editTimelineColors() {
   if (!color.isValid()) return;
   timelinePane_->view()->setGroupColor(static_cast<timeline::RegionGroup>(group), color);
   QSettings().setValue(QStringLiteral("timeline/color%1").arg(group), color.name());
-}
-
-bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == timelinePane_->view() && event->type() == QEvent::MouseMove) {
-    const QString details = timelinePane_->view()->describeAt(static_cast<QMouseEvent*>(event)->position().toPoint());
-    if (!details.isEmpty()) timelineDetails_->setText(details);
-  }
-  return QMainWindow::eventFilter(watched, event);
 }
 
 QString MainWindow::compareWithTraceAnalysis(const QString& traceReport) {

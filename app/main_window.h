@@ -145,7 +145,6 @@ class MainWindow : public QMainWindow {
   void setTimelineNotice(const QString& text);
   void connectTimeline();
   void editTimelineColors();
-  bool eventFilter(QObject* watched, QEvent* event) override;
   void findSourceRoot(const QString& recordedFile);
   void chooseEditor();
   void chooseAssessmentReference();
@@ -156,7 +155,6 @@ class MainWindow : public QMainWindow {
   views::TimelinePane* timelinePane_;
   views::CriticalPathPane* criticalPathPane_;
   views::AssessmentPane* assessmentPane_;
-  QLabel* timelineDetails_;
   QStackedWidget* timelineStack_;
   TimelineLoader* timelineLoader_;
   ReportLoader* loader_;

@@ -1,7 +1,7 @@
 #pragma once
 // Where things are in the timeline widget: the label column, the ruler and the
-// legend around the plot, the bands inside a location row, and the pixel
-// grid that items are snapped to.
+// legend around the plot, and the pixel grid that items are snapped to (the
+// bands inside a location row scale with its height: RowBands in timeline_rows.h).
 #include <algorithm>
 #include <cmath>
 
@@ -9,12 +9,7 @@ namespace waitscope::views {
 
 constexpr int kLabelWidth = 130;   // row labels, left of the plot
 constexpr int kRulerHeight = 24;   // time ruler, above the plot
-constexpr int kLegendHeight = 22;  // legend strip, below the plot
-// Inside a location row (TimelineRows::kLocationHeight = 22 px):
-constexpr int kBandTop = 2;  // region band
-constexpr int kBandHeight = 12;
-constexpr int kEpochTop = 15;  // epoch band under it
-constexpr int kEpochHeight = 5;
+constexpr int kLegendHeight = 22;  // one line of the legend, below the plot (it wraps to more)
 
 // The pixel column of x, clamped so far-away items stay within int range.
 inline int pixelOf(double x) { return static_cast<int>(std::floor(std::clamp(x, -1e6, 1e6))); }

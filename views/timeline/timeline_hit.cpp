@@ -27,6 +27,7 @@ TimelineHit hitTest(const TimelineScene& scene, const QPoint& pos) {
   TimelineHit hit;
   const QRect& plot = scene.plot;
   const TimelineRows& rows = *scene.rows;
+  const RowBands& bands = rows.bands();
   const timeline::Slice& slice = *scene.slice;
   const std::vector<double>& rowCenter = *scene.rowCenter;
   const TimeWindow& window = scene.window;
@@ -50,13 +51,13 @@ TimelineHit hitTest(const TimelineScene& scene, const QPoint& pos) {
     if (onRow) {
       const int y = pos.y() - (top + rows.rows()[row].top);
       const auto within = [&](double a, double b) { return t >= a - slop && t <= b + slop; };
-      if (y >= kBandTop - 1 && y < kBandTop + kBandHeight + 1)
+      if (y >= bands.bandTop - 1 && y < bands.bandTop + bands.bandHeight + 1)
         for (std::size_t i = 0; i < ls.instances.size(); ++i)
           if (within(ls.instances[i].start, ls.instances[i].end)) return {Kind::Instance, s, i, 0};
-      if (std::abs(y - (kBandTop + kBandHeight / 2)) <= 2)
+      if (std::abs(y - bands.bandMiddle()) <= 2)
         for (std::size_t i = 0; i < ls.path.size(); ++i)
           if (within(ls.path[i].start, ls.path[i].end)) return {Kind::Path, s, i, 0};
-      if (y >= kEpochTop && y < kEpochTop + kEpochHeight)
+      if (y >= bands.epochTop && y < bands.epochTop + bands.epochHeight)
         for (std::size_t i = ls.epochs.size(); i-- > 0;)
           if (within(ls.epochs[i].start, ls.epochs[i].end)) return {Kind::Epoch, s, i, 0};
     }
@@ -83,7 +84,7 @@ TimelineHit hitTest(const TimelineScene& scene, const QPoint& pos) {
     const int y = pos.y() - (top + rows.rows()[row].top);
     for (std::size_t s = 0; s < slice.locations.size(); ++s) {
       const timeline::LocationSlice& ls = slice.locations[s];
-      if (ls.location != rows.rows()[row].location || y < kBandTop || y >= kBandTop + kBandHeight) continue;
+      if (ls.location != rows.rows()[row].location || y < bands.bandTop || y >= bands.bandTop + bands.bandHeight) continue;
       for (std::size_t i = 0; i < ls.regions.size(); ++i)
         if (t >= ls.regions[i].start && t < ls.regions[i].end) return {Kind::Region, s, i, 0};
     }

@@ -4,6 +4,16 @@
 
 namespace waitscope::views {
 
+RowBands RowBands::forHeight(int height) {
+  RowBands b;
+  const int margin = height >= 16 ? 2 : 1;
+  b.epochHeight = std::clamp((height * 5 + 11) / 22, 2, 8);
+  b.epochTop = height - b.epochHeight - margin;
+  b.bandTop = margin;
+  b.bandHeight = std::max(1, b.epochTop - 1 - b.bandTop);
+  return b;
+}
+
 void TimelineRows::setReport(const report::Report* report) {
   nodes_.clear();
   members_.clear();
@@ -23,6 +33,9 @@ void TimelineRows::setReport(const report::Report* report) {
       groupOfLocation_[l] = static_cast<std::uint32_t>(g);
     }
   }
+  parent_.assign(groupOfLocation_.size(), report::kNoId);
+  children_.assign(groupOfLocation_.size(), {});
+  hidden_.clear();
   collapsed_.assign(nodes_.size(), 0);
   layout();
 }
@@ -33,19 +46,60 @@ void TimelineRows::setCollapsed(std::uint32_t node, bool collapsed) {
   layout();
 }
 
+void TimelineRows::setLocationHeight(int height) {
+  locationHeight_ = std::clamp(height, kMinLocationHeight, kMaxLocationHeight);
+  bands_ = RowBands::forHeight(locationHeight_);
+  layout();
+}
+
+void TimelineRows::setGroupedByNode(bool grouped) {
+  grouped_ = grouped;
+  layout();
+}
+
+void TimelineRows::setHidden(std::vector<char> hidden) {
+  hidden_ = std::move(hidden);
+  layout();
+}
+
+void TimelineRows::setParents(std::vector<std::uint32_t> parentOfLocation) {
+  const std::size_t n = groupOfLocation_.size();
+  parent_.assign(n, report::kNoId);
+  children_.assign(n, {});
+  for (std::uint32_t l = 0; l < n && l < parentOfLocation.size(); ++l) {
+    const std::uint32_t p = parentOfLocation[l];
+    if (p >= n || p == l || (p < parentOfLocation.size() && parentOfLocation[p] != report::kNoId)) continue;  // one level
+    parent_[l] = p;
+    children_[p].push_back(l);
+  }
+  layout();
+}
+
+void TimelineRows::addLocation(std::uint32_t location, std::uint32_t group, int depth, int& y) {
+  if (hidden(location)) return;
+  rowOfLocation_[location] = static_cast<int>(rows_.size());
+  rows_.push_back({false, group, location, y, locationHeight_, depth});
+  y += locationHeight_;
+  ++locationRows_;
+  for (std::uint32_t child : children_[location]) addLocation(child, group, depth + 1, y);
+}
+
 void TimelineRows::layout() {
   rows_.clear();
   rowOfLocation_.assign(groupOfLocation_.size(), -1);
+  nodeRows_ = locationRows_ = 0;
   int y = 0;
   for (std::uint32_t g = 0; g < nodes_.size(); ++g) {
-    rows_.push_back({true, g, 0, y, kNodeHeight});
-    y += kNodeHeight;
-    if (collapsed_[g]) continue;
-    for (std::uint32_t l : members_[g]) {
-      rowOfLocation_[l] = static_cast<int>(rows_.size());
-      rows_.push_back({false, g, l, y, kLocationHeight});
-      y += kLocationHeight;
+    const auto shown = [&](std::uint32_t l) { return !hidden(l) && parent_[l] == report::kNoId; };
+    if (!std::any_of(members_[g].begin(), members_[g].end(), shown)) continue;
+    if (grouped_) {
+      rows_.push_back({true, g, 0, y, kNodeHeight, 0});
+      y += kNodeHeight;
+      ++nodeRows_;
+      if (collapsed_[g]) continue;
     }
+    for (std::uint32_t l : members_[g])
+      if (parent_[l] == report::kNoId) addLocation(l, g, 0, y);
   }
   height_ = y;
 }

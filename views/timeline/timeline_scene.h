@@ -2,6 +2,7 @@
 // What one frame of the timeline shows and where: the slice of the visible
 // rows, the time window across the plot, and each location's row position.
 // Render passes draw it; hit testing searches it.
+#include <cstdint>
 #include <vector>
 
 #include <QRect>
@@ -20,6 +21,7 @@ struct TimelineScene {
   const TimelineRows* rows = nullptr;
   const timeline::Slice* slice = nullptr;
   const std::vector<double>* rowCenter = nullptr;  // per location: widget y of its region band's middle, or -1
+  std::uint32_t layers = timeline::kSliceAll;  // SliceKind bits of the layers shown
 
   // The widget x of `time`.
   double xOf(double time) const {

@@ -34,7 +34,7 @@ void TimelineStyle::rebuild(const TimelineColors& colors, const QFont& font, std
   }
   textHeight = fm.height();
   textAscent = fm.ascent();
-  // Labels and legend are the same every frame: laid out here, not per paint.
+  // Labels are the same every frame: laid out here, not per paint.
   const auto prepared = [&](const QString& text) {
     QStaticText t(text);
     t.setTextFormat(Qt::PlainText);
@@ -45,16 +45,6 @@ void TimelineStyle::rebuild(const TimelineColors& colors, const QFont& font, std
   for (const QString& n : locationNames) locationTexts.push_back(prepared(n));
   nodeTexts.clear();
   for (const QString& n : nodeNames) nodeTexts.push_back(prepared(n));
-  legendTexts.clear();
-  legendWidths.clear();
-  const auto legend = [&](const QString& label) {
-    legendTexts.push_back(prepared(label));
-    legendWidths.push_back(fm.horizontalAdvance(label));
-  };
-  for (std::size_t g = 0; g < timeline::kRegionGroupCount; ++g) legend(groupLabel(static_cast<timeline::RegionGroup>(g)));
-  for (std::size_t k = 0; k < colors.epochs.size(); ++k) legend(epochLabel(static_cast<timeline::EpochKind>(k)));
-  legend(QCoreApplication::translate("Timeline", "wait state"));
-  legend(QCoreApplication::translate("Timeline", "critical path"));
   groupBrushes.clear();
   for (const QColor& c : colors.groups) groupBrushes.emplace_back(c);
   epochBrushes.clear();
@@ -66,7 +56,7 @@ void TimelineStyle::rebuild(const TimelineColors& colors, const QFont& font, std
   patternStrongPens.clear();
   patternBrushes.clear();
   for (std::uint32_t m = 0; m < metrics; ++m) {
-    const QColor c = TimelineColors::pattern(m);
+    const QColor c = colors.pattern(m);
     // Mitred corners: an outline is then exactly four square-capped lines,
     // which the raster engine fills without its general stroker (WaitStatePass).
     patternPens.emplace_back(c, 1.5, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin);

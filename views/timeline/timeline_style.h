@@ -1,7 +1,7 @@
 #pragma once
 // What the timeline draws with, made once per report and colour change rather
 // than per paint: the pens and brushes of every kind of item, and the names of
-// call paths, locations, nodes and legend entries laid out as static text
+// call paths, locations and nodes laid out as static text
 // (drawing them allocates nothing).
 #include <cstddef>
 #include <vector>
@@ -30,8 +30,6 @@ struct TimelineStyle {
   std::vector<QStaticText> callPathTexts;
   std::vector<int> callPathNameWidths;
   std::vector<QStaticText> locationTexts, nodeTexts;  // row labels
-  std::vector<QStaticText> legendTexts;               // legend entries, in drawing order
-  std::vector<int> legendWidths;
   double textHeight = 0.0;
   double textAscent = 0.0;
 

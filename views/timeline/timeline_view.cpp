@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QContextMenuEvent>
 #include <QFileInfo>
 #include <QHelpEvent>
 #include <QImage>
+#include <QInputDialog>
 #include <QKeyEvent>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QSaveFile>
@@ -30,6 +35,7 @@
 #include "views/timeline/passes/ruler_pass.h"
 #include "views/timeline/passes/status_pass.h"
 #include "views/timeline/passes/wait_state_pass.h"
+#include "views/timeline/rank_ranges.h"
 #include "views/timeline/timeline_format.h"
 #include "views/timeline/timeline_geometry.h"
 #include "views/timeline/timeline_hit.h"
@@ -114,8 +120,10 @@ void TimelineView::setData(std::shared_ptr<timeline::SliceSource> source, std::s
   origin_ = 0.0;  // another trace: its own times
   bounds_ = {};
   rows_.setReport(report_.get());
+  colors_.setPatterns(report_ ? patternsWithInstances(*report_) : std::vector<std::uint32_t>());
   style_.setNames(report_.get(), rows_);
   rebuildStyle();
+  fitRowHeight();
   history_->clear();
   window_ = source_ ? clamped(timeBounds()) : TimeWindow{0.0, 1.0};
   highlightedMetric_ = highlightedCallPath_ = kNoId;
@@ -126,7 +134,10 @@ void TimelineView::setData(std::shared_ptr<timeline::SliceSource> source, std::s
   update();
 }
 
-void TimelineView::rebuildStyle() { style_.rebuild(colors_, font(), report_ ? report_->metrics.size() : 0); }
+void TimelineView::rebuildStyle() {
+  style_.rebuild(colors_, font(), report_ ? report_->metrics.size() : 0);
+  legend_.rebuild(report_.get(), colors_, font());
+}
 
 void TimelineView::setGroupColor(timeline::RegionGroup group, const QColor& color) {
   colors_.groups[static_cast<std::size_t>(group)] = color;
@@ -136,23 +147,146 @@ void TimelineView::setGroupColor(timeline::RegionGroup group, const QColor& colo
 
 void TimelineView::setLegendVisible(bool visible) {
   legendVisible_ = visible;
-  updateScrollBar();
-  update();
+  relayoutRows();
 }
 
 void TimelineView::setCollapsed(std::uint32_t nodeGroup, bool collapsed) {
   rows_.setCollapsed(nodeGroup, collapsed);
+  relayoutRows();
+}
+
+// ---------------------------------------------------------------- rows and layers
+
+void TimelineView::relayoutRows() {
+  fitRowHeight();
   updateScrollBar();
+  emit rowsChanged();
   update();
+}
+
+void TimelineView::fitRowHeight() {
+  if (!fitRows_) return;
+  const QRect plot = plotRect(size());
+  const int locations = rows_.locationRowCount();
+  int height = TimelineRows::kLocationHeight;
+  if (locations > 0) {
+    const int fit = (plot.height() - rows_.nodeRowCount() * TimelineRows::kNodeHeight) / locations;
+    if (fit >= kMinFitHeight) height = std::min(fit, kMaxFitHeight);
+  }
+  if (height != rows_.locationHeight()) rows_.setLocationHeight(height);
+}
+
+void TimelineView::setFitRows(bool fit) {
+  fitRows_ = fit;
+  relayoutRows();
+}
+
+void TimelineView::setRowHeight(int height) {
+  fitRows_ = false;
+  rows_.setLocationHeight(height);
+  relayoutRows();
+}
+
+bool TimelineView::allRowsVisible() const { return rows_.contentHeight() <= plotRect(size()).height(); }
+
+void TimelineView::setHiddenLocations(std::vector<char> hidden) {
+  rows_.setHidden(std::move(hidden));
+  relayoutRows();
+}
+
+void TimelineView::setGroupedByNode(bool grouped) {
+  rows_.setGroupedByNode(grouped);
+  relayoutRows();
+}
+
+void TimelineView::setLocationParents(std::vector<std::uint32_t> parents) {
+  rows_.setParents(std::move(parents));
+  relayoutRows();
+}
+
+void TimelineView::setLayerVisible(std::uint32_t layer, bool visible) {
+  layer &= kToggleableLayers;
+  const std::uint32_t layers = visible ? (layers_ | layer) : (layers_ & ~layer);
+  if (layers == layers_) return;
+  layers_ = layers;
+  emit layersChanged();
+  relayoutRows();  // the legend may need fewer or more lines
+}
+
+QMenu* TimelineView::createRowMenu(const QPoint& pos) {
+  auto* menu = new QMenu(this);
+  const int row = rows_.rowAt(pos.y() - contentTop(plotRect(size())));
+  if (row >= 0 && !rows_.rows()[row].isNode && pos.y() >= plotRect(size()).top()) {
+    const std::uint32_t location = rows_.rows()[row].location;
+    const QString name = location < style_.locationNames.size() ? style_.locationNames[location] : QString();
+    QAction* hide = menu->addAction(tr("&Hide %1").arg(name), this, [this, location] {
+      std::vector<char> hidden(rows_.locationCount(), 0);
+      for (std::uint32_t l = 0; l < hidden.size(); ++l) hidden[l] = rows_.hidden(l);
+      hidden[location] = 1;
+      setHiddenLocations(std::move(hidden));
+    });
+    hide->setObjectName(QStringLiteral("hideRow"));
+    hide->setEnabled(rows_.locationRowCount() > 1);  // the last row stays
+    menu->addAction(tr("Show &Only %1").arg(name), this, [this, location] {
+      std::vector<char> hidden(rows_.locationCount(), 1);
+      hidden[location] = 0;
+      setHiddenLocations(std::move(hidden));
+    })->setObjectName(QStringLiteral("showOnlyRow"));
+  }
+  menu->addAction(tr("Show &Ranks…"), this, [this] {
+    if (!report_) return;
+    bool ok = false;
+    const QString typed = QInputDialog::getText(this, tr("Show ranks"), tr("Ranks to show (e.g. 0-3, 6):"),
+                                                QLineEdit::Normal, QString(), &ok);
+    if (!ok) return;
+    QString error;
+    std::vector<char> hidden = hiddenOutsideRanks(typed, *report_, &error);
+    if (!error.isEmpty()) {
+      QMessageBox::warning(this, tr("Show ranks"), error);
+      return;
+    }
+    setHiddenLocations(std::move(hidden));
+  })->setObjectName(QStringLiteral("showRanks"));
+  menu->addAction(tr("Show &All Rows"), this, [this] { setHiddenLocations({}); })
+      ->setObjectName(QStringLiteral("showAllRows"));
+  menu->addSeparator();
+  QAction* group = menu->addAction(tr("&Group by Node"), this, [this](bool on) { setGroupedByNode(on); });
+  group->setObjectName(QStringLiteral("groupByNode"));
+  group->setCheckable(true);
+  group->setChecked(rows_.groupedByNode());
+  menu->addSeparator();
+  QAction* fit = menu->addAction(tr("&Fit All Rows"), this, [this] { setFitRows(true); });
+  fit->setObjectName(QStringLiteral("fitRows"));
+  fit->setShortcut(QKeySequence(tr("Ctrl+0")));
+  fit->setCheckable(true);
+  fit->setChecked(fitRows_);
+  QAction* taller = menu->addAction(tr("&Taller Rows"), this, [this] { setRowHeight(rowHeight() + kRowHeightStep); });
+  taller->setObjectName(QStringLiteral("tallerRows"));
+  taller->setShortcut(QKeySequence(tr("Ctrl++")));
+  QAction* shorter = menu->addAction(tr("&Shorter Rows"), this, [this] { setRowHeight(rowHeight() - kRowHeightStep); });
+  shorter->setObjectName(QStringLiteral("shorterRows"));
+  shorter->setShortcut(QKeySequence(tr("Ctrl+-")));
+  return menu;
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
+  if (e->pos().x() >= kLabelWidth) return QWidget::contextMenuEvent(e);
+  QMenu* menu = createRowMenu(e->pos());
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  menu->popup(e->globalPos());
 }
 
 // ---------------------------------------------------------------- geometry
 
 QRect TimelineView::plotRect(const QSize& size) const {
   const int scrollWidth = scroll_->sizeHint().width();
-  const int legend = legendVisible_ ? kLegendHeight : 0;
+  const int legend = legendHeight(size.width());
   return QRect(kLabelWidth, kRulerHeight, std::max(1, size.width() - kLabelWidth - scrollWidth),
                std::max(1, size.height() - kRulerHeight - legend));
+}
+
+int TimelineView::legendHeight(int width) const {
+  return legendVisible_ ? legend_.lines(width, layers_) * kLegendHeight : 0;
 }
 
 double TimelineView::timeAt(double x) const {
@@ -171,6 +305,7 @@ TimelineScene TimelineView::scene(const QRect& plot) const {
   s.rows = &rows_;
   s.slice = &slice_.slice();
   s.rowCenter = &slice_.rowCenter();
+  s.layers = layers_;
   return s;
 }
 
@@ -179,7 +314,7 @@ QPointF TimelineView::positionOf(std::uint32_t location, double time) const {
   const double x = scene(plot).xOf(time);
   const int row = rows_.rowOfLocation(location);
   if (row < 0) return {x, -1.0};
-  return {x, static_cast<double>(contentTop(plot) + rows_.rows()[row].top + kBandTop + kBandHeight / 2)};
+  return {x, static_cast<double>(contentTop(plot) + rows_.rows()[row].top + rows_.bands().bandMiddle())};
 }
 
 void TimelineView::updateScrollBar() {
@@ -187,10 +322,15 @@ void TimelineView::updateScrollBar() {
   scroll_->setGeometry(plot.right() + 1, plot.top(), scroll_->sizeHint().width(), plot.height());
   scroll_->setRange(0, std::max(0, rows_.contentHeight() - plot.height()));
   scroll_->setPageStep(plot.height());
-  scroll_->setSingleStep(TimelineRows::kLocationHeight);
+  scroll_->setSingleStep(rows_.locationHeight());
 }
 
-void TimelineView::resizeEvent(QResizeEvent*) { updateScrollBar(); }
+void TimelineView::resizeEvent(QResizeEvent*) {
+  const int before = rows_.locationHeight();
+  fitRowHeight();
+  updateScrollBar();
+  if (rows_.locationHeight() != before) emit rowsChanged();
+}
 
 // ---------------------------------------------------------------- zoom steps
 
@@ -336,7 +476,7 @@ QString TimelineView::statusText() const {
   return {};
 }
 
-void TimelineView::querySlice(const QRect& plot) { slice_.update(source_.get(), rows_, window_, plot, contentTop(plot)); }
+void TimelineView::querySlice(const QRect& plot) { slice_.update(source_.get(), rows_, window_, plot, contentTop(plot), layers_); }
 
 void TimelineView::paintEvent(QPaintEvent*) {
   QPainter p(this);
@@ -367,6 +507,7 @@ void TimelineView::paintAll(QPainter& p, const QSize& size) {
   frame.status = slice_.status();
   frame.statusText = statusText();
   frame.legendVisible = legendVisible_;
+  frame.legend = &legend_;
   p.save();
   p.setClipRect(plot);
   for (const auto& pass : passes_)
@@ -406,7 +547,12 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
   const double steps = e->angleDelta().y() / 120.0;
   if (steps == 0) return;
   if (e->modifiers() & Qt::ShiftModifier) {
-    scroll_->setValue(scroll_->value() - static_cast<int>(steps * TimelineRows::kLocationHeight));
+    scroll_->setValue(scroll_->value() - static_cast<int>(steps * rows_.locationHeight()));
+    return;
+  }
+  if (e->modifiers() & Qt::ControlModifier) {  // rows taller or shorter, as Vampir's vertical zoom
+    setRowHeight(rowHeight() + static_cast<int>(std::lround(steps)) * kRowHeightStep);
+    e->accept();
     return;
   }
   const bool newStep = !lastWheelStep_.isValid() || lastWheelStep_.elapsed() > kWheelStepMs;
@@ -464,6 +610,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
 void TimelineView::keyPressEvent(QKeyEvent* e) {
   const bool ctrl = e->modifiers() & Qt::ControlModifier;
   const bool shift = e->modifiers() & Qt::ShiftModifier;
+  if (ctrl && (e->key() == Qt::Key_Plus || e->key() == Qt::Key_Equal)) return setRowHeight(rowHeight() + kRowHeightStep);
+  if (ctrl && e->key() == Qt::Key_Minus) return setRowHeight(rowHeight() - kRowHeightStep);
+  if (ctrl && e->key() == Qt::Key_0) return setFitRows(true);
   switch (e->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Equal: zoomIn(); return;
@@ -471,8 +620,8 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Left: panLeft(); return;
     case Qt::Key_Right: panRight(); return;
     case Qt::Key_Home: zoomToAll(); return;
-    case Qt::Key_Up: scroll_->setValue(scroll_->value() - TimelineRows::kLocationHeight); return;
-    case Qt::Key_Down: scroll_->setValue(scroll_->value() + TimelineRows::kLocationHeight); return;
+    case Qt::Key_Up: scroll_->setValue(scroll_->value() - rows_.locationHeight()); return;
+    case Qt::Key_Down: scroll_->setValue(scroll_->value() + rows_.locationHeight()); return;
     case Qt::Key_Backspace: undoZoom(); return;
     case Qt::Key_Z:
       if (ctrl) {

@@ -24,6 +24,13 @@
 // user does (its time window; a click on a wait state picks its metric, call path
 // and location).
 //
+// Rows: by default they are fitted so that every row fills the plot, as long as
+// each keeps a readable height (kMinFitHeight); else they have the default
+// height and scroll. Ctrl+wheel, Ctrl++ / Ctrl+- set a height of their own,
+// Ctrl+0 fits again. Locations can be hidden and the node headers left out
+// (the context menu of the row labels); the layers of messages, transfers,
+// epochs, wait states and the critical path can be switched off.
+//
 // Mouse: wheel zooms around the pointer, Shift+wheel scrolls the rows; drag
 // with the left button selects a time range to zoom to (rubber band); drag with
 // the middle button or Shift+left pans; a click on an instance emits
@@ -49,12 +56,14 @@
 #include "views/timeline/raster_layer.h"
 #include "views/timeline/timeline_colors.h"
 #include "views/timeline/timeline_hit.h"
+#include "views/timeline/timeline_legend.h"
 #include "views/timeline/timeline_rows.h"
 #include "views/timeline/timeline_scene.h"
 #include "views/timeline/timeline_style.h"
 #include "views/timeline/visible_slice.h"
 #include "views/timeline/zoom_history.h"
 
+class QMenu;
 class QScrollBar;
 
 namespace waitscope::views {
@@ -95,6 +104,36 @@ class TimelineView : public QWidget {
   // The legend strip at the bottom (shown by default; exports may leave it out).
   void setLegendVisible(bool visible);
   bool legendVisible() const { return legendVisible_; }
+
+  // Row height: fitted to the plot (the default), or one of the user's.
+  static constexpr int kMinFitHeight = 12;  // readable: below it rows scroll at the default height
+  static constexpr int kMaxFitHeight = 48;
+  static constexpr int kRowHeightStep = 2;
+  void setFitRows(bool fit);
+  bool fitRows() const { return fitRows_; }
+  void setRowHeight(int height);  // stops fitting
+  int rowHeight() const { return rows_.locationHeight(); }
+  // Every row is in view (no scrolling needed).
+  bool allRowsVisible() const;
+  // Which locations have rows (per location, nonzero: hidden), and whether rows are grouped by node.
+  void setHiddenLocations(std::vector<char> hidden);
+  void setGroupedByNode(bool grouped);
+  // The parent of each location (a thread's or a stream's process; kNoId: none): it follows it, indented.
+  void setLocationParents(std::vector<std::uint32_t> parents);
+  // Layers (SliceKind bits: kSliceMessages, kSliceTransfers, kSliceEpochs, kSliceInstances, kSlicePath).
+  static constexpr std::uint32_t kToggleableLayers = timeline::kSliceMessages | timeline::kSliceTransfers |
+                                                     timeline::kSliceEpochs | timeline::kSliceInstances |
+                                                     timeline::kSlicePath;
+  void setLayerVisible(std::uint32_t layer, bool visible);
+  bool layerVisible(std::uint32_t layer) const { return (layers_ & layer) == layer; }
+  std::uint32_t layers() const { return layers_; }
+  const TimelineLegend& legend() const { return legend_; }
+  // Height of the legend at the view's width (0 when hidden).
+  int legendHeight() const { return legendHeight(width()); }
+  // The plot (right of the labels, between ruler and legend) in widget coordinates.
+  QRect plotRect() const { return plotRect(size()); }
+  // The row labels' context menu at widget position `pos` (hide, show, group, row height); the caller owns it.
+  QMenu* createRowMenu(const QPoint& pos);
 
   // Widget coordinates of `time` on the middle of `location`'s region band
   // (y < 0 if the row is collapsed); and the time at widget x.
@@ -142,6 +181,8 @@ class TimelineView : public QWidget {
   void instanceClicked(std::uint32_t metric, std::uint32_t callPath, std::uint32_t location);
   void timeWindowChanged(double from, double to);
   void zoomHistoryChanged();
+  void rowsChanged();    // height, fitting, hidden locations or grouping
+  void layersChanged();
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -151,6 +192,7 @@ class TimelineView : public QWidget {
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
   bool event(QEvent* event) override;
 
  private:
@@ -161,6 +203,10 @@ class TimelineView : public QWidget {
   void setHighlightedCallPath(std::uint32_t callPath);
   void scrollToLocation(std::uint32_t location);
   QRect plotRect(const QSize& size) const;
+  int legendHeight(int width) const;
+  // Rows changed (fit them again, scroll bar, repaint).
+  void relayoutRows();
+  void fitRowHeight();
   int contentTop(const QRect& plot) const;  // widget y of content y 0
   void applyWindow(TimeWindow w, bool recordStep);
   TimeWindow clamped(TimeWindow w) const;
@@ -187,6 +233,9 @@ class TimelineView : public QWidget {
   QElapsedTimer lastWheelStep_;
   QScrollBar* scroll_ = nullptr;
   bool legendVisible_ = true;
+  TimelineLegend legend_;
+  std::uint32_t layers_ = timeline::kSliceAll;
+  bool fitRows_ = true;
 
   std::uint32_t highlightedMetric_ = timeline::kNoId;
   std::vector<char> metricHighlighted_;  // per metric: it or an ancestor is highlighted

@@ -19,9 +19,9 @@ namespace waitscope::views {
 class VisibleSlice {
  public:
   // Brings the slice up to date for `window` across `plot`, the rows scrolled
-  // so that content y 0 is at widget y `contentTop`.
+  // so that content y 0 is at widget y `contentTop`, with the items of `kinds` (SliceKind bits).
   void update(timeline::SliceSource* source, const TimelineRows& rows, TimeWindow window, const QRect& plot,
-              int contentTop);
+              int contentTop, std::uint32_t kinds);
   // The next update queries the source again (its data changed).
   void invalidate() { fresh_ = false; }
 

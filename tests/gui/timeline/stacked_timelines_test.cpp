@@ -94,15 +94,19 @@ int originLinePixels(views::TimelineView& view, double time) {
   return n;
 }
 
-// Pixels of wait-state pattern `metric`'s colour in the view as it paints itself.
+// Pixels of wait-state pattern `metric`'s colour in the view as it paints itself
+// (without the legend, whose swatch has the colour whatever is picked).
 int patternPixels(views::TimelineView& view, std::uint32_t metric) {
   QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
   image.fill(Qt::white);
+  const bool legend = view.legendVisible();
+  view.setLegendVisible(false);
   {
     QPainter p(&image);
     view.paintTo(p, view.size());
   }
-  const QRgb colour = views::TimelineColors::pattern(metric).rgb();
+  view.setLegendVisible(legend);
+  const QRgb colour = view.colors().pattern(metric).rgb();
   int n = 0;
   for (int y = 0; y < image.height(); ++y)
     for (int x = 0; x < image.width(); ++x) n += image.pixel(x, y) == colour;

@@ -181,7 +181,7 @@ class TimelineViewTest : public QObject {
     f->attach(view);
     QTemporaryDir dir;
     const views::TimelineColors& c = view.colors();
-    const QString pattern = views::TimelineColors::pattern(1).name();
+    const QString pattern = view.colors().pattern(1).name();
     const auto has = [](const QString& svg, const QColor& color, const char* attribute) {
       return svg.contains(QStringLiteral("%1=\"%2\"").arg(QLatin1String(attribute), color.name()));
     };
@@ -243,7 +243,8 @@ class TimelineViewTest : public QObject {
     QVERIFY2(instance.startsWith(QStringLiteral("Late Post on MPI Rank 1")), qPrintable(instance));
     QVERIFY2(instance.contains(QStringLiteral("waiting 500 ms")), qPrintable(instance));
     QVERIFY2(instance.contains(QStringLiteral("caused by MPI Rank 0")), qPrintable(instance));
-    const QPointF epochAt = view.positionOf(2, 5.9) + QPointF(0, 11);  // the epoch band under rank 2's regions
+    const views::RowBands& bands = view.rows().bands();  // the epoch band under rank 2's regions
+    const QPointF epochAt = view.positionOf(2, 5.9) + QPointF(0, bands.epochTop + bands.epochHeight / 2 - bands.bandMiddle());
     const QString epoch = view.describeAt(epochAt.toPoint());
     QVERIFY2(epoch.startsWith(QStringLiteral("lock epoch on window 0")), qPrintable(epoch));
     QVERIFY2(epoch.contains(QStringLiteral("exclusive lock on MPI Rank 0")), qPrintable(epoch));

@@ -32,6 +32,7 @@ void CriticalPathPass::collectHighlighted(const TimelineFrame& frame) {
 
 void CriticalPathPass::paint(QPainter& p, const TimelineFrame& frame) {
   const TimelineScene& scene = frame.scene;
+  if (!(scene.layers & timeline::kSlicePath)) return;
   const TimelineStyle& style = *frame.style;
   points_.clear();
   for (const timeline::LocationSlice& ls : scene.slice->locations)

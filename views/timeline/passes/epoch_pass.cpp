@@ -10,12 +10,14 @@ namespace waitscope::views {
 
 void EpochPass::paint(QPainter& p, const TimelineFrame& frame) {
   const TimelineScene& scene = frame.scene;
+  if (!(scene.layers & timeline::kSliceEpochs)) return;
+  const RowBands& bands = scene.rows->bands();
   for (auto& v : rects_) v.clear();
   for (const timeline::LocationSlice& ls : scene.slice->locations) {
-    const int y = static_cast<int>((*scene.rowCenter)[ls.location] - kBandTop - kBandHeight / 2.0);
+    const int y = static_cast<int>((*scene.rowCenter)[ls.location] - bands.bandMiddle());
     for (const timeline::Epoch& e : ls.epochs) {
       const int x0 = pixelOf(scene.xOf(e.start)), x1 = pixelOf(scene.xOf(e.end));
-      rects_[static_cast<std::size_t>(e.kind)].emplace_back(x0, y + kEpochTop, std::max(x1 - x0, 1), kEpochHeight);
+      rects_[static_cast<std::size_t>(e.kind)].emplace_back(x0, y + bands.epochTop, std::max(x1 - x0, 1), bands.epochHeight);
     }
   }
   p.setPen(Qt::NoPen);

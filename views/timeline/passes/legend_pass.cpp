@@ -3,32 +3,38 @@
 #include <QPainter>
 
 #include "views/timeline/timeline_geometry.h"
+#include "views/timeline/timeline_legend.h"
 
 namespace waitscope::views {
 
 void LegendPass::paint(QPainter& p, const TimelineFrame& frame) {
-  if (!frame.legendVisible) return;
+  if (!frame.legendVisible || !frame.legend) return;
   const TimelineStyle& style = *frame.style;
   const QPalette& palette = *frame.palette;
-  const int y = frame.size.height() - kLegendHeight;
-  p.fillRect(QRect(0, y, frame.size.width(), kLegendHeight), palette.window());
-  p.setPen(palette.text().color());
-  int x = 6;
-  std::size_t n = 0;  // the entry's laid-out label (TimelineStyle::legendTexts, same order)
-  const auto entry = [&](const QBrush& brush, const QPen& pen) {
-    p.setPen(pen);
-    p.setBrush(brush);
-    p.drawRect(QRect(x, y + 5, 12, 12));
-    if (n >= style.legendTexts.size()) return;
-    p.setPen(palette.text().color());
-    p.drawStaticText(QPointF(x + 16, y + 15 - style.textAscent), style.legendTexts[n]);  // baseline at y + 15
-    x += 16 + style.legendWidths[n] + 12;
-    ++n;
-  };
-  for (const QBrush& group : style.groupBrushes) entry(group, noPen_);
-  for (const QBrush& epoch : style.epochBrushes) entry(epoch, noPen_);
-  entry(waitStateBrush_, waitStatePen_);
-  entry(style.pathBrush, noPen_);
+  const int width = frame.size.width();
+  const int lines = frame.legend->lines(width, frame.scene.layers);
+  const int top = frame.size.height() - lines * kLegendHeight;
+  p.fillRect(QRect(0, top, width, lines * kLegendHeight), palette.window());
+  const QColor text = palette.text().color();
+  frame.legend->flow(width, frame.scene.layers, [&](const LegendEntry& e, int x, int line) {
+    const int y = top + line * kLegendHeight;
+    constexpr int s = TimelineLegend::kSwatch;
+    if (e.swatch == LegendEntry::Swatch::None) {  // a heading: its text only
+      p.setPen(text);
+      p.drawStaticText(QPointF(x, y + 15 - style.textAscent), e.text);
+      return;
+    }
+    if (e.swatch == LegendEntry::Swatch::Line) {
+      p.setPen(e.pen);
+      p.drawLine(QPointF(x, y + 5 + s), QPointF(x + s, y + 5));
+    } else {
+      p.setPen(e.pen);
+      p.setBrush(e.brush);
+      p.drawRect(QRect(x, y + 5, s, s));
+    }
+    p.setPen(text);
+    p.drawStaticText(QPointF(x + s + TimelineLegend::kTextGap, y + 15 - style.textAscent), e.text);  // baseline at y + 15
+  });
 }
 
 }  // namespace waitscope::views

@@ -1,9 +1,7 @@
 #pragma once
-// The legend strip below the plot (when shown): the region groups, the epoch
-// kinds, the wait states and the critical path, each a swatch and its name.
-#include <QBrush>
-#include <QPen>
-
+// The legend below the plot (when shown): every kind of item drawn, each a
+// swatch and its name, flowed into as many lines as the width needs
+// (timeline_legend.h).
 #include "views/timeline/passes/render_pass.h"
 
 namespace waitscope::views {
@@ -12,11 +10,6 @@ class LegendPass final : public RenderPass {
  public:
   Area area() const override { return Area::Margins; }
   void paint(QPainter& p, const TimelineFrame& frame) override;
-
- private:
-  const QPen noPen_{Qt::NoPen};
-  const QBrush waitStateBrush_{Qt::black, Qt::BDiagPattern};
-  const QPen waitStatePen_{Qt::black};
 };
 
 }  // namespace waitscope::views

@@ -18,8 +18,8 @@ constexpr std::size_t kMaxArrowHeads = 4096;  // transfers in view above which a
 }  // namespace
 
 void MessagePass::paint(QPainter& p, const TimelineFrame& frame) {
-  paintMessages(p, frame);
-  paintTransfers(p, frame);
+  if (frame.scene.layers & timeline::kSliceMessages) paintMessages(p, frame);
+  if (frame.scene.layers & timeline::kSliceTransfers) paintTransfers(p, frame);
 }
 
 bool MessagePass::crowded(std::uint32_t key, int x) {

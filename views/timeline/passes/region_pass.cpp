@@ -10,24 +10,25 @@ namespace waitscope::views {
 
 void RegionPass::paint(QPainter& p, const TimelineFrame& frame) {
   const TimelineScene& scene = frame.scene;
+  const RowBands& bands = scene.rows->bands();
   const TimelineStyle& style = *frame.style;
   // Collected per colour and drawn with one drawRects call each: far cheaper
   // than a fillRect per item when there are thousands.
   for (auto& v : rects_) v.clear();
   bandSpans_.clear();
   for (const timeline::LocationSlice& ls : scene.slice->locations) {
-    const double top = (*scene.rowCenter)[ls.location] - kBandTop - kBandHeight / 2.0;
+    const double top = (*scene.rowCenter)[ls.location] - bands.bandMiddle();
     // Whole pixels: the raster engine fills integer rectangles on its fastest path.
     const int y = static_cast<int>(top);
     for (const timeline::RegionSpan& s : ls.regions) {
       const int x0 = pixelOf(scene.xOf(s.start)), x1 = pixelOf(scene.xOf(s.end));
       const int w = std::max(x1 - x0, 1);
-      rects_[static_cast<std::size_t>(s.group)].emplace_back(x0, y + kBandTop, w, kBandHeight);
+      rects_[static_cast<std::size_t>(s.group)].emplace_back(x0, y + bands.bandTop, w, bands.bandHeight);
       // Spans come in time order: a rectangle starting inside the last run extends it.
-      if (!bandSpans_.empty() && bandSpans_.back().y() == y + kBandTop && x0 <= bandSpans_.back().right() + 1)
+      if (!bandSpans_.empty() && bandSpans_.back().y() == y + bands.bandTop && x0 <= bandSpans_.back().right() + 1)
         bandSpans_.back().setRight(std::max(bandSpans_.back().right(), x0 + w - 1));
       else
-        bandSpans_.emplace_back(x0, y + kBandTop, w, kBandHeight);
+        bandSpans_.emplace_back(x0, y + bands.bandTop, w, bands.bandHeight);
     }
   }
   // On raster devices the rectangles go straight into one image (in the same

@@ -29,6 +29,8 @@ class QPainter;
 
 namespace waitscope::views {
 
+class TimelineLegend;
+
 // Everything a pass may read while painting one frame.
 struct TimelineFrame {
   TimelineScene scene;  // what is shown and where
@@ -47,6 +49,7 @@ struct TimelineFrame {
   timeline::SliceStatus status = timeline::SliceStatus::Exact;
   QString statusText;  // "" when the slice is exact
   bool legendVisible = true;
+  const TimelineLegend* legend = nullptr;
 };
 
 class RenderPass {

@@ -32,7 +32,7 @@ void RowLabelPass::paint(QPainter& p, const TimelineFrame& frame) {
       if (r.node < style.nodeTexts.size())
         p.drawStaticText(QPointF(14, y + (r.height - style.textHeight) / 2), style.nodeTexts[r.node]);
     } else if (r.location < style.locationTexts.size()) {
-      p.drawStaticText(QPointF(18, y + (r.height - style.textHeight) / 2), style.locationTexts[r.location]);
+      p.drawStaticText(QPointF(18 + 12 * r.depth, y + (r.height - style.textHeight) / 2), style.locationTexts[r.location]);
     }
   }
   p.restore();

@@ -19,6 +19,8 @@ void WaitStatePass::begin(QPainter& p, const TimelineFrame& frame) {
 
 void WaitStatePass::paintRow(QPainter& p, const TimelineFrame& frame, const timeline::LocationSlice& row) {
   const TimelineScene& scene = frame.scene;
+  if (!(scene.layers & timeline::kSliceInstances)) return;
+  const RowBands& bands = scene.rows->bands();
   const TimelineStyle& style = *frame.style;
   RasterLayer& layer = *frame.layer;
   const QRect& plot = scene.plot;
@@ -26,7 +28,7 @@ void WaitStatePass::paintRow(QPainter& p, const TimelineFrame& frame, const time
   const std::vector<char>& metricHighlighted = *frame.metricHighlighted;
   // Outlines of wide pens as square-capped lines (OutlineBatch) on raster devices.
   const bool lineOutlines = direct_;
-  const double top = (*scene.rowCenter)[row.location] - kBandTop - kBandHeight / 2.0;
+  const double top = (*scene.rowCenter)[row.location] - bands.bandMiddle();
   // Consecutive instances of one style in one batch.
   const QPen* runPen = nullptr;
   const QBrush* runBrush = nullptr;
@@ -57,7 +59,7 @@ void WaitStatePass::paintRow(QPainter& p, const TimelineFrame& frame, const time
   };
   for (const timeline::InstanceMark& i : row.instances) {
     const double x0 = offGrid(scene.xOf(i.start)), x1 = offGrid(scene.xOf(i.end));
-    const QRectF r(x0, offGrid(top + kBandTop - 1), std::max(x1 - x0, 2.0), kBandHeight + 2);
+    const QRectF r(x0, offGrid(top + bands.bandTop - 1), std::max(x1 - x0, 2.0), bands.bandHeight + 2);
     const bool known = i.metric < style.patternPens.size();
     if (x1 - x0 < 3.0 && known && highlighted == timeline::kNoId) {
       // Too narrow for hatching: a solid mark in the pattern's colour (drawn batched in end()).
