@@ -83,11 +83,13 @@ constexpr std::array<MetricDefinition, kMetricCount> kTable = {{
     {M::MpiLswoSame, M::MpiLateSenderWo, "mpi_lswo_same", "From Same Source", U::Seconds, kPart,
      "Messages in Wrong Order where the earlier-sent message came from the same process."},
     {M::MpiLateReceiver, M::MpiPoint2Point, "mpi_latereceiver", "Late Receiver", U::Seconds, kPart,
-     "Time a blocking send spent waiting for the receiver to post the matching receive."},
+     "Time the call completing a send (a blocking MPI_Send or MPI_Ssend, or the MPI_Wait* of an MPI_Isend) "
+     "spent waiting for the receiver to post the matching receive."},
     {M::MpiCollective, M::MpiCommunication, "mpi_collective", "Collective", U::Seconds, kSum,
      "Time spent in collective operations that move data."},
     {M::MpiEarlyReduce, M::MpiCollective, "mpi_earlyreduce", "Early Reduce", U::Seconds, kPart,
-     "Time the root of an N-to-1 operation (reduce, gather) spent waiting for the first other process to enter."},
+     "Time the root of an N-to-1 operation (reduce, gather) spent waiting for the last process that sends it data "
+     "to enter."},
     {M::MpiEarlyScan, M::MpiCollective, "mpi_earlyscan", "Early Scan", U::Seconds, kPart,
      "Time a process spent in MPI_Scan or MPI_Exscan waiting for the last lower-ranked process to enter."},
     {M::MpiLateBroadcast, M::MpiCollective, "mpi_latebroadcast", "Late Broadcast", U::Seconds, kPart,
