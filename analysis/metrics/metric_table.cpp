@@ -171,17 +171,20 @@ constexpr std::array<MetricDefinition, kMetricCount> kTable = {{
     {M::DelayP2p, M::DelayMpi, "delay_p2p", "Point-to-point", U::Seconds, kSum,
      "Delay costs of point-to-point wait states (Late Sender, Late Receiver): short-term and long-term."},
     {M::DelayP2pLongterm, M::DelayP2p, "delay_p2p_longterm", "Long-term", U::Seconds, kPart,
-     "The part of the point-to-point delay costs that reached the wait state through other wait states it "
-     "caused on the way."},
+     "The part of the point-to-point delay costs that caused the point-to-point wait states indirectly: through "
+     "other wait states it caused first, which propagated to them."},
     {M::DelayCollective, M::DelayMpi, "delay_collective", "Collective", U::Seconds, kSum,
-     "Delay costs of collective wait states (barriers, N x N, 1-to-N, N-to-1, scans): short-term and long-term."},
+     "Delay costs of collective wait states (barriers, N x N, 1-to-N, N-to-1, scans; not Wait at Finalize): "
+     "short-term and long-term."},
     {M::DelayCollectiveLongterm, M::DelayCollective, "delay_collective_longterm", "Long-term", U::Seconds, kPart,
-     "The part of the collective delay costs that propagated through other wait states."},
+     "The part of the collective delay costs that caused the collective wait states indirectly: through other "
+     "wait states it caused first, which propagated to them."},
     {M::DelayRma, M::DelayMpi, "delay_rma", "RMA", U::Seconds, kSum,
      "Delay costs of RMA wait states (Late Post, Early Wait, fences, window creation and free): short-term and "
      "long-term."},
     {M::DelayRmaLongterm, M::DelayRma, "delay_rma_longterm", "Long-term", U::Seconds, kPart,
-     "The part of the RMA delay costs that propagated through other wait states."},
+     "The part of the RMA delay costs that caused the RMA wait states indirectly: through other wait states it "
+     "caused first, which propagated to them."},
     {M::WaitstatesDirectVsIndirect, kNoParent, "waitstates_direct_vs_indirect", "Direct vs. Indirect Waits",
      U::Seconds, kSum, "Waiting time in MPI split by whether the cause was extra work or itself a wait state."},
     {M::MpiWaitDirect, M::WaitstatesDirectVsIndirect, "mpi_wait_direct", "Direct", U::Seconds, kSum,
