@@ -123,11 +123,22 @@ constexpr std::array<MetricDefinition, kMetricCount> kTable = {{
      "Number of lock, unlock, flush and sync calls."},
     {M::RmaPairsyncCount, kNoParent, "mpi_rma_pairsync_count", "Pairwise RMA Synchronizations", U::Occurrences,
      kSum,
-     "Number of origin-target pairs that synchronized in active-target epochs, counted at the target when the "
-     "epoch closes."},
+     "Number of processes an active-target synchronization call may wait for, as Scalasca counts them: at every "
+     "MPI_Win_fence the members of the window's communicator (itself included), at MPI_Win_complete the access "
+     "group, at MPI_Win_wait the exposure group."},
     {M::RmaPairsyncUnneededCount, M::RmaPairsyncCount, "mpi_rma_pairsync_unneeded_count",
      "Unneeded Pairwise Synchronizations", U::Occurrences, kPart,
-     "Pairwise synchronizations with an origin that issued no RMA operation to this target in the epoch."},
+     "Pairwise synchronizations (as Scalasca counts them) with a process between which and this one no RMA "
+     "operation went in the epoch."},
+    {M::RmaEpochPairsyncCount, kNoParent, "rma_epoch_pairsync_count", "Pairwise RMA Synchronizations per Epoch",
+     U::Occurrences, kSum,
+     "Number of origin-target pairs that synchronized when an active-target epoch closed, counted once, at the "
+     "target: a fence that closes an epoch (not the first on the window) with each other member, MPI_Win_wait or "
+     "a completing MPI_Win_test with each other member of the post group."},
+    {M::RmaEpochPairsyncUnneededCount, M::RmaEpochPairsyncCount, "rma_epoch_pairsync_unneeded_count",
+     "Unneeded Pairwise Synchronizations per Epoch", U::Occurrences, kPart,
+     "Pairwise synchronizations per epoch with an origin that issued no RMA operation to this target in the "
+     "epoch."},
     {M::Comms, kNoParent, "comms", "Communications", U::Occurrences, kSum,
      "Number of operations that move data."},
     {M::CommsP2p, M::Comms, "comms_p2p", "Point-to-point", U::Occurrences, kSum,
