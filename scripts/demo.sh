@@ -63,7 +63,7 @@ for sync in fence mixed gats; do
     -o "$variants/$sync.waitscope"
 done
 # The rows where the synchronization shows; the files keep every metric.
-rows='^(A|B): |^metric |\[(time|comp|mpi_rma_sync_active|mpi_rma_sync_late_post|mpi_rma_early_wait|mpi_rma_wait_at_fence|mpi_rma_early_fence|mpi_rma_pairsync_count|mpi_rma_pairsync_unneeded_count)\]'
+rows='^(A|B): |^metric |\[(time|comp|mpi_rma_sync_active|mpi_rma_sync_late_post|mpi_rma_early_wait|mpi_rma_wait_at_fence|mpi_rma_early_fence|mpi_rma_pairsync_count|mpi_rma_pairsync_unneeded_count|rma_epoch_pairsync_count|rma_epoch_pairsync_unneeded_count)\]'
 (
   cd "$variants"  # the runs' names in the tables are their file names
   "$tools/waitscope-report" diff fence.waitscope gats.waitscope > fence-vs-gats.txt

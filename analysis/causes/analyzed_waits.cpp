@@ -10,6 +10,9 @@ using trace::kNone;
 using trace::Rank;
 
 Family familyOf(Metric m) {
+  // Scalasca's delay analysis covers no Wait at Finalize: the processes finish their work at
+  // different times, and nothing after it could have been sped up.
+  if (m == Metric::MpiFinalizeWait) return kNoFamily;
   switch (metrics::waitFamily(m)) {
     case metrics::WaitFamily::PointToPoint: return kP2p;
     case metrics::WaitFamily::Collective: return kCollective;

@@ -15,6 +15,7 @@
 namespace waitscope::causes::delay {
 
 enum Family : int { kNoFamily = -1, kP2p = 0, kCollective = 1, kRma = 2 };
+constexpr std::size_t kFamilies = 3;
 
 // The delay family of a wait-state metric; kNoFamily for those without delay costs.
 Family familyOf(metrics::Metric m);

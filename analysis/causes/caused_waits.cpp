@@ -8,7 +8,7 @@ using trace::CallPathId;
 using trace::Rank;
 
 void CausedWaits::prepare(Rank waiter, const WaitHeader& h, const std::vector<double>& theirTime, SearchHints& hints) {
-  Incoming in{h.syncTime, h.omega, 0.0, 0.0, 0.0, waiter, h.waitId, 0, 0, static_cast<Family>(h.family)};
+  Incoming in{h.syncTime, h.omega, 0.0, 0.0, {}, waiter, h.waitId, 0, 0, static_cast<Family>(h.family)};
   const double a = syncs_.previousSync(waiter, h.syncTime, hints);
   const double b = h.syncTime;
   profile_.profile(a, b, hints);

@@ -3,6 +3,7 @@
 // charges on this location's synchronization interval (the call paths' delay, and the own wait
 // states inside the interval that pass the cost on). All but the propagated cost phi, which
 // follows the backward order (delay_propagation.h).
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -35,7 +36,9 @@ struct Incoming {
   double omega;
   double denom;  // D; 0: the cost goes to the single path charges[first] undivided
   double indirect;
-  double phi = 0.0;  // propagated to the waiter's wait state, from the backward order
+  // Propagated to the waiter's wait state from the backward order, per family of the later wait
+  // states it came from (Scalasca files a long-term cost under the wait state it caused last).
+  std::array<double, kFamilies> phi{};
   trace::Rank waiter;
   std::uint32_t waitId;
   std::uint32_t firstCharge;

@@ -20,10 +20,14 @@
 //   analyzed wait states. Delay d(p) = max(0, t_c(p) - t_w(p)); the wait states
 //   of c inside its interval count with their waiting time v_k. D = sum d + sum v.
 // * W explains its waiting time omega plus the cost phi propagated to it from
-//   later wait states. Path p on c gets omega*d(p)/D short-term and phi*d(p)/D
-//   long-term; wait state k on c gets (omega+phi)*v_k/D as its own phi, which it
-//   passes on when the backward replay reaches it. So the delay costs add up
-//   exactly to the waiting time of all analyzed wait states.
+//   later wait states, kept per family of the wait state it came from. Path p on
+//   c gets omega*d(p)/D short-term in W's family and phi_f*d(p)/D long-term in
+//   family f (as Scalasca files long-term costs: under the wait state the delay
+//   caused in the end); wait state k on c gets omega*v_k/D in W's family plus
+//   phi_f*v_k/D in each family f as its own phi, which it passes on when the
+//   backward replay reaches it. So the delay costs add up exactly to the
+//   waiting time of all analyzed wait states (Wait at Finalize is none: Scalasca
+//   charges it to no delay).
 // * Indirect part of W: omega * sum v / D (direct: the rest). Propagating part
 //   of a wait state: min(omega, sum of omega'*v/D over the later wait states it
 //   explains); terminal: the rest.

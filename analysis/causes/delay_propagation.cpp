@@ -3,6 +3,8 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdio>
 #include <memory>
 
@@ -83,9 +85,9 @@ void DelayPropagation::orderItems() {
 // each waiter then sends to the causes.
 void DelayPropagation::solvePropagation() {
   // Item stream, doubles: an own wait state is -1 - its index; a remote one
-  // {waiter, id, omega, D, count} and count (own wait, v) pairs.
+  // {waiter, id, omega, D, family, count} and count (own wait, v) pairs.
   std::vector<double> stream;
-  stream.reserve(waits_.size() + 5 * caused_.incoming.size() + 2 * caused_.props.size());
+  stream.reserve(waits_.size() + 6 * caused_.incoming.size() + 2 * caused_.props.size());
   for (const Item& item : items_) {
     if (item.from == 0) {
       stream.push_back(-1.0 - static_cast<double>(item.index));
@@ -98,6 +100,7 @@ void DelayPropagation::solvePropagation() {
     stream.push_back(static_cast<double>(in.waitId));
     stream.push_back(in.omega);
     stream.push_back(in.denom);
+    stream.push_back(static_cast<double>(in.family));
     stream.push_back(static_cast<double>(endProp - firstProp));
     for (std::size_t j = firstProp; j < endProp; ++j) {
       stream.push_back(static_cast<double>(caused_.props[j].first));
@@ -116,49 +119,55 @@ void DelayPropagation::solvePropagation() {
   }
   comm_.call(MPI_Igatherv, stream.data(), count, MPI_DOUBLE, all.get(), counts.data(), displs.data(), MPI_DOUBLE, 0);
   stream = {};
-  // Rank 0: per rank, phi of each own wait state.
+  // Rank 0: per rank, phi of each own wait state (kFamilies values each).
   std::vector<double> answers;
   std::vector<int> answerCounts(me == 0 ? n : 0), answerDispls(me == 0 ? n + 1 : 0);
   if (me == 0) simulate(all.get(), displs, answers, answerCounts, answerDispls);
   all.reset();
-  std::vector<double> phiOfMine(waits_.size());
+  std::vector<double> phiOfMine(kFamilies * waits_.size());
   comm_.call(MPI_Iscatterv, answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, phiOfMine.data(),
              static_cast<int>(phiOfMine.size()), MPI_DOUBLE, 0);
   exchangePhiAndIndirect(phiOfMine);
 }
 
-// Each waiter sends each cause the phi of the wait states it caused, and
+// Each waiter sends each cause the phi of the wait states it caused (kFamilies values each), and
 // each cause sends each waiter the indirect fraction of those, both in the
 // waiter's wait-list order (the order in which the cause received them): one
-// all-to-all, whose counts both sides know (the same both ways).
+// all-to-all, whose counts both sides know.
 void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMine) {
   const auto n = static_cast<std::size_t>(ctx_.worldSize);
   std::vector<std::size_t> fromWaiter(n + 1, 0);  // incoming per waiter, then their positions
   for (std::size_t i = 0; i < caused_.incoming.size(); ++i) ++fromWaiter[caused_.incoming[i].waiter + 1];
-  std::vector<int> counts(n), displs(n + 1, 0);
-  for (std::size_t p = 0; p < n; ++p) {
-    counts[p] = static_cast<int>(causeBegin_[p + 1] - causeBegin_[p] + fromWaiter[p + 1]);
-    displs[p + 1] = displs[p] + counts[p];
-  }
   // To p: phi of the own wait states p caused, then the indirect fractions of
   // the ones p waited in. From p: the phi of those, then the fractions.
-  std::vector<double> out(static_cast<std::size_t>(displs[n])), in(out.size());
+  std::vector<int> sendCounts(n), sendDispls(n + 1, 0), recvCounts(n), recvDispls(n + 1, 0);
+  for (std::size_t p = 0; p < n; ++p) {
+    const std::size_t causedByP = causeBegin_[p + 1] - causeBegin_[p], waitedByP = fromWaiter[p + 1];
+    sendCounts[p] = static_cast<int>(kFamilies * causedByP + waitedByP);
+    recvCounts[p] = static_cast<int>(kFamilies * waitedByP + causedByP);
+    sendDispls[p + 1] = sendDispls[p] + sendCounts[p];
+    recvDispls[p + 1] = recvDispls[p] + recvCounts[p];
+  }
+  std::vector<double> out(static_cast<std::size_t>(sendDispls[n])), in(static_cast<std::size_t>(recvDispls[n]));
   for (std::size_t p = 0; p < n; ++p)
     for (std::uint32_t j = causeBegin_[p]; j < causeBegin_[p + 1]; ++j)
-      out[static_cast<std::size_t>(displs[p]) + j - causeBegin_[p]] = phiOfMine[byCause_[j]];
+      for (std::size_t g = 0; g < kFamilies; ++g)
+        out[static_cast<std::size_t>(sendDispls[p]) + kFamilies * (j - causeBegin_[p]) + g] =
+            phiOfMine[kFamilies * byCause_[j] + g];
   std::vector<std::size_t> at(n);
-  for (std::size_t p = 0; p < n; ++p) at[p] = static_cast<std::size_t>(displs[p]) + causeBegin_[p + 1] - causeBegin_[p];
+  for (std::size_t p = 0; p < n; ++p)
+    at[p] = static_cast<std::size_t>(sendDispls[p]) + kFamilies * (causeBegin_[p + 1] - causeBegin_[p]);
   for (std::size_t i = 0; i < caused_.incoming.size(); ++i)
     out[at[caused_.incoming[i].waiter]++] = caused_.incoming[i].indirect;
-  comm_.call(MPI_Ialltoallv, out.data(), counts.data(), displs.data(), MPI_DOUBLE, in.data(), counts.data(),
-             displs.data(), MPI_DOUBLE);
-  for (std::size_t p = 0; p < n; ++p) at[p] = static_cast<std::size_t>(displs[p]);
+  comm_.call(MPI_Ialltoallv, out.data(), sendCounts.data(), sendDispls.data(), MPI_DOUBLE, in.data(),
+             recvCounts.data(), recvDispls.data(), MPI_DOUBLE);
+  for (std::size_t p = 0; p < n; ++p) at[p] = static_cast<std::size_t>(recvDispls[p]);
   for (std::size_t i = 0; i < caused_.incoming.size(); ++i)
-    caused_.incoming[i].phi = in[at[caused_.incoming[i].waiter]++];
+    for (double& phi : caused_.incoming[i].phi) phi = in[at[caused_.incoming[i].waiter]++];
   // Direct / indirect, per cause in the order in which the cause replayed
   // them (latest first).
   for (std::size_t p = 0; p < n; ++p) {
-    const double* const fraction = in.data() + displs[p] + fromWaiter[p + 1];
+    const double* const fraction = in.data() + recvDispls[p] + kFamilies * fromWaiter[p + 1];
     for (std::uint32_t j = causeBegin_[p + 1]; j-- > causeBegin_[p];) {
       const Wait& w = waits_[byCause_[j]];
       const double omega = w.end - w.start;
@@ -171,12 +180,14 @@ void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMi
 
 // Rank 0: replays the ranks' item streams (all[displs[r], displs[r + 1]));
 // answers holds, at answerDispls[r], the phi of rank r's own wait states as
-// its rank passed them (what its waiter sends).
+// its rank passed them (what its waiter sends), kFamilies values each: the
+// cost a wait state passes on keeps the family of the wait state it came from.
 void DelayPropagation::simulate(const double* all, const std::vector<int>& displs, std::vector<double>& answers,
                                 std::vector<int>& answerCounts, std::vector<int>& answerDispls) {
   const std::size_t n = answerCounts.size();
   // Number of own wait states per rank: the largest send index + 1. The
-  // per-wait-state arrays are flat over the ranks, at answerDispls.
+  // per-wait-state arrays are flat over the ranks, at waitDispls.
+  std::vector<std::size_t> waitCounts(n), waitDispls(n + 1, 0);
   answerDispls[0] = 0;
   for (std::size_t r = 0; r < n; ++r) {
     std::size_t waits = 0;
@@ -185,18 +196,25 @@ void DelayPropagation::simulate(const double* all, const std::vector<int>& displ
         waits = std::max(waits, static_cast<std::size_t>(-1.0 - all[at]) + 1);
         at += 1;
       } else {
-        at += 5 + 2 * static_cast<std::size_t>(all[at + 4]);
+        at += 6 + 2 * static_cast<std::size_t>(all[at + 5]);
       }
     }
-    answerCounts[r] = static_cast<int>(waits);
+    waitCounts[r] = waits;
+    waitDispls[r + 1] = waitDispls[r] + waits;
+    answerCounts[r] = static_cast<int>(kFamilies * waits);
     answerDispls[r + 1] = answerDispls[r] + answerCounts[r];
   }
-  const auto slots = static_cast<std::size_t>(answerDispls[n]);
-  std::vector<double>& sent = answers;
-  sent.assign(slots, 0.0);
-  std::vector<double> phi(slots, 0.0);
+  const std::size_t slots = waitDispls[n];
+  std::vector<double>& sent = answers;  // per slot, kFamilies values
+  sent.assign(kFamilies * slots, 0.0);
+  std::vector<double> phi(kFamilies * slots, 0.0);
   std::vector<char> done(slots, 0);
-  const auto slot = [&](std::size_t r, std::size_t id) { return static_cast<std::size_t>(answerDispls[r]) + id; };
+  const auto slot = [&](std::size_t r, std::size_t id) { return waitDispls[r] + id; };
+  const auto pass = [&](std::size_t own) {  // the waiter passes its wait state: phi so far is final
+    std::copy_n(phi.begin() + static_cast<std::ptrdiff_t>(kFamilies * own), kFamilies,
+                sent.begin() + static_cast<std::ptrdiff_t>(kFamilies * own));
+    done[own] = 1;
+  };
   std::vector<std::size_t> pos(displs.begin(), displs.end() - 1);
   auto finished = [&](std::size_t r) { return pos[r] >= static_cast<std::size_t>(displs[r + 1]); };
   bool warned = false;
@@ -207,24 +225,30 @@ void DelayPropagation::simulate(const double* all, const std::vector<int>& displ
         std::size_t& at = pos[r];
         if (all[at] < 0.0) {
           const std::size_t own = slot(r, static_cast<std::size_t>(-1.0 - all[at]));
-          if (!done[own]) sent[own] = phi[own];  // what the waiter sends when it passes the wait state
-          done[own] = 1;
+          if (!done[own]) pass(own);  // what the waiter sends when it passes the wait state
           at += 1;
           progress = true;
           continue;
         }
         const auto waiter = static_cast<std::size_t>(all[at]);
         const auto id = static_cast<std::size_t>(all[at + 1]);
-        const bool valid = waiter < n && id < static_cast<std::size_t>(answerCounts[waiter]);
+        const bool valid = waiter < n && id < waitCounts[waiter];
         if (valid && !done[slot(waiter, id)]) break;  // the waiter has not reached it yet
-        const double p = valid ? sent[slot(waiter, id)] : 0.0;
+        const double* const p = valid ? sent.data() + kFamilies * slot(waiter, id) : nullptr;
         const double omega = all[at + 2], total = all[at + 3];
-        const auto props = static_cast<std::size_t>(all[at + 4]);
+        const auto family = static_cast<std::size_t>(all[at + 4]);
+        const auto props = static_cast<std::size_t>(all[at + 5]);
         for (std::size_t k = 0; k < props; ++k) {
-          const auto own = static_cast<std::size_t>(all[at + 5 + 2 * k]);
-          phi[slot(r, own)] += (omega + p) * all[at + 6 + 2 * k] / total;
+          const auto own = static_cast<std::size_t>(all[at + 6 + 2 * k]);
+          const double v = all[at + 7 + 2 * k];
+          double* const into = phi.data() + kFamilies * slot(r, own);
+          for (std::size_t g = 0; g < kFamilies; ++g) {
+            const double carried = p ? p[g] : 0.0;
+            if (g == family) into[g] += (omega + carried) * v / total;
+            else if (carried != 0.0) into[g] += carried * v / total;
+          }
         }
-        at += 5 + 2 * props;
+        at += 6 + 2 * props;
         progress = true;
       }
       if (!finished(r)) open = true;
@@ -241,10 +265,7 @@ void DelayPropagation::simulate(const double* all, const std::vector<int>& displ
       }
       for (std::size_t r = 0; r < n; ++r)
         if (!finished(r)) {
-          const std::size_t blocked =
-              slot(static_cast<std::size_t>(all[pos[r]]), static_cast<std::size_t>(all[pos[r] + 1]));
-          done[blocked] = 1;
-          sent[blocked] = phi[blocked];
+          pass(slot(static_cast<std::size_t>(all[pos[r]]), static_cast<std::size_t>(all[pos[r] + 1])));
           break;
         }
     }
@@ -268,30 +289,38 @@ void DelayPropagation::backwardReplay() {
   }
 }
 
+// Short-term cost to the family of the wait state; long-term cost to the family of the later wait
+// state it propagated to (Scalasca's delay_<pattern>_longterm).
 void DelayPropagation::charge(std::size_t i) {
   const Incoming& in = caused_.incoming[i];
   const auto family = static_cast<std::size_t>(in.family);
-  const double omega = in.omega, phi = in.phi, total = in.denom;
+  const double omega = in.omega, total = in.denom;
   const std::size_t endCharge = caused_.chargesEnd(i);
+  std::array<double, kFamilies> longTerm{};
   if (total > 0.0) {
     for (std::size_t j = in.firstCharge; j < endCharge; ++j) {
       const CallPathId path = caused_.charges.paths[j];
       const double d = caused_.charges.values[j];
-      chargePath(family, path, omega * d / total, phi * d / total);
+      for (std::size_t g = 0; g < kFamilies; ++g) longTerm[g] = in.phi[g] * d / total;
+      chargePath(family, path, omega * d / total, longTerm);
     }
     for (std::size_t j = in.firstProp, end = caused_.propsEnd(i); j < end; ++j) {
       const auto& [k, v] = caused_.props[j];
       waits_[k].directShare += omega * v / total;
     }
   } else {
-    for (std::size_t j = in.firstCharge; j < endCharge; ++j) chargePath(family, caused_.charges.paths[j], omega, phi);
+    for (std::size_t j = in.firstCharge; j < endCharge; ++j) chargePath(family, caused_.charges.paths[j], omega, in.phi);
   }
 }
 
-void DelayPropagation::chargePath(std::size_t family, CallPathId path, double shortTerm, double longTerm) {
+void DelayPropagation::chargePath(std::size_t family, CallPathId path, double shortTerm,
+                                  const std::array<double, kFamilies>& longTerm) {
   if (path == kNone) return;
-  sums_.add(kDelay + family, path, shortTerm + longTerm);
-  if (longTerm > 0.0) sums_.add(kDelayLong + family, path, longTerm);
+  for (std::size_t g = 0; g < kFamilies; ++g) {
+    if (g == family) sums_.add(kDelay + g, path, shortTerm + longTerm[g]);
+    else if (longTerm[g] > 0.0) sums_.add(kDelay + g, path, longTerm[g]);
+    if (longTerm[g] > 0.0) sums_.add(kDelayLong + g, path, longTerm[g]);
+  }
 }
 
 }  // namespace waitscope::causes::delay

@@ -3,6 +3,7 @@
 // every wait state (solved on rank 0 from all ranks' item sequences), then the charges of every
 // remote wait state this rank caused to its call paths (short- and long-term delay) and to its
 // own wait states (direct/indirect, propagating/terminal).
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -39,7 +40,8 @@ class DelayPropagation {
                        std::vector<int>& answerCounts, std::vector<int>& answerDispls);
   void backwardReplay();
   void charge(std::size_t i);
-  void chargePath(std::size_t family, trace::CallPathId path, double shortTerm, double longTerm);
+  void chargePath(std::size_t family, trace::CallPathId path, double shortTerm,
+                  const std::array<double, kFamilies>& longTerm);
 
   replay::ReplayContext& ctx_;
   const replay::YieldingComm& comm_;

@@ -83,11 +83,13 @@ constexpr std::array<MetricDefinition, kMetricCount> kTable = {{
     {M::MpiLswoSame, M::MpiLateSenderWo, "mpi_lswo_same", "From Same Source", U::Seconds, kPart,
      "Messages in Wrong Order where the earlier-sent message came from the same process."},
     {M::MpiLateReceiver, M::MpiPoint2Point, "mpi_latereceiver", "Late Receiver", U::Seconds, kPart,
-     "Time a blocking send spent waiting for the receiver to post the matching receive."},
+     "Time the call completing a send (a blocking MPI_Send or MPI_Ssend, or the MPI_Wait* of an MPI_Isend) "
+     "spent waiting for the receiver to post the matching receive."},
     {M::MpiCollective, M::MpiCommunication, "mpi_collective", "Collective", U::Seconds, kSum,
      "Time spent in collective operations that move data."},
     {M::MpiEarlyReduce, M::MpiCollective, "mpi_earlyreduce", "Early Reduce", U::Seconds, kPart,
-     "Time the root of an N-to-1 operation (reduce, gather) spent waiting for the first other process to enter."},
+     "Time the root of an N-to-1 operation (reduce, gather) spent waiting for the last process that sends it data "
+     "to enter."},
     {M::MpiEarlyScan, M::MpiCollective, "mpi_earlyscan", "Early Scan", U::Seconds, kPart,
      "Time a process spent in MPI_Scan or MPI_Exscan waiting for the last lower-ranked process to enter."},
     {M::MpiLateBroadcast, M::MpiCollective, "mpi_latebroadcast", "Late Broadcast", U::Seconds, kPart,
@@ -121,11 +123,22 @@ constexpr std::array<MetricDefinition, kMetricCount> kTable = {{
      "Number of lock, unlock, flush and sync calls."},
     {M::RmaPairsyncCount, kNoParent, "mpi_rma_pairsync_count", "Pairwise RMA Synchronizations", U::Occurrences,
      kSum,
-     "Number of origin-target pairs that synchronized in active-target epochs, counted at the target when the "
-     "epoch closes."},
+     "Number of processes an active-target synchronization call may wait for, as Scalasca counts them: at every "
+     "MPI_Win_fence the members of the window's communicator (itself included), at MPI_Win_complete the access "
+     "group, at MPI_Win_wait the exposure group."},
     {M::RmaPairsyncUnneededCount, M::RmaPairsyncCount, "mpi_rma_pairsync_unneeded_count",
      "Unneeded Pairwise Synchronizations", U::Occurrences, kPart,
-     "Pairwise synchronizations with an origin that issued no RMA operation to this target in the epoch."},
+     "Pairwise synchronizations (as Scalasca counts them) with a process between which and this one no RMA "
+     "operation went in the epoch."},
+    {M::RmaEpochPairsyncCount, kNoParent, "rma_epoch_pairsync_count", "Pairwise RMA Synchronizations per Epoch",
+     U::Occurrences, kSum,
+     "Number of origin-target pairs that synchronized when an active-target epoch closed, counted once, at the "
+     "target: a fence that closes an epoch (not the first on the window) with each other member, MPI_Win_wait or "
+     "a completing MPI_Win_test with each other member of the post group."},
+    {M::RmaEpochPairsyncUnneededCount, M::RmaEpochPairsyncCount, "rma_epoch_pairsync_unneeded_count",
+     "Unneeded Pairwise Synchronizations per Epoch", U::Occurrences, kPart,
+     "Pairwise synchronizations per epoch with an origin that issued no RMA operation to this target in the "
+     "epoch."},
     {M::Comms, kNoParent, "comms", "Communications", U::Occurrences, kSum,
      "Number of operations that move data."},
     {M::CommsP2p, M::Comms, "comms_p2p", "Point-to-point", U::Occurrences, kSum,
@@ -169,17 +182,20 @@ constexpr std::array<MetricDefinition, kMetricCount> kTable = {{
     {M::DelayP2p, M::DelayMpi, "delay_p2p", "Point-to-point", U::Seconds, kSum,
      "Delay costs of point-to-point wait states (Late Sender, Late Receiver): short-term and long-term."},
     {M::DelayP2pLongterm, M::DelayP2p, "delay_p2p_longterm", "Long-term", U::Seconds, kPart,
-     "The part of the point-to-point delay costs that reached the wait state through other wait states it "
-     "caused on the way."},
+     "The part of the point-to-point delay costs that caused the point-to-point wait states indirectly: through "
+     "other wait states it caused first, which propagated to them."},
     {M::DelayCollective, M::DelayMpi, "delay_collective", "Collective", U::Seconds, kSum,
-     "Delay costs of collective wait states (barriers, N x N, 1-to-N, N-to-1, scans): short-term and long-term."},
+     "Delay costs of collective wait states (barriers, N x N, 1-to-N, N-to-1, scans; not Wait at Finalize): "
+     "short-term and long-term."},
     {M::DelayCollectiveLongterm, M::DelayCollective, "delay_collective_longterm", "Long-term", U::Seconds, kPart,
-     "The part of the collective delay costs that propagated through other wait states."},
+     "The part of the collective delay costs that caused the collective wait states indirectly: through other "
+     "wait states it caused first, which propagated to them."},
     {M::DelayRma, M::DelayMpi, "delay_rma", "RMA", U::Seconds, kSum,
      "Delay costs of RMA wait states (Late Post, Early Wait, fences, window creation and free): short-term and "
      "long-term."},
     {M::DelayRmaLongterm, M::DelayRma, "delay_rma_longterm", "Long-term", U::Seconds, kPart,
-     "The part of the RMA delay costs that propagated through other wait states."},
+     "The part of the RMA delay costs that caused the RMA wait states indirectly: through other wait states it "
+     "caused first, which propagated to them."},
     {M::WaitstatesDirectVsIndirect, kNoParent, "waitstates_direct_vs_indirect", "Direct vs. Indirect Waits",
      U::Seconds, kSum, "Waiting time in MPI split by whether the cause was extra work or itself a wait state."},
     {M::MpiWaitDirect, M::WaitstatesDirectVsIndirect, "mpi_wait_direct", "Direct", U::Seconds, kSum,

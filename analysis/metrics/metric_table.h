@@ -61,6 +61,8 @@ enum class Metric : std::uint8_t {
   SyncsRmaPassive,
   RmaPairsyncCount,
   RmaPairsyncUnneededCount,
+  RmaEpochPairsyncCount,
+  RmaEpochPairsyncUnneededCount,
   Comms,
   CommsP2p,
   CommsColl,

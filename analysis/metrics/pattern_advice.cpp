@@ -62,8 +62,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 25> kAdvice 
      "Waiting for a message while an earlier message from the same sender has already arrived. Receive in the "
      "sender's order (check tags), or post all receives non-blocking."},
     {"mpi_latereceiver",
-     "The blocking send waits for its receiver to post the receive (rendezvous protocol). Post the receive "
-     "earlier (MPI_Irecv before local work), or use MPI_Isend and complete it later."},
+     "The send (or the MPI_Wait completing an MPI_Isend) waits for its receiver to post the receive (rendezvous "
+     "protocol). Post the receive earlier (MPI_Irecv before local work), or complete the send later."},
     {"mpi_earlyreduce",
      "The root of a reduce or gather waits for the other processes to arrive. Do independent work on the root "
      "before the call, or use the non-blocking variant (MPI_Ireduce)."},

@@ -18,10 +18,6 @@ void mergePartial(Partial& into, const Partial& from) {
   }
   into.minLeave = std::min(into.minLeave, from.minLeave);
   into.rootEnter = std::max(into.rootEnter, from.rootEnter);
-  if (from.firstNonRoot < into.firstNonRoot) {
-    into.firstNonRoot = from.firstNonRoot;
-    into.firstNonRootRank = from.firstNonRootRank;
-  }
 }
 
 Partial partialOf(const Event& e) {
@@ -33,9 +29,7 @@ Partial partialOf(const Event& e) {
   p.lastRank = static_cast<std::int32_t>(e.rank);
   p.maxEnter = e.t0;
   p.minLeave = e.t1;
-  const bool isRoot = e.peer == static_cast<std::int32_t>(e.rank);
-  if (isRoot) p.rootEnter = e.t0;
-  else p.firstNonRoot = e.t0, p.firstNonRootRank = static_cast<std::int32_t>(e.rank);
+  if (e.peer == static_cast<std::int32_t>(e.rank)) p.rootEnter = e.t0;
   return p;
 }
 
@@ -79,7 +73,9 @@ bool CollectiveTable::applyResult(const Partial& total, WaitTotals& totals) {
         if (!m.isRoot) waitUntil(Metric::MpiLateBroadcast, total.rootEnter);
         break;
       case CollectiveKind::NToOne:
-        if (m.isRoot) waitUntil(Metric::MpiEarlyReduce, total.firstNonRoot);
+        // Scalasca's definition: the root waits for the latest sender (online events carry no
+        // byte counts, so every member counts as one).
+        if (m.isRoot) waitUntil(Metric::MpiEarlyReduce, total.maxEnter);
         break;
       case CollectiveKind::Other:
         break;

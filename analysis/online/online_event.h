@@ -73,9 +73,6 @@ struct Partial {
   double maxEnter = -1e300;
   double minLeave = 1e300;
   double rootEnter = -1e300;   // the root's enter (rooted operations), -inf until the root is merged
-  double firstNonRoot = 1e300; // the earliest non-root enter
-  std::int32_t firstNonRootRank = -1;
-  std::uint32_t pad = 0;
 };
 static_assert(std::is_trivially_copyable_v<Partial>);
 

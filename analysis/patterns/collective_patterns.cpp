@@ -73,9 +73,9 @@ std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext
   // MPI_Init and MPI_Finalize synchronize MPI_COMM_WORLD (those the trace left).
   std::vector<Operation> init, finalize;
   for (const replay::Call& call : ctx.calls.initCalls())
-    if (replay::CallIndex::left(call)) init.push_back({Kind::Init, 0xfffffffeu, trace::kNone, call});
+    if (replay::CallIndex::left(call)) init.push_back({Kind::Init, 0xfffffffeu, trace::kNone, false, call});
   for (const replay::Call& call : ctx.calls.finalizeCalls())
-    if (replay::CallIndex::left(call)) finalize.push_back({Kind::Finalize, 0xffffffffu, trace::kNone, call});
+    if (replay::CallIndex::left(call)) finalize.push_back({Kind::Finalize, 0xffffffffu, trace::kNone, false, call});
   const auto& ev = ctx.events;
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
@@ -85,7 +85,8 @@ std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext
     const auto& c = ev.collective(e);
     // Collectives on inter-communicators are not analyzed (the reader says so).
     if (!call || c.object >= ops.size() || defs.isInterComm(c.object)) continue;
-    ops[c.object].push_back({kindOf(c.op), static_cast<std::uint32_t>(c.op) << 24 | (c.root & 0xffffff), c.root, *call});
+    ops[c.object].push_back(
+        {kindOf(c.op), static_cast<std::uint32_t>(c.op) << 24 | (c.root & 0xffffff), c.root, c.sent > 0, *call});
   }
   if (const trace::CommId w = worldComm(defs); w != trace::kNone) {
     init.insert(init.end(), ops[w].begin(), ops[w].end());
@@ -180,8 +181,8 @@ std::uint64_t Collectives::detect() {
     for (std::size_t from = 0; from < list.size(); from += kBatch) {
       const std::size_t n = std::min(kBatch, list.size() - from);
       // Per operation: latest enter (and who), earliest leave, the root's enter,
-      // the earliest non-root enter (and who), the latest enter of lower ranks.
-      std::vector<DoubleInt> enter(n), maxEnter(n), negLeave(n), minLeave(n), nonRoot(n), firstNonRoot(n);
+      // the latest enter of a process that sends data (and who), the latest enter of lower ranks.
+      std::vector<DoubleInt> enter(n), maxEnter(n), negLeave(n), minLeave(n), sender(n), lastSender(n);
       std::vector<double> rootEnter(n), rootMax(n);
       bool anyScan = false;
       for (std::size_t k = 0; k < n; ++k) {
@@ -191,7 +192,7 @@ std::uint64_t Collectives::detect() {
         negLeave[k] = {-o.call.leave, r};
         const bool isRoot = o.root == me;
         rootEnter[k] = isRoot ? o.call.enter : -kInf;
-        nonRoot[k] = {isRoot ? kInf : o.call.enter, r};
+        sender[k] = {o.sends ? o.call.enter : -kInf, r};
         anyScan = anyScan || o.kind == Kind::Scan;
       }
       const int count = static_cast<int>(n);
@@ -199,7 +200,7 @@ std::uint64_t Collectives::detect() {
       MPI_Iallreduce(enter.data(), maxEnter.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &requests[0]);
       MPI_Iallreduce(negLeave.data(), minLeave.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &requests[1]);
       MPI_Iallreduce(rootEnter.data(), rootMax.data(), count, MPI_DOUBLE, MPI_MAX, comm, &requests[2]);
-      MPI_Iallreduce(nonRoot.data(), firstNonRoot.data(), count, MPI_DOUBLE_INT, MPI_MINLOC, comm, &requests[3]);
+      MPI_Iallreduce(sender.data(), lastSender.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &requests[3]);
       replay::waitAllFor(requests, yieldCore);
       std::vector<DoubleInt> lowerMax(n, DoubleInt{-kInf, -1});
       // Every member knows whether the batch has a scan (same operations everywhere).
@@ -247,8 +248,10 @@ std::uint64_t Collectives::detect() {
             }
             break;
           case Kind::NToOne:
+            // Scalasca's definition: the root waits for the latest process that sends it data
+            // (a process sending nothing, as in an MPI_Gatherv with a zero count, does not count).
             if (o.root == me) {
-              waitUntil(Metric::MpiEarlyReduce, firstNonRoot[k].value, firstNonRoot[k].rank);
+              waitUntil(Metric::MpiEarlyReduce, lastSender[k].value, lastSender[k].rank);
               leftBefore(maxEnter[k].value);
             }
             break;

@@ -36,6 +36,7 @@ class Collectives {
     Kind kind;
     std::uint32_t code;  // op and root, compared across members
     trace::Rank root;    // rank in the communicator, kNone if none
+    bool sends;          // this process sends data in it (an N-to-1 operation's senders)
     replay::Call call;
   };
 

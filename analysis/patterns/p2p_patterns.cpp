@@ -37,8 +37,15 @@ std::string where(const replay::ReplayContext& ctx, std::uint32_t event) {
   return out.str();
 }
 
-bool isBlockingSend(const std::string& name) {
-  return name == "MPI_Send" || name == "MPI_Ssend" || name == "MPI_Rsend";
+// How a call completes sends, for Late Receiver (Scalasca's classification: a blocking standard
+// or synchronous send, one request, or several; MPI_Bsend, MPI_Rsend and the tests never wait for
+// the receiver).
+enum class SendCompletion : std::uint8_t { None, Blocking, WaitOne, WaitMany };
+SendCompletion sendCompletion(const std::string& name) {
+  if (name == "MPI_Send" || name == "MPI_Ssend") return SendCompletion::Blocking;
+  if (name == "MPI_Wait") return SendCompletion::WaitOne;
+  if (name == "MPI_Waitall" || name == "MPI_Waitany" || name == "MPI_Waitsome") return SendCompletion::WaitMany;
+  return SendCompletion::None;
 }
 
 // Per world rank a slot, and one more for anything else (validation rejects
@@ -66,6 +73,7 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
     double enter;
   };
   std::unordered_map<std::uint64_t, Posted> irecvs;  // request id -> posting
+  std::unordered_map<std::uint64_t, std::uint32_t> isends;  // request id -> index into sends_
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
     const std::uint32_t i = nonRegion[k];
     const trace::Event& e = ctx.calls.nonRegion()[k];
@@ -77,9 +85,18 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
       case EventKind::MpiIsend: {
         const auto& m = ev.message(e);
         if (e.kind == EventKind::MpiIsend && cancelled.count(m.request)) break;
-        sends_.push_back({ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, callId, callEnter});
+        const bool blocking = e.kind == EventKind::MpiSend;
+        if (!blocking) isends[m.request] = static_cast<std::uint32_t>(sends_.size());
+        sends_.push_back(
+            {ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, callId, callEnter, blocking ? callId : trace::kNone});
         break;
       }
+      case EventKind::MpiIsendComplete:
+        if (const auto it = isends.find(ev.message(e).request); it != isends.end()) {
+          sends_[it->second].completion = callId;
+          isends.erase(it);
+        }
+        break;
       case EventKind::MpiIrecvRequest:
         irecvs[ev.message(e).request] = {i, callEnter};
         break;
@@ -312,18 +329,38 @@ std::uint64_t PointToPoint::detect() {
     i = end;
   }
 
-  // Late Receiver: a blocking send that returned only after the receive was
-  // posted (the overlap heuristic Hermanns et al., EuroPVM/MPI 2009, use for RMA): it waited from its
-  // enter to the posting.
+  // Late Receiver, Scalasca's definition: the call that completes a send (a blocking MPI_Send or
+  // MPI_Ssend, or the MPI_Wait of an MPI_Isend) returned only after the receive was posted, so it
+  // waited from its enter to the posting (under the rendezvous protocol, until the receiver
+  // arrived). A call completing several requests (MPI_Waitall) counts its longest such wait, and
+  // none if it also waited for a late sender.
   const auto& regions = ctx_.defs().regions;
-  std::vector<char> blockingSend(regions.size());  // per region: no string compare per send
-  for (std::size_t r = 0; r < regions.size(); ++r) blockingSend[r] = isBlockingSend(regions[r].name);
+  std::vector<SendCompletion> completionKind(regions.size());  // per region: no string compare per send
+  for (std::size_t r = 0; r < regions.size(); ++r) completionKind[r] = sendCompletion(regions[r].name);
+  std::unordered_set<std::uint32_t> lateSenderCalls;
+  for (const Receive& r : receives_) {
+    const replay::Call* call = ctx_.calls.callById(r.call);
+    if (call && r.sendEnter > call->enter) lateSenderCalls.insert(r.call);
+  }
+  struct Longest {
+    double post;
+    std::uint32_t dest;
+  };
+  std::map<std::uint32_t, Longest> longest;  // per completing call, in call order
   for (std::size_t i = 0; i < sends_.size(); ++i) {
-    const replay::Call* call = ctx_.calls.callById(sends_[i].call);
-    if (!call || !blockingSend[ctx_.trace.callTree[call->path].region]) continue;
+    const std::uint32_t id = sends_[i].completion;
+    const replay::Call* call = ctx_.calls.callById(id);
+    if (!call) continue;
+    const SendCompletion kind = completionKind[ctx_.trace.callTree[call->path].region];
+    if (kind == SendCompletion::None || (kind == SendCompletion::WaitMany && lateSenderCalls.count(id))) continue;
     const double post = recvPostOfSend_[i];
-    if (post > call->enter && post < call->leave)
-      sev.addWait(Metric::MpiLateReceiver, call->path, call->enter, post, sends_[i].dest);
+    if (!(post > call->enter && post < call->leave)) continue;
+    const auto [it, added] = longest.try_emplace(id, Longest{post, sends_[i].dest});
+    if (!added && post > it->second.post) it->second = {post, sends_[i].dest};
+  }
+  for (const auto& [id, w] : longest) {
+    const replay::Call* call = ctx_.calls.callById(id);
+    sev.addWait(Metric::MpiLateReceiver, call->path, call->enter, w.post, w.dest);
   }
   return violations;
 }

@@ -387,6 +387,11 @@ class ActiveReplay {
       if (o.synchronizing() && call.path != kNone)
         ctx_.severities.addWait(Metric::MpiRmaWaitAtFence, call.path, call.enter, o.latestEnter,
                                 worldOf(w, o.latestRank));
+      // Scalasca counts every fence: with no epoch before it, no pair accessed anything.
+      if (call.path != kNone) {
+        ctx_.severities.add(Metric::RmaPairsyncCount, call.path, static_cast<double>(w.size));
+        ctx_.severities.add(Metric::RmaPairsyncUnneededCount, call.path, static_cast<double>(w.size));
+      }
       return;
     }
     const auto epoch = static_cast<std::uint32_t>(w.pendingFences.size());
@@ -432,6 +437,9 @@ class ActiveReplay {
 
     const MaxLocKey* slots = w.fenceSlots();
     const std::uint64_t* accessed = w.fenceBits();
+    // Per epoch, the members this rank accessed.
+    std::vector<std::vector<bool>> accessedByMe(n, std::vector<bool>(static_cast<std::size_t>(w.size), false));
+    for (const EpochExit& x : w.pendingExits) accessedByMe[x.epoch][static_cast<std::size_t>(x.target)] = true;
     for (std::size_t k = 0; k < n; ++k) {
       const Call& call = w.pendingFences[k].call;
       const Overlap& o = w.pendingFences[k].overlap;
@@ -446,13 +454,19 @@ class ActiveReplay {
           waitCause = cause;
         }
       }
-      // Pairwise synchronizations: every other member may have accessed this rank.
-      double unneeded = 0.0;
-      for (int r = 0; r < w.size; ++r)
-        if (r != w.rank && !ExchangeWindow::bitSet(accessed + k * w.words, r)) unneeded += 1.0;
+      // Pairwise synchronizations per epoch: every other member may have accessed this rank.
+      // Scalasca's count: every member, needed when either of the pair accessed the other.
+      double unneeded = 0.0, unneededBothWays = 0.0;
+      for (int r = 0; r < w.size; ++r) {
+        const bool accessedMe = ExchangeWindow::bitSet(accessed + k * w.words, r);
+        if (r != w.rank && !accessedMe) unneeded += 1.0;
+        if (!accessedMe && !accessedByMe[k][static_cast<std::size_t>(r)]) unneededBothWays += 1.0;
+      }
       if (call.path != kNone) {
-        ctx_.severities.add(Metric::RmaPairsyncCount, call.path, static_cast<double>(w.size - 1));
-        ctx_.severities.add(Metric::RmaPairsyncUnneededCount, call.path, unneeded);
+        ctx_.severities.add(Metric::RmaEpochPairsyncCount, call.path, static_cast<double>(w.size - 1));
+        ctx_.severities.add(Metric::RmaEpochPairsyncUnneededCount, call.path, unneeded);
+        ctx_.severities.add(Metric::RmaPairsyncCount, call.path, static_cast<double>(w.size));
+        ctx_.severities.add(Metric::RmaPairsyncUnneededCount, call.path, unneededBothWays);
       }
       if (waitAtFence > 0.0 && call.path != kNone)
         ctx_.severities.addWait(Metric::MpiRmaWaitAtFence, call.path, call.enter, call.enter + waitAtFence, waitCause);
@@ -490,9 +504,9 @@ class ActiveReplay {
       case GroupCall::Post: onPost(*w, *call, rec); break;
       case GroupCall::Start: onStart(*w, *call, rec); break;
       case GroupCall::Complete: onComplete(*w, *call); break;
-      case GroupCall::Wait: onWait(*w, *call); break;
+      case GroupCall::Wait: onWait(*w, *call, true); break;
       case GroupCall::Test:
-        if (rec.syncLevel != trace::kSyncNone) onWait(*w, *call);
+        if (rec.syncLevel != trace::kSyncNone) onWait(*w, *call, false);
         break;
       case GroupCall::Other: break;
     }
@@ -558,6 +572,11 @@ class ActiveReplay {
     }
     MPI_Win_complete(w.win);
     w.accessOpen = false;
+    // Scalasca counts the origin's side too: each target of the access epoch, unneeded if not
+    // accessed.
+    ctx_.severities.add(Metric::RmaPairsyncCount, call.path, static_cast<double>(n));
+    ctx_.severities.add(Metric::RmaPairsyncUnneededCount, call.path,
+                        static_cast<double>(std::count(accessed.begin(), accessed.end(), false)));
 
     // Late Post: the latest post of the epoch's targets, if it was entered
     // while MPI_Win_start (else MPI_Win_complete) was blocking.
@@ -590,7 +609,8 @@ class ActiveReplay {
     w.transfers.clear();
   }
 
-  void onWait(ExchangeWindow& w, const Call& call) {
+  // `isWait`: MPI_Win_wait, else a completing MPI_Win_test (which Scalasca does not count).
+  void onWait(ExchangeWindow& w, const Call& call, bool isWait) {
     if (!w.exposureOpen) return;
     MPI_Win_wait(w.win);
     w.exposureOpen = false;
@@ -605,14 +625,20 @@ class ActiveReplay {
       const double from = std::max(w.maxLoc.time(h.latestOpGats), call.enter);
       if (end > from) ctx_.severities.addWait(Metric::MpiRmaLateComplete, call.path, from, end, cause);
     }
-    double pairs = 0.0, unneeded = 0.0;
+    double pairs = 0.0, unneeded = 0.0, unaccessed = 0.0;
     for (const int r : w.origins) {
+      const bool accessedMe = ExchangeWindow::bitSet(w.gatsBits(), r);
+      if (!accessedMe) unaccessed += 1.0;
       if (r == w.rank) continue;
       pairs += 1.0;
-      if (!ExchangeWindow::bitSet(w.gatsBits(), r)) unneeded += 1.0;
+      if (!accessedMe) unneeded += 1.0;
     }
-    ctx_.severities.add(Metric::RmaPairsyncCount, call.path, pairs);
-    ctx_.severities.add(Metric::RmaPairsyncUnneededCount, call.path, unneeded);
+    ctx_.severities.add(Metric::RmaEpochPairsyncCount, call.path, pairs);
+    ctx_.severities.add(Metric::RmaEpochPairsyncUnneededCount, call.path, unneeded);
+    if (isWait) {  // Scalasca's count: every member of the post group
+      ctx_.severities.add(Metric::RmaPairsyncCount, call.path, static_cast<double>(w.origins.size()));
+      ctx_.severities.add(Metric::RmaPairsyncUnneededCount, call.path, unaccessed);
+    }
   }
 
   // A clock-condition violation shown by the call on `path`.

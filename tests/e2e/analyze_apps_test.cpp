@@ -188,7 +188,8 @@ struct Analysis {
         "mpi_rma_early_fence", "mpi_rma_sync_lock_competition", "mpi_rma_sync_wait_for_progress",
         "mpi_latesender", "mpi_latesender_wo", "mpi_lswo_different", "mpi_lswo_same", "mpi_latereceiver",
         "mpi_earlyreduce", "mpi_earlyscan", "mpi_latebroadcast", "mpi_wait_nxn", "mpi_rma_early_transfer",
-        "mpi_rma_comm_lock_competition", "mpi_rma_pairsync_count", "mpi_rma_pairsync_unneeded_count"};
+        "mpi_rma_comm_lock_competition", "mpi_rma_pairsync_count", "mpi_rma_pairsync_unneeded_count",
+        "rma_epoch_pairsync_count", "rma_epoch_pairsync_unneeded_count"};
     std::printf("[%s] wait states in the report (exclusive; per rank 0..%zu):\n", name.c_str(),
                 rep.locations.empty() ? std::size_t{0} : rep.locations.size() - 1);
     for (const char* metric : kWaitMetrics) {
@@ -395,8 +396,8 @@ void checkFenceDesign(Checks& c) {
                                     {"mpi_rma_wait_at_fence", 2, "main/MPI_Win_fence"}});
   // Each rank is the target of one origin out of 3 per epoch: 3N pairwise syncs, 2N unneeded.
   for (int r = 0; r < n; ++r) {
-    c.count({"mpi_rma_pairsync_count", r}, 3 * kFenceN);
-    c.count({"mpi_rma_pairsync_unneeded_count", r}, 2 * kFenceN);
+    c.count({"rma_epoch_pairsync_count", r}, 3 * kFenceN);
+    c.count({"rma_epoch_pairsync_unneeded_count", r}, 2 * kFenceN);
     c.zero({"mpi_rma_sync_late_post", r});
     c.zero({"mpi_rma_early_wait", r});
   }
@@ -436,8 +437,8 @@ void checkGats(Checks& c, const std::string& blocking) {
   c.holds("mpi_barrier_wait", {{"mpi_barrier_wait", 2, "main/MPI_Barrier", "p3 MPI_Barrier"},
                                {"mpi_barrier_wait", 3, "main/MPI_Barrier", "p3 MPI_Barrier"}});
   // Post groups of 3, 3 and 1 origins, every origin accesses the target: no unneeded syncs.
-  c.count({"mpi_rma_pairsync_count", 0}, 7 * kGatsN);
-  for (int r = 0; r <= 3; ++r) c.count({"mpi_rma_pairsync_unneeded_count", r}, 0);
+  c.count({"rma_epoch_pairsync_count", 0}, 7 * kGatsN);
+  for (int r = 0; r <= 3; ++r) c.count({"rma_epoch_pairsync_unneeded_count", r}, 0);
 }
 
 TEST_F(AnalyzeApps, GatsOscRdma) {
@@ -460,8 +461,8 @@ TEST_F(AnalyzeApps, Chain) {
     c.zero({"mpi_latesender", 0});
     c.zero({"mpi_latesender", 2});
     c.zero({"mpi_rma_sync_late_post", 1});
-    c.count({"mpi_rma_pairsync_count", 1}, n);
-    c.count({"mpi_rma_pairsync_unneeded_count", 1}, 0);
+    c.count({"rma_epoch_pairsync_count", 1}, n);
+    c.count({"rma_epoch_pairsync_unneeded_count", 1}, 0);
   });
 }
 
@@ -526,8 +527,8 @@ TEST_F(AnalyzeApps, SorGats) {
     for (int r = 0; r < 4; ++r) {
       const int nbrs = r == 0 || r == 3 ? 1 : 2;
       // Each rank synchronizes only with its neighbours and puts to each of them.
-      c.count({"mpi_rma_pairsync_count", r}, 2 * kSorIters * nbrs);
-      c.count({"mpi_rma_pairsync_unneeded_count", r}, 0);
+      c.count({"rma_epoch_pairsync_count", r}, 2 * kSorIters * nbrs);
+      c.count({"rma_epoch_pairsync_unneeded_count", r}, 0);
       c.zero({"mpi_rma_wait_at_fence", r});
       // Late Post only in MPI_Win_start or _complete, Early Wait only in MPI_Win_wait.
       const double latePost = c.a.value({"mpi_rma_sync_late_post", r});
@@ -550,10 +551,10 @@ TEST_F(AnalyzeApps, SorFence) {
       // unneeded each (sor.expected.md).
       const std::string fence = "main/MPI_Win_fence";
       const std::string opening = "MPI_Win_fence(0, win)#1", closing = "MPI_Win_fence(0, win)#2";
-      c.count({"mpi_rma_pairsync_count", r, fence, closing}, 2 * kSorIters * 3);
-      c.count({"mpi_rma_pairsync_unneeded_count", r, fence, closing}, 2 * kSorIters * (3 - nbrs));
-      c.count({"mpi_rma_pairsync_count", r, fence, opening}, 3 * (2 * kSorIters - 1));
-      c.count({"mpi_rma_pairsync_unneeded_count", r, fence, opening}, 3 * (2 * kSorIters - 1));
+      c.count({"rma_epoch_pairsync_count", r, fence, closing}, 2 * kSorIters * 3);
+      c.count({"rma_epoch_pairsync_unneeded_count", r, fence, closing}, 2 * kSorIters * (3 - nbrs));
+      c.count({"rma_epoch_pairsync_count", r, fence, opening}, 3 * (2 * kSorIters - 1));
+      c.count({"rma_epoch_pairsync_unneeded_count", r, fence, opening}, 3 * (2 * kSorIters - 1));
       c.zero({"mpi_rma_sync_late_post", r});
       c.zero({"mpi_rma_early_wait", r});
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <set>
 #include <unordered_map>
 #include <utility>
 
@@ -24,7 +25,9 @@ using Channel = std::tuple<int, int, std::uint32_t, std::uint32_t>;
 
 struct Send {
   std::size_t call;
+  std::size_t completion;  // the call that completed it: itself if blocking, else the MPI_Wait* / MPI_Test*
 };
+constexpr std::size_t kNoCall = static_cast<std::size_t>(-1);
 struct Receive {
   double post;            // the MPI_Recv's enter, or the time the MPI_Irecv posted its request
   std::size_t sequence;   // posting order on this rank, for equal times
@@ -35,6 +38,7 @@ struct CollectiveCall {
   std::size_t call;
   CollectiveOp op;
   int root;  // world rank, -1 without one
+  bool sends = false;  // sent data in it
 };
 
 struct Rank {
@@ -55,6 +59,7 @@ int peerOf(const trace::Trace& t, const trace::MessageRecord& m, int me) {
 Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
   Rank out;
   std::unordered_map<std::uint64_t, std::pair<double, std::size_t>> postedIrecvs;  // request -> post time, sequence
+  std::unordered_map<std::uint64_t, std::pair<Channel, std::size_t>> openIsends;  // request -> its send
   std::size_t sequence = 0;
   walkCalls(t, loc, out.calls, [&](const trace::Event& e, std::size_t call) {
     switch (e.kind) {
@@ -62,7 +67,18 @@ Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
       case EventKind::MpiIsend: {
         const trace::MessageRecord& m = loc.message(e);
         const int peer = peerOf(t, m, me);
-        out.sends[{me, peer, m.comm, m.tag}].push_back({call});
+        const Channel channel{me, peer, m.comm, m.tag};
+        auto& list = out.sends[channel];
+        if (e.kind == EventKind::MpiIsend) openIsends[m.request] = {channel, list.size()};
+        list.push_back({call, e.kind == EventKind::MpiSend ? call : kNoCall});
+        break;
+      }
+      case EventKind::MpiIsendComplete: {
+        const auto it = openIsends.find(loc.message(e).request);
+        if (it != openIsends.end()) {
+          out.sends[it->second.first][it->second.second].completion = call;
+          openIsends.erase(it);
+        }
         break;
       }
       case EventKind::MpiIrecvRequest:
@@ -90,7 +106,7 @@ Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
         const trace::CollectiveRecord& c = loc.collective(e);
         if (t.defs.isInterComm(c.object)) break;  // not analyzed (docs/recording.md)
         const int root = c.root == trace::kNone ? -1 : static_cast<int>(t.defs.worldRank(c.object, c.root));
-        out.collectives[c.object].push_back({call, c.op, root});
+        out.collectives[c.object].push_back({call, c.op, root, c.sent > 0});
         break;
       }
       case EventKind::RmaCollectiveEnd: {
@@ -146,8 +162,11 @@ const char* const kWaitAtFree = "mpi_rma_wait_at_free";
 bool isReceivingCall(const std::string& region) {
   return region == "MPI_Recv" || region.rfind("MPI_Wait", 0) == 0 || region.rfind("MPI_Test", 0) == 0;
 }
-bool isBlockingSend(const std::string& region) {
-  return region == "MPI_Send" || region == "MPI_Ssend" || region == "MPI_Rsend";
+// Calls whose wait for a receiver Scalasca counts: blocking standard and synchronous sends, and the
+// waits that complete non-blocking ones.
+bool completesSends(const std::string& region) {
+  return region == "MPI_Send" || region == "MPI_Ssend" || region == "MPI_Wait" || region == "MPI_Waitall" ||
+         region == "MPI_Waitany" || region == "MPI_Waitsome";
 }
 
 }  // namespace
@@ -175,6 +194,7 @@ RecordedWaits::RecordedWaits(const std::string& anchor) {
 
   // Point to point: the k-th receive posted on a channel gets the k-th message sent on it.
   std::map<std::pair<int, std::size_t>, double> latestSenderOfCall;  // receiving call -> latest send enter
+  std::map<std::pair<int, std::size_t>, double> latestPostOfCall;    // send-completing call -> latest posting
   for (int me = 0; me < n; ++me) {
     for (const auto& [channel, receives] : ranks[me].receives) {
       const int source = std::get<0>(channel);
@@ -188,18 +208,30 @@ RecordedWaits::RecordedWaits(const std::string& anchor) {
         double& latest = latestSenderOfCall.try_emplace({me, r.completion}, -std::numeric_limits<double>::infinity())
                              .first->second;
         latest = std::max(latest, s.enter);
-        if (isBlockingSend(s.region)) {
-          const double wait = r.post > s.enter && r.post < s.leave ? r.post - s.enter : 0.0;
-          add(kLateReceiver, source, s.path, s.line, wait);
+        const std::size_t completion = sent->second[k].completion;
+        if (completion != kNoCall) {
+          double& post = latestPostOfCall.try_emplace({source, completion}, -std::numeric_limits<double>::infinity())
+                             .first->second;
+          post = std::max(post, r.post);
         }
       }
     }
   }
+  std::set<std::pair<int, std::size_t>> lateSenderCalls;
   for (const auto& [where, sendEnter] : latestSenderOfCall) {
     const Call& c = ranks[where.first].calls[where.second];
     if (!isReceivingCall(c.region)) continue;
     const double wait = sendEnter > c.enter ? std::min(sendEnter, c.leave) - c.enter : 0.0;
     add(kLateSender, where.first, c.path, c.line, wait);
+    if (wait > 0.0) lateSenderCalls.insert(where);
+  }
+  // Late Receiver (Scalasca): the call completing sends waited from its enter until the latest
+  // posting inside it; a multiple wait that also waited for a late sender counts none.
+  for (const auto& [where, post] : latestPostOfCall) {
+    const Call& c = ranks[where.first].calls[where.second];
+    if (!completesSends(c.region)) continue;
+    if (c.region != "MPI_Wait" && c.region.rfind("MPI_Wait", 0) == 0 && lateSenderCalls.count(where)) continue;
+    add(kLateReceiver, where.first, c.path, c.line, post > c.enter && post < c.leave ? post - c.enter : 0.0);
   }
 
   // Collectives: the k-th operation of each member on one communicator is one instance.
@@ -228,13 +260,13 @@ RecordedWaits::RecordedWaits(const std::string& anchor) {
               if (members.empty()) return;
               const CollectiveOp op = members.front().second->op;
               double latest = -std::numeric_limits<double>::infinity();
-              double rootEnter = latest, firstNonRoot = std::numeric_limits<double>::infinity();
+              double rootEnter = latest, latestSender = latest;
               const int root = members.front().second->root;
               for (const auto& m : members) {
                 const double enter = callOf(m).enter;
                 latest = std::max(latest, enter);
                 if (m.first == root) rootEnter = enter;
-                else firstNonRoot = std::min(firstNonRoot, enter);
+                if (m.second->sends) latestSender = std::max(latestSender, enter);
               }
               for (const auto& m : members) {
                 const Call& c = callOf(m);
@@ -243,7 +275,7 @@ RecordedWaits::RecordedWaits(const std::string& anchor) {
                 else if (isOneToN(op) && m.first != root && root >= 0)
                   add(kLateBroadcast, m.first, c.path, c.line, clipped(rootEnter - c.enter, c));
                 else if (isNToOne(op) && m.first == root)
-                  add(kEarlyReduce, m.first, c.path, c.line, clipped(firstNonRoot - c.enter, c));
+                  add(kEarlyReduce, m.first, c.path, c.line, clipped(latestSender - c.enter, c));
               }
             });
   // Window collectives: fences (recorded as barriers on the window), creation and freeing.

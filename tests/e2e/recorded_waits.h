@@ -5,7 +5,8 @@
 // analyzer's report with these values, so their exact checks hold however busy the machine was
 // while the program ran (a nominal sleep length does not).
 //
-// Covered: Late Sender (MPI_Recv and the waits completing an MPI_Irecv), Late Receiver, Wait at
+// Covered: Late Sender (MPI_Recv and the waits completing an MPI_Irecv), Late Receiver (MPI_Send,
+// MPI_Ssend and the waits completing an MPI_Isend, Scalasca's definition), Wait at
 // Barrier, Wait at N x N, Late Broadcast, Early Reduce, and the synchronizing part of Wait at
 // Fence, Wait at Create and Wait at Free (latest enter - enter when the latest enter precedes the
 // earliest exit). Not covered: Early Fence, the GATS and lock patterns; the tests check those by

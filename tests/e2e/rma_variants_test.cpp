@@ -201,8 +201,8 @@ void matchesTrace(const Variant& r) {
 // Pairwise synchronizations per rank, exactly (rma_variants.expected.md).
 void pairSyncs(const Variant& r, double all, double unneeded) {
   for (int rank = 0; rank < kRanks; ++rank) {
-    EXPECT_EQ(reportValue(r.rep, "mpi_rma_pairsync_count", rank), all) << r.sync << ": rank " << rank;
-    EXPECT_EQ(reportValue(r.rep, "mpi_rma_pairsync_unneeded_count", rank), unneeded) << r.sync << ": rank " << rank;
+    EXPECT_EQ(reportValue(r.rep, "rma_epoch_pairsync_count", rank), all) << r.sync << ": rank " << rank;
+    EXPECT_EQ(reportValue(r.rep, "rma_epoch_pairsync_unneeded_count", rank), unneeded) << r.sync << ": rank " << rank;
   }
 }
 

@@ -31,7 +31,9 @@ void expectInvariants(const report::Report& rep, double explained) {
 // Hermanns et al. (EuroMPI 2013), Fig. 1: rank 0 foo (2 s) then MPI_Send to 1; rank 1 MPI_Recv then
 // post/wait for rank 2; rank 2 start/put/complete. Late Sender on rank 1
 // (2.0, direct, propagating) delays the post: Late Post on rank 2 (2.0,
-// indirect, terminal). foo carries both: 2.0 short-term + 2.0 long-term.
+// indirect, terminal). foo carries both: 2.0 short-term for the Late Sender, and 2.0 long-term
+// filed, as Scalasca files it, under the family of the wait state the cost propagated to: the
+// Late Post's (RMA), not the Late Sender's.
 void paperChain(Scenario& s) {
   s.rank(0).enter(1.1, "foo").leave(3.1, "foo").send(3.1, 3.2, 1, 4, 0);
   s.rank(1).recv(1.1, 3.1, 0, 4, 0).post(3.1, 3.2, s.win, {2}).wait(3.6, 3.7, s.win);
@@ -55,12 +57,64 @@ TEST(DelayCosts, PaperChain) {
   EXPECT_NEAR(valueOf(rep, "mpi_wait_direct", "main/MPI_Win_start", 2), 0.0, kEps);
   EXPECT_NEAR(valueOf(rep, "mpi_wait_terminal", "main/MPI_Win_start", 2), 2.0, kEps);
   // Delay costs: all of it on foo, at the Late Sender's synchronization point.
-  EXPECT_NEAR(valueOf(rep, "delay_p2p", "main/foo", 0), 4.0, kEps);
-  EXPECT_NEAR(valueOf(rep, "delay_p2p_longterm", "main/foo", 0), 2.0, kEps);
-  EXPECT_NEAR(totalOf(rep, "delay_p2p"), 4.0, kEps);
-  EXPECT_NEAR(totalOf(rep, "delay_rma"), 0.0, kEps);
+  EXPECT_NEAR(valueOf(rep, "delay_p2p", "main/foo", 0), 2.0, kEps);
+  EXPECT_NEAR(valueOf(rep, "delay_p2p_longterm", "main/foo", 0), 0.0, kEps);
+  EXPECT_NEAR(valueOf(rep, "delay_rma", "main/foo", 0), 2.0, kEps);
+  EXPECT_NEAR(valueOf(rep, "delay_rma_longterm", "main/foo", 0), 2.0, kEps);
+  EXPECT_NEAR(totalOf(rep, "delay_p2p"), 2.0, kEps);
+  EXPECT_NEAR(totalOf(rep, "delay_rma"), 2.0, kEps);
   EXPECT_NEAR(totalOf(rep, "delay_collective"), 0.0, kEps);
   expectInvariants(rep, 4.0);
+}
+
+// A Wait at Barrier that propagates into a Late Sender. Ranks 0 and 1 share a barrier on their
+// own communicator: rank 0 works [1.1, 2.1] and enters it at 2.1, rank 1 at 1.1 (both leave at
+// 2.2): Wait at Barrier 1.0 on rank 1, caused by rank 0. Rank 1 then sends to rank 2 at 2.2,
+// whose MPI_Recv waits from 1.1: Late Sender 1.1, caused by rank 1. Intervals from MPI_Init's
+// enter (0.0), where both sides match but for: rank 1's MPI_Barrier, 0.1 outside its wait (its
+// delay) and the 1.0 wait inside (v), so D = 1.1; rank 0's work, 1.0 (D = 1.0).
+// Late Sender: 0.1 short-term point-to-point on rank 1's MPI_Barrier; 1.0 passed to the barrier
+// wait. Wait at Barrier: 1.0 short-term collective on rank 0's work, and the 1.0 it was passed,
+// long-term, filed under the Late Sender's family (point-to-point), as Scalasca files it.
+TEST(DelayCosts, LongTermCostIsFiledUnderTheFamilyOfTheLaterWait) {
+  if (size() < 3) GTEST_SKIP() << "the chain needs 3 ranks";
+  const Rank n = size();
+  TraceBuilder b(n);
+  const trace::CommId pair = b.defineComm("pair", {0, 1});
+  for (Rank r = 0; r < n; ++r) b.rank(r).enter(0.0, "main").init(0.0, 0.5);
+  b.rank(0).enter(1.1, "work").leave(2.1, "work").barrier(2.1, 2.2, pair);
+  b.rank(1).barrier(1.1, 2.2, pair).send(2.2, 2.3, 2, 8, 0);
+  b.rank(2).recv(1.1, 2.3, 1, 8, 0);
+  for (Rank r = 0; r < n; ++r) b.rank(r).finalize(9.0, 9.5).leave(10.0, "main");
+  const report::Report rep = analyzeBuilt(b);
+  if (!isRoot()) return;
+  EXPECT_NEAR(valueOf(rep, "mpi_barrier_wait", "main/MPI_Barrier", 1), 1.0, kEps);
+  EXPECT_NEAR(valueOf(rep, "mpi_latesender", "main/MPI_Recv", 2), 1.1, kEps);
+  EXPECT_NEAR(valueOf(rep, "delay_p2p", "main/MPI_Barrier", 1), 0.1, kEps);
+  EXPECT_NEAR(valueOf(rep, "delay_collective", "main/work", 0), 1.0, kEps);
+  EXPECT_NEAR(valueOf(rep, "delay_collective_longterm", "main/work", 0), 0.0, kEps);
+  EXPECT_NEAR(valueOf(rep, "delay_p2p", "main/work", 0), 1.0, kEps);
+  EXPECT_NEAR(valueOf(rep, "delay_p2p_longterm", "main/work", 0), 1.0, kEps);
+  EXPECT_NEAR(totalOf(rep, "delay_p2p"), 1.1, kEps);
+  EXPECT_NEAR(totalOf(rep, "delay_collective"), 1.0, kEps);
+  expectInvariants(rep, 2.1);
+}
+
+// Wait at Finalize has no delay costs (Scalasca's delay analysis covers none): rank 1 works
+// [1.1, 3.1] and enters MPI_Finalize at 3.1, the others at 1.1: Wait at Finalize 2.0 on each
+// other rank, caused by rank 1, which leaves no delay cost and no direct/indirect or
+// propagating/terminal waiting time.
+TEST(DelayCosts, NoneForWaitAtFinalize) {
+  const Rank n = size();
+  TraceBuilder b(n);
+  for (Rank r = 0; r < n; ++r) b.rank(r).enter(0.0, "main").init(0.0, 0.5);
+  b.rank(1).enter(1.1, "work").leave(3.1, "work");
+  for (Rank r = 0; r < n; ++r) b.rank(r).finalize(r == 1 ? 3.1 : 1.1, 3.2).leave(3.3, "main");
+  const report::Report rep = analyzeBuilt(b);
+  if (!isRoot()) return;
+  EXPECT_NEAR(totalOf(rep, "mpi_finalize_wait"), 2.0 * (n - 1), kEps);
+  EXPECT_NEAR(valueOf(rep, "delay_collective", "main/work", 1), 0.0, kEps);
+  expectInvariants(rep, 0.0);
 }
 
 // Without the backward replay (AnalysisOptions::causes off: the forward-only

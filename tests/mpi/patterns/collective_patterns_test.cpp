@@ -1,6 +1,8 @@
 // Collective patterns with exact values, at any rank count N >= 2.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "tests/mpi/patterns/scenario.h"
 
 namespace waitscope::test {
@@ -74,8 +76,33 @@ TEST(Collectives, EarlyReduce) {
   endFrame(b);
   const report::Report rep = analyzeBuilt(b);
   if (!isRoot()) return;
-  EXPECT_NEAR(valueOf(rep, "mpi_earlyreduce", "main/MPI_Reduce", 0), 0.3, kEps);
-  EXPECT_NEAR(totalOf(rep, "mpi_earlyreduce"), 0.3, kEps);
+  // Scalasca's Early Reduce: the root waits from its enter (1.0) until the latest sender enters,
+  // rank n - 1 at 1.2 + 0.1 (n - 1); not until the first one (rank 1 at 1.3).
+  const double wait = 0.2 + 0.1 * (n - 1);
+  EXPECT_NEAR(valueOf(rep, "mpi_earlyreduce", "main/MPI_Reduce", 0), wait, kEps);
+  EXPECT_NEAR(totalOf(rep, "mpi_earlyreduce"), wait, kEps);
+  for (const auto& i : rep.instances)
+    if (rep.metrics[i.metric].uniqueName == "mpi_earlyreduce") EXPECT_EQ(i.cause, n - 1);
+}
+
+TEST(Collectives, EarlyReduceIgnoresProcessesThatSendNothing) {
+  const auto n = static_cast<trace::Rank>(worldSize());
+  TraceBuilder b(n);
+  beginFrame(b);
+  // MPI_Gatherv to root 0 (enter 1.0): rank r >= 1 enters at 1.0 + 0.1 r, and the last rank sends
+  // no data (a zero count). Scalasca counts only processes that send data: the root waits for the
+  // latest of those, rank n - 2 at 1.0 + 0.1 (n - 2) (the root itself, 1.0, when n = 2: no wait).
+  for (trace::Rank r = 0; r < n; ++r) {
+    const std::uint64_t sent = r == n - 1 && r != 0 ? 0 : 8;
+    b.rank(r).collective(1.0 + 0.1 * r, 2.0, "MPI_Gatherv", trace::CollectiveOp::Gatherv, 0, sent,
+                         r == 0 ? 8 * (n - 1) : 0);
+  }
+  endFrame(b);
+  const report::Report rep = analyzeBuilt(b);
+  if (!isRoot()) return;
+  const double wait = 0.1 * (n - 2);
+  EXPECT_NEAR(valueOf(rep, "mpi_earlyreduce", "main/MPI_Gatherv", 0), wait, kEps);
+  EXPECT_NEAR(totalOf(rep, "mpi_earlyreduce"), wait, kEps);
 }
 
 TEST(Collectives, EarlyScan) {

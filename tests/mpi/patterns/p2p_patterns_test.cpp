@@ -86,6 +86,84 @@ TEST(PointToPoint, NoLateReceiverWhenTheSendReturnedFirst) {
   EXPECT_NEAR(totalOf(rep, "mpi_latereceiver"), 0.0, kEps);
 }
 
+TEST(PointToPoint, LateReceiverInTheWaitOfANonBlockingSend) {
+  const auto n = static_cast<trace::Rank>(worldSize());
+  TraceBuilder b(n);
+  beginFrame(b);
+  // Rank 0: MPI_Isend [1.0, 1.01] of a large message, MPI_Wait [1.1, 1.6]; rank 1 posts MPI_Recv
+  // at 1.4 (rendezvous: the wait returns after it). Scalasca charges the completing MPI_Wait:
+  // from its enter to the posting, 1.4 - 1.1 = 0.3; the MPI_Isend itself waited for nothing.
+  const trace::Request req = b.rank(0).isend(1.0, 1.01, 1, 4u << 20, 3);
+  b.rank(0).wait(1.1, 1.6, req);
+  b.rank(1).recv(1.4, 1.6, 0, 4u << 20, 3);
+  endFrame(b);
+  const report::Report rep = analyzeBuilt(b);
+  if (!isRoot()) return;
+  EXPECT_NEAR(valueOf(rep, "mpi_latereceiver", "main/MPI_Wait", 0), 0.3, kEps);
+  EXPECT_NEAR(valueOf(rep, "mpi_latereceiver", "main/MPI_Isend", 0), 0.0, kEps);
+  EXPECT_NEAR(totalOf(rep, "mpi_latereceiver"), 0.3, kEps);
+  ASSERT_EQ(instancesOf(rep, "mpi_latereceiver"), 1u);
+  for (const auto& i : rep.instances)
+    if (rep.metrics[i.metric].uniqueName == "mpi_latereceiver") EXPECT_EQ(i.cause, 1u);
+}
+
+TEST(PointToPoint, LateReceiverInAWaitallCountsTheLatestReceiver) {
+  const auto n = static_cast<trace::Rank>(worldSize());
+  TraceBuilder b(n);
+  beginFrame(b);
+  // Rank 0 sends to every other rank with MPI_Isend and completes all in one MPI_Waitall entered
+  // at 1.5; rank r posts its receive at 1.5 + 0.1 r. As for Late Sender, Scalasca counts the
+  // longest wait of the call, for the last receiver: 0.1 (n - 1).
+  std::vector<trace::Request> requests;
+  for (trace::Rank r = 1; r < n; ++r) {
+    requests.push_back(b.rank(0).isend(1.0 + 0.001 * r, 1.0 + 0.001 * r + 0.0001, r, 4u << 20, 0));
+    b.rank(r).recv(1.5 + 0.1 * r, 1.5 + 0.1 * n, 0, 4u << 20, 0);
+  }
+  b.rank(0).waitAll(1.5, 1.5 + 0.1 * n, requests);
+  endFrame(b);
+  const report::Report rep = analyzeBuilt(b);
+  if (!isRoot()) return;
+  EXPECT_NEAR(valueOf(rep, "mpi_latereceiver", "main/MPI_Waitall", 0), 0.1 * (n - 1), kEps);
+  EXPECT_NEAR(totalOf(rep, "mpi_latereceiver"), 0.1 * (n - 1), kEps);
+  ASSERT_EQ(instancesOf(rep, "mpi_latereceiver"), 1u);
+}
+
+TEST(PointToPoint, NoLateReceiverInAWaitallThatWaitedForALateSender) {
+  const auto n = static_cast<trace::Rank>(worldSize());
+  TraceBuilder b(n);
+  beginFrame(b);
+  // Rank 0 completes an MPI_Isend to rank 1 (received at 1.4) and an MPI_Irecv from rank 1 (sent
+  // at 1.3) in one MPI_Waitall entered at 1.1. Scalasca files that call's wait as Late Sender,
+  // 1.3 - 1.1 = 0.2, and counts no Late Receiver in it.
+  const trace::Request out = b.rank(0).isend(1.0, 1.01, 1, 4u << 20, 3);
+  const trace::Request in = b.rank(0).irecv(1.02, 1.03, 1, 8, 4);
+  b.rank(0).waitAll(1.1, 1.6, {out, in});
+  b.rank(1).send(1.3, 1.31, 0, 8, 4).recv(1.4, 1.6, 0, 4u << 20, 3);
+  endFrame(b);
+  const report::Report rep = analyzeBuilt(b);
+  if (!isRoot()) return;
+  EXPECT_NEAR(valueOf(rep, "mpi_latesender", "main/MPI_Waitall", 0), 0.2, kEps);
+  EXPECT_NEAR(totalOf(rep, "mpi_latereceiver"), 0.0, kEps);
+}
+
+TEST(PointToPoint, NoLateReceiverForAReadySend) {
+  const auto n = static_cast<trace::Rank>(worldSize());
+  TraceBuilder b(n);
+  beginFrame(b);
+  // MPI_Rsend [1.0, 1.5] with the receive posted at 1.3: an MPI_Send so timed would count 0.3, but
+  // a ready send may only start after the posting, and Scalasca's Late Receiver leaves it out.
+  b.rank(0)
+      .enter(1.0, "MPI_Rsend")
+      .event(trace::EventKind::MpiSend, 1.0, trace::MessageRecord{1, 0, 3, 4096, 0})
+      .leave(1.5, "MPI_Rsend");
+  b.rank(1).recv(1.3, 1.5, 0, 4096, 3);
+  endFrame(b);
+  const report::Report rep = analyzeBuilt(b);
+  if (!isRoot()) return;
+  EXPECT_NEAR(valueOf(rep, "mpi_point2point", "main/MPI_Rsend", 0), 0.5, kEps);
+  EXPECT_NEAR(totalOf(rep, "mpi_latereceiver"), 0.0, kEps);
+}
+
 TEST(PointToPoint, MessagesInWrongOrderFromTheSameSource) {
   const auto n = static_cast<trace::Rank>(worldSize());
   TraceBuilder b(n);

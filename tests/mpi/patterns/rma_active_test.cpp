@@ -35,7 +35,7 @@ void expectOnly(const report::Report& rep, const std::map<std::string, double>& 
       "mpi_rma_sync_wait_for_progress", "mpi_latesender", "mpi_latereceiver",
       "mpi_earlyreduce",      "mpi_earlyscan",        "mpi_latebroadcast",
       "mpi_wait_nxn",         "mpi_nxn_completion",   "mpi_rma_early_transfer",
-      "mpi_rma_comm_lock_competition", "mpi_rma_pairsync_count", "mpi_rma_pairsync_unneeded_count"};
+      "mpi_rma_comm_lock_competition", "rma_epoch_pairsync_count", "rma_epoch_pairsync_unneeded_count"};
   for (const char* metric : kWaitMetrics) {
     const auto it = expected.find(metric);
     EXPECT_NEAR(totalOf(rep, metric), it == expected.end() ? 0.0 : it->second, kEps) << metric;
@@ -78,8 +78,8 @@ TEST(RmaActive, LatePostInStart) {
     EXPECT_NEAR(valueOf(rep, "mpi_rma_sync_late_post", "main/MPI_Win_complete", r), 0.0, kEps) << r;
     total += 0.25 - 0.01 * r;
   }
-  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_count", "main/MPI_Win_wait", 0), n - 1, kEps);
-  expectOnly(rep, {{"mpi_rma_sync_late_post", total}, {"mpi_rma_pairsync_count", n - 1}});
+  EXPECT_NEAR(valueOf(rep, "rma_epoch_pairsync_count", "main/MPI_Win_wait", 0), n - 1, kEps);
+  expectOnly(rep, {{"mpi_rma_sync_late_post", total}, {"rma_epoch_pairsync_count", n - 1}});
   expectCause(rep, "mpi_rma_sync_late_post", 0);
 }
 
@@ -102,7 +102,7 @@ TEST(RmaActive, LatePostInComplete) {
     EXPECT_NEAR(valueOf(rep, "mpi_rma_sync_late_post", "main/MPI_Win_start", r), 0.0, kEps) << r;
     total += 0.25 - 0.01 * r;
   }
-  expectOnly(rep, {{"mpi_rma_sync_late_post", total}, {"mpi_rma_pairsync_count", n - 1}});
+  expectOnly(rep, {{"mpi_rma_sync_late_post", total}, {"rma_epoch_pairsync_count", n - 1}});
   expectCause(rep, "mpi_rma_sync_late_post", 0);
 }
 
@@ -129,7 +129,7 @@ TEST(RmaActive, EarlyTransfer) {
     EXPECT_NEAR(valueOf(rep, "mpi_rma_early_transfer", call, r), 0.2 - 0.01 * r, kEps) << r;
     total += 0.2 - 0.01 * r;
   }
-  expectOnly(rep, {{"mpi_rma_early_transfer", total}, {"mpi_rma_pairsync_count", n - 1}});
+  expectOnly(rep, {{"mpi_rma_early_transfer", total}, {"rma_epoch_pairsync_count", n - 1}});
   expectCause(rep, "mpi_rma_early_transfer", 0);
 }
 
@@ -159,12 +159,12 @@ TEST(RmaActive, EarlyWaitAndLateComplete) {
   const double lateComplete = latestComplete - lastExit;
   EXPECT_NEAR(valueOf(rep, "mpi_rma_early_wait", "main/MPI_Win_wait", 0), earlyWait, kEps);
   EXPECT_NEAR(valueOf(rep, "mpi_rma_late_complete", "main/MPI_Win_wait", 0), lateComplete, kEps);
-  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_count", "main/MPI_Win_wait", 0), n - 1, kEps);
-  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_unneeded_count", "main/MPI_Win_wait", 0), unneeded, kEps);
+  EXPECT_NEAR(valueOf(rep, "rma_epoch_pairsync_count", "main/MPI_Win_wait", 0), n - 1, kEps);
+  EXPECT_NEAR(valueOf(rep, "rma_epoch_pairsync_unneeded_count", "main/MPI_Win_wait", 0), unneeded, kEps);
   expectOnly(rep, {{"mpi_rma_early_wait", earlyWait},
                    {"mpi_rma_late_complete", lateComplete},
-                   {"mpi_rma_pairsync_count", n - 1},
-                   {"mpi_rma_pairsync_unneeded_count", unneeded}});
+                   {"rma_epoch_pairsync_count", n - 1},
+                   {"rma_epoch_pairsync_unneeded_count", unneeded}});
   expectCause(rep, "mpi_rma_early_wait", n - 1);
   expectCause(rep, "mpi_rma_late_complete", n - 1);
 }
@@ -182,7 +182,7 @@ TEST(RmaActive, EarlyWaitInASuccessfulTest) {
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "mpi_rma_early_wait", "main/MPI_Win_test", 0), 0.3, kEps);
   EXPECT_NEAR(valueOf(rep, "mpi_rma_late_complete", "main/MPI_Win_test", 0), 0.3, kEps);
-  expectOnly(rep, {{"mpi_rma_early_wait", 0.3}, {"mpi_rma_late_complete", 0.3}, {"mpi_rma_pairsync_count", n - 1}});
+  expectOnly(rep, {{"mpi_rma_early_wait", 0.3}, {"mpi_rma_late_complete", 0.3}, {"rma_epoch_pairsync_count", n - 1}});
 }
 
 // Every rank is origin and target at once (a ring: post to the left
@@ -211,13 +211,13 @@ TEST(RmaActive, RingOnInterleavedWindows) {
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "mpi_rma_sync_late_post", "main/MPI_Win_start", n - 1), 0.4, kEps);
   // GATS: one pair per rank (its left neighbour, never itself for N >= 2)
-  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_count", "main/MPI_Win_wait", 0), 1.0, kEps);
+  EXPECT_NEAR(valueOf(rep, "rma_epoch_pairsync_count", "main/MPI_Win_wait", 0), 1.0, kEps);
   // fence: N-1 pairs per rank, of which all but the left neighbour are unneeded
-  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_count", "main/MPI_Win_fence", 0), n - 1, kEps);
-  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_unneeded_count", "main/MPI_Win_fence", 0), n - 2, kEps);
+  EXPECT_NEAR(valueOf(rep, "rma_epoch_pairsync_count", "main/MPI_Win_fence", 0), n - 1, kEps);
+  EXPECT_NEAR(valueOf(rep, "rma_epoch_pairsync_unneeded_count", "main/MPI_Win_fence", 0), n - 2, kEps);
   expectOnly(rep, {{"mpi_rma_sync_late_post", 0.4},
-                   {"mpi_rma_pairsync_count", n + n * (n - 1.0)},
-                   {"mpi_rma_pairsync_unneeded_count", n * (n - 2.0)}});
+                   {"rma_epoch_pairsync_count", n + n * (n - 1.0)},
+                   {"rma_epoch_pairsync_unneeded_count", n * (n - 2.0)}});
   expectCause(rep, "mpi_rma_sync_late_post", 0);
 }
 
@@ -248,8 +248,8 @@ TEST(RmaActive, FencesAndGatsOnOneWindow) {
   const double unneeded = 3.0 * n * (n - 1) - n;
   expectOnly(rep, {{"mpi_rma_early_wait", 0.4},
                    {"mpi_rma_late_complete", 0.4},
-                   {"mpi_rma_pairsync_count", pairs},
-                   {"mpi_rma_pairsync_unneeded_count", unneeded}});
+                   {"rma_epoch_pairsync_count", pairs},
+                   {"rma_epoch_pairsync_unneeded_count", unneeded}});
   expectCause(rep, "mpi_rma_early_wait", 1);
 }
 
@@ -270,8 +270,8 @@ TEST(RmaActive, WaitAtFence) {
     EXPECT_NEAR(valueOf(rep, "mpi_rma_wait_at_fence", "main/MPI_Win_fence", r), r == n - 1 ? 0.0 : 0.4, kEps) << r;
   // two closing fences, nobody accessed anybody
   expectOnly(rep, {{"mpi_rma_wait_at_fence", 0.4 * (n - 1)},
-                   {"mpi_rma_pairsync_count", 2.0 * n * (n - 1)},
-                   {"mpi_rma_pairsync_unneeded_count", 2.0 * n * (n - 1)}});
+                   {"rma_epoch_pairsync_count", 2.0 * n * (n - 1)},
+                   {"rma_epoch_pairsync_unneeded_count", 2.0 * n * (n - 1)}});
   expectCause(rep, "mpi_rma_wait_at_fence", n - 1);
 }
 
@@ -289,13 +289,13 @@ TEST(RmaActive, EarlyFenceWithoutSynchronizingFence) {
   const double early = 0.1 + 0.01 * (n - 1);
   EXPECT_NEAR(valueOf(rep, "mpi_rma_early_fence", "main/MPI_Win_fence", 0), early, kEps);
   EXPECT_NEAR(valueOf(rep, "mpi_rma_wait_at_fence", "main/MPI_Win_fence", 0), early, kEps);
-  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_unneeded_count", "main/MPI_Win_fence", 0), 0.0, kEps);
+  EXPECT_NEAR(valueOf(rep, "rma_epoch_pairsync_unneeded_count", "main/MPI_Win_fence", 0), 0.0, kEps);
   for (Rank r = 1; r < n; ++r)
-    EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_unneeded_count", "main/MPI_Win_fence", r), n - 1, kEps) << r;
+    EXPECT_NEAR(valueOf(rep, "rma_epoch_pairsync_unneeded_count", "main/MPI_Win_fence", r), n - 1, kEps) << r;
   expectOnly(rep, {{"mpi_rma_early_fence", early},
                    {"mpi_rma_wait_at_fence", early},
-                   {"mpi_rma_pairsync_count", n * (n - 1.0)},
-                   {"mpi_rma_pairsync_unneeded_count", (n - 1.0) * (n - 1)}});
+                   {"rma_epoch_pairsync_count", n * (n - 1.0)},
+                   {"rma_epoch_pairsync_unneeded_count", (n - 1.0) * (n - 1)}});
   expectCause(rep, "mpi_rma_early_fence", n - 1);
 }
 
@@ -318,8 +318,8 @@ TEST(RmaActive, EarlyFenceInsideWaitAtFence) {
     EXPECT_NEAR(valueOf(rep, "mpi_rma_wait_at_fence", "main/MPI_Win_fence", r), 0.2, kEps) << r;
   expectOnly(rep, {{"mpi_rma_early_fence", 0.2},
                    {"mpi_rma_wait_at_fence", 0.3 + 0.2 * (n - 2)},
-                   {"mpi_rma_pairsync_count", n * (n - 1.0)},
-                   {"mpi_rma_pairsync_unneeded_count", (n - 1.0) * (n - 1)}});
+                   {"rma_epoch_pairsync_count", n * (n - 1.0)},
+                   {"rma_epoch_pairsync_unneeded_count", (n - 1.0) * (n - 1)}});
   expectCause(rep, "mpi_rma_early_fence", 1);
   expectCause(rep, "mpi_rma_wait_at_fence", 1);
 }
@@ -346,8 +346,79 @@ TEST(RmaActive, PairwiseCountsOverFenceEpochs) {
   }
   const report::Report rep = s.analyze();
   if (!isRoot()) return;
-  expectOnly(rep, {{"mpi_rma_pairsync_count", 1.0 * epochs * n * (n - 1)},
-                   {"mpi_rma_pairsync_unneeded_count", unneeded}});
+  expectOnly(rep, {{"rma_epoch_pairsync_count", 1.0 * epochs * n * (n - 1)},
+                   {"rma_epoch_pairsync_unneeded_count", unneeded}});
+}
+
+// Scalasca's pairwise count (2.6, MPI_RMA.pattern and MpiCommunicationHandler.cpp) on the same
+// epochs: every fence, the first included, counts all n members of the window's communicator
+// (itself too; traces do not record MPI_MODE_NOPRECEDE, so no fence can be left out); a pair is
+// unneeded when neither of the two accessed the other in the epoch the fence closes (the first
+// fence closes none: all n unneeded).
+TEST(RmaActive, ScalascaPairwiseCountsAtFences) {
+  const Rank n = size();
+  Scenario s;
+  const int epochs = 4;
+  double unneeded = n * n;  // the first fence
+  for (Rank r = 0; r < n; ++r) s.rank(r).fence(2.0, 2.1, s.win);
+  for (int k = 0; k < epochs; ++k) {
+    std::vector<std::vector<bool>> touched(n, std::vector<bool>(n, false));  // either way
+    for (Rank r = 0; r < n; ++r) {
+      const double t = 3.0 + k;
+      if (r % 2 == static_cast<Rank>(k % 2)) {
+        const Rank target = (r + 1) % n;
+        s.rank(r).put(t, t + 0.1, s.win, target, 8);
+        touched[r][target] = touched[target][r] = true;
+      }
+      s.rank(r).fence(t + 0.5, t + 0.6, s.win);
+    }
+    for (Rank r = 0; r < n; ++r)
+      for (Rank p = 0; p < n; ++p) unneeded += touched[r][p] ? 0.0 : 1.0;
+  }
+  const report::Report rep = s.analyze();
+  if (!isRoot()) return;
+  for (Rank r = 0; r < n; ++r)
+    EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_count", "main/MPI_Win_fence", r), 1.0 * n * (epochs + 1), kEps) << r;
+  EXPECT_NEAR(totalOf(rep, "mpi_rma_pairsync_count"), 1.0 * n * n * (epochs + 1), kEps);
+  EXPECT_NEAR(totalOf(rep, "mpi_rma_pairsync_unneeded_count"), unneeded, kEps);
+  // Ours, per closed epoch: the n - 1 other members of each of the epochs' closing fences.
+  EXPECT_NEAR(totalOf(rep, "rma_epoch_pairsync_count"), 1.0 * epochs * n * (n - 1), kEps);
+}
+
+// Scalasca's pairwise count in GATS: both sides count their group, the origin at
+// MPI_Win_complete (its targets: 1), the target at MPI_Win_wait (its origins: n - 1); unneeded
+// are the targets an origin did not access and the origins that did not access the target. Here
+// odd origins put, even ones access nothing. A completing MPI_Win_test counts nothing there.
+TEST(RmaActive, ScalascaPairwiseCountsInGats) {
+  const Rank n = size();
+  Scenario s;
+  s.rank(0).post(2.0, 2.05, s.win, othersThan(0)).wait(3.0, 3.1, s.win);
+  s.rank(0).post(4.0, 4.05, s.win, othersThan(0)).winTest(5.0, 5.1, s.win, true);
+  double idle = 0;
+  for (Rank r = 1; r < n; ++r) {
+    for (const double t : {2.1, 4.1}) {
+      auto& o = s.rank(r).start(t, t + 0.05, s.win, {0});
+      if (r % 2 == 1) o.put(t + 0.1, t + 0.2, s.win, 0, 8);
+      o.complete(t + 0.3, t + 0.35, s.win);
+    }
+    if (r % 2 == 0) idle += 1.0;
+  }
+  const report::Report rep = s.analyze();
+  if (!isRoot()) return;
+  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_count", "main/MPI_Win_wait", 0), n - 1, kEps);
+  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_unneeded_count", "main/MPI_Win_wait", 0), idle, kEps);
+  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_count", "main/MPI_Win_test", 0), 0.0, kEps);
+  for (Rank r = 1; r < n; ++r) {
+    EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_count", "main/MPI_Win_complete", r), 2.0, kEps) << r;
+    EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_unneeded_count", "main/MPI_Win_complete", r), r % 2 == 0 ? 2.0 : 0.0,
+                kEps)
+        << r;
+  }
+  EXPECT_NEAR(totalOf(rep, "mpi_rma_pairsync_count"), (n - 1) + 2.0 * (n - 1), kEps);
+  EXPECT_NEAR(totalOf(rep, "mpi_rma_pairsync_unneeded_count"), idle + 2.0 * idle, kEps);
+  // Ours: at the target only, at the wait and the completing test alike.
+  EXPECT_NEAR(totalOf(rep, "rma_epoch_pairsync_count"), 2.0 * (n - 1), kEps);
+  EXPECT_NEAR(totalOf(rep, "rma_epoch_pairsync_unneeded_count"), 2.0 * idle, kEps);
 }
 
 // ------------------------------------------------------------------ window creation and release
@@ -375,12 +446,12 @@ TEST(RmaActive, FenceEpochsOverSeveralExchangeBatches) {
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "mpi_rma_early_fence", "main/MPI_Win_fence", 0), 0.001 * withPut, kEps);
   EXPECT_NEAR(valueOf(rep, "mpi_rma_wait_at_fence", "main/MPI_Win_fence", 0), 0.002 * epochs, kEps);
-  EXPECT_NEAR(valueOf(rep, "mpi_rma_pairsync_unneeded_count", "main/MPI_Win_fence", 0),
+  EXPECT_NEAR(valueOf(rep, "rma_epoch_pairsync_unneeded_count", "main/MPI_Win_fence", 0),
               1.0 * epochs * (n - 1) - withPut, kEps);
   expectOnly(rep, {{"mpi_rma_early_fence", 0.001 * withPut},
                    {"mpi_rma_wait_at_fence", 0.002 * epochs},
-                   {"mpi_rma_pairsync_count", 1.0 * epochs * n * (n - 1)},
-                   {"mpi_rma_pairsync_unneeded_count", 1.0 * epochs * n * (n - 1) - withPut}});
+                   {"rma_epoch_pairsync_count", 1.0 * epochs * n * (n - 1)},
+                   {"rma_epoch_pairsync_unneeded_count", 1.0 * epochs * n * (n - 1) - withPut}});
   expectCause(rep, "mpi_rma_early_fence", 1);
 }
 
@@ -457,8 +528,8 @@ TEST(RmaActive, WindowsOnDisjointHalves) {
         << r;
   }
   expectOnly(rep, {{"mpi_rma_wait_at_fence", expected},
-                   {"mpi_rma_pairsync_count", pairs},
-                   {"mpi_rma_pairsync_unneeded_count", pairs}});
+                   {"rma_epoch_pairsync_count", pairs},
+                   {"rma_epoch_pairsync_unneeded_count", pairs}});
 }
 
 // ------------------------------------------------------------------ validation

@@ -189,14 +189,15 @@ TEST(CollectiveAggregation, LateBroadcastAndEarlyReduce) {
   EXPECT_DOUBLE_EQ(valueOf(tb, Metric::MpiLateBroadcast, 1), 0.5);
   EXPECT_DOUBLE_EQ(valueOf(tb, Metric::MpiLateBroadcast, 2), 0.0);  // the root does not wait for itself
   EXPECT_DOUBLE_EQ(valueOf(tb, Metric::MpiLateBroadcast, 3), 0.0);
-  // MPI_Reduce with root 0 entering at 1.0; the first non-root enters at 2.5
+  // MPI_Reduce with root 0 entering at 1.0; the latest sender (rank 2) enters at 5.0. Scalasca's
+  // Early Reduce: the root waits for the latest sender, 5.0 - 1.0 = 4.0 (not for the first, 2.5).
   const std::vector<Event> r = {collective(0, CollectiveKind::NToOne, 1.0, 6.0, 0),
                                 collective(1, CollectiveKind::NToOne, 2.5, 2.6, 0),
                                 collective(2, CollectiveKind::NToOne, 5.0, 5.1, 0),
                                 collective(3, CollectiveKind::NToOne, 3.0, 3.1, 0)};
   const WaitTotals tr = aggregate(r, {{0}, {1, 2, 3}});
-  EXPECT_DOUBLE_EQ(valueOf(tr, Metric::MpiEarlyReduce, 0), 1.5);
-  EXPECT_DOUBLE_EQ(tr.total(Metric::MpiEarlyReduce), 1.5);
+  EXPECT_DOUBLE_EQ(valueOf(tr, Metric::MpiEarlyReduce, 0), 4.0);
+  EXPECT_DOUBLE_EQ(tr.total(Metric::MpiEarlyReduce), 4.0);
 }
 
 TEST(WaitTotals, TakeEmptiesAndSumsPerKey) {
