@@ -38,6 +38,8 @@ class Collectives {
     trace::Rank root;    // rank in the communicator, kNone if none
     replay::Call call;
   };
+  // Per trace communicator, this location's operations in order.
+  const std::vector<std::vector<Operation>>& operations() const { return ops_; }
 
  private:
   replay::ReplayContext& ctx_;
