@@ -87,16 +87,16 @@ struct Rng {
 // Writes the events of one rank, counting them and keeping its clock monotonic.
 class RankWriter {
  public:
-  RankWriter(OTF2_EvtWriter* w, std::uint32_t rank, std::uint32_t size, std::uint64_t seed)
+  RankWriter(OTF2_EvtWriter* w, std::uint32_t rank, std::uint32_t size, std::uint64_t seed, std::uint64_t skew)
       : w_(w), rank_(rank), size_(size), jitter_{seed * 0x2545F4914F6CDD1Dull + rank},
-        slowdown_(1.0 + 0.04 * rank) {}
+        slowdown_(1.0 + 0.04 * rank), skew_(skew) {}
 
   std::uint64_t events() const { return events_; }
-  OTF2_TimeStamp now() const { return t_; }
+  OTF2_TimeStamp now() const { return t_ + skew_; }
 
   void prologue() {
     t_ = kClockOrigin + 1000 + 37 * rank_;
-    check(OTF2_EvtWriter_ProgramBegin(w_, nullptr, t_, programName_, 0, nullptr), "ProgramBegin");
+    check(OTF2_EvtWriter_ProgramBegin(w_, nullptr, t_ + skew_, programName_, 0, nullptr), "ProgramBegin");
     ++events_;
     advance(200);
     enter(kMain);
@@ -105,7 +105,7 @@ class RankWriter {
     leave(kMpiInit);
     enter(kMpiWinCreate);
     rmaCollectiveBegin();
-    check(OTF2_EvtWriter_RmaWinCreate(w_, nullptr, t_, kWindow), "RmaWinCreate");
+    check(OTF2_EvtWriter_RmaWinCreate(w_, nullptr, t_ + skew_, kWindow), "RmaWinCreate");
     ++events_;
     syncTo(kClockOrigin + 300'000);
     rmaCollectiveEnd(OTF2_COLLECTIVE_OP_CREATE_HANDLE, OTF2_RMA_SYNC_LEVEL_NONE);
@@ -137,10 +137,10 @@ class RankWriter {
     if (s % kCollectiveEvery == kCollectiveEvery - 1) {
       enter(kMpiAllreduce);
       advance(120);
-      check(OTF2_EvtWriter_MpiCollectiveBegin(w_, nullptr, t_), "MpiCollectiveBegin");
+      check(OTF2_EvtWriter_MpiCollectiveBegin(w_, nullptr, t_ + skew_), "MpiCollectiveBegin");
       ++events_;
       syncTo(T + kStepTicks * 65 / 100 + jitter_.below(500));
-      check(OTF2_EvtWriter_MpiCollectiveEnd(w_, nullptr, t_, OTF2_COLLECTIVE_OP_ALLREDUCE, kCommWorld,
+      check(OTF2_EvtWriter_MpiCollectiveEnd(w_, nullptr, t_ + skew_, OTF2_COLLECTIVE_OP_ALLREDUCE, kCommWorld,
                                             OTF2_UNDEFINED_UINT32, 8 * 16, 8 * 16),
             "MpiCollectiveEnd");
       ++events_;
@@ -157,14 +157,14 @@ class RankWriter {
       leave(kMpiWinFence);
       enter(kMpiPut);
       advance(300);
-      check(OTF2_EvtWriter_RmaPut(w_, nullptr, t_, kWindow, right, 4096, id), "RmaPut");
+      check(OTF2_EvtWriter_RmaPut(w_, nullptr, t_ + skew_, kWindow, right, 4096, id), "RmaPut");
       ++events_;
       advance(400);
       leave(kMpiPut);
       enter(kMpiWinFence);  // closes it: the put completes here
       rmaCollectiveBegin();
       syncTo(T + kStepTicks * 85 / 100 + jitter_.below(500));
-      check(OTF2_EvtWriter_RmaOpCompleteNonBlocking(w_, nullptr, t_, kWindow, id), "RmaOpCompleteNonBlocking");
+      check(OTF2_EvtWriter_RmaOpCompleteNonBlocking(w_, nullptr, t_ + skew_, kWindow, id), "RmaOpCompleteNonBlocking");
       ++events_;
       advance(20);
       rmaCollectiveEnd(OTF2_COLLECTIVE_OP_BARRIER, OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY);
@@ -179,7 +179,7 @@ class RankWriter {
     syncTo(begin_ + steps * kStepTicks);
     enter(kMpiWinFree);
     rmaCollectiveBegin();
-    check(OTF2_EvtWriter_RmaWinDestroy(w_, nullptr, t_, kWindow), "RmaWinDestroy");
+    check(OTF2_EvtWriter_RmaWinDestroy(w_, nullptr, t_ + skew_, kWindow), "RmaWinDestroy");
     ++events_;
     syncTo(begin_ + steps * kStepTicks + 50'000);
     rmaCollectiveEnd(OTF2_COLLECTIVE_OP_DESTROY_HANDLE, OTF2_RMA_SYNC_LEVEL_NONE);
@@ -190,7 +190,7 @@ class RankWriter {
     advance(300);
     leave(kMain);
     advance(100);
-    check(OTF2_EvtWriter_ProgramEnd(w_, nullptr, t_, 0), "ProgramEnd");
+    check(OTF2_EvtWriter_ProgramEnd(w_, nullptr, t_ + skew_, 0), "ProgramEnd");
     ++events_;
   }
 
@@ -200,12 +200,12 @@ class RankWriter {
   void advance(std::uint64_t ticks) { t_ += ticks; }
   void syncTo(OTF2_TimeStamp t) { t_ = std::max(t_ + 10, t); }
   void enter(OTF2_RegionRef r) {
-    check(OTF2_EvtWriter_Enter(w_, nullptr, t_, r), "Enter");
+    check(OTF2_EvtWriter_Enter(w_, nullptr, t_ + skew_, r), "Enter");
     ++events_;
     advance(40 + jitter_.below(40));
   }
   void leave(OTF2_RegionRef r) {
-    check(OTF2_EvtWriter_Leave(w_, nullptr, t_, r), "Leave");
+    check(OTF2_EvtWriter_Leave(w_, nullptr, t_ + skew_, r), "Leave");
     ++events_;
     advance(30 + jitter_.below(30));
   }
@@ -223,7 +223,7 @@ class RankWriter {
   void send(std::uint32_t to, OTF2_TimeStamp) {
     enter(kMpiSend);
     advance(150);
-    check(OTF2_EvtWriter_MpiSend(w_, nullptr, t_, to, kCommWorld, 7, 65536), "MpiSend");
+    check(OTF2_EvtWriter_MpiSend(w_, nullptr, t_ + skew_, to, kCommWorld, 7, 65536), "MpiSend");
     ++events_;
     advance(1800 + jitter_.below(300));  // eager protocol: returns once buffered
     leave(kMpiSend);
@@ -231,18 +231,18 @@ class RankWriter {
   void recv(std::uint32_t from, OTF2_TimeStamp arrival) {
     enter(kMpiRecv);
     syncTo(arrival);  // a late sender makes this rank wait
-    check(OTF2_EvtWriter_MpiRecv(w_, nullptr, t_, from, kCommWorld, 7, 65536), "MpiRecv");
+    check(OTF2_EvtWriter_MpiRecv(w_, nullptr, t_ + skew_, from, kCommWorld, 7, 65536), "MpiRecv");
     ++events_;
     advance(80);
     leave(kMpiRecv);
   }
   void rmaCollectiveBegin() {
     advance(100);
-    check(OTF2_EvtWriter_RmaCollectiveBegin(w_, nullptr, t_), "RmaCollectiveBegin");
+    check(OTF2_EvtWriter_RmaCollectiveBegin(w_, nullptr, t_ + skew_), "RmaCollectiveBegin");
     ++events_;
   }
   void rmaCollectiveEnd(OTF2_CollectiveOp op, OTF2_RmaSyncLevel level) {
-    check(OTF2_EvtWriter_RmaCollectiveEnd(w_, nullptr, t_, op, level, kWindow, OTF2_UNDEFINED_UINT32, 0, 0),
+    check(OTF2_EvtWriter_RmaCollectiveEnd(w_, nullptr, t_ + skew_, op, level, kWindow, OTF2_UNDEFINED_UINT32, 0, 0),
           "RmaCollectiveEnd");
     ++events_;
     advance(100);
@@ -253,6 +253,7 @@ class RankWriter {
   std::uint32_t size_;
   Rng jitter_;  // timing noise, differs per rank
   double slowdown_;  // load imbalance: higher ranks compute a little slower
+  std::uint64_t skew_;  // added to every timestamp written: this rank's clock runs ahead
   OTF2_TimeStamp t_ = 0;
   OTF2_TimeStamp begin_ = 0;
   std::uint64_t events_ = 0;
@@ -309,7 +310,7 @@ GeneratedTrace generateTrace(const std::string& dir, const GeneratorOptions& opt
   for (std::uint32_t r = 0; r < L; ++r) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, r);
     if (!w) throw std::runtime_error("trace generator: cannot create the event writer of location " + std::to_string(r));
-    RankWriter rank(w, r, L, options.seed);
+    RankWriter rank(w, r, L, options.seed, r == 1 ? options.skewTicks : 0);
     rank.setProgramName(programName);
     rank.prologue();
     std::uint64_t s = 0;

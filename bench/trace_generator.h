@@ -14,6 +14,10 @@ struct GeneratorOptions {
   std::uint64_t events = 10'000'000;  // total over all locations (at least this many)
   std::uint32_t locations = 8;        // MPI ranks, one "Master thread" each
   std::uint64_t seed = 1;
+  // Location 1's clock runs this many ticks (ns) ahead of the others', with no offsets recorded:
+  // its messages seem to arrive before they were sent, its collectives to be left early
+  // (clock-condition violations, for timing their correction).
+  std::uint64_t skewTicks = 0;
 };
 
 struct GeneratedTrace {

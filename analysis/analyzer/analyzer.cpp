@@ -1,8 +1,12 @@
 #include "analysis/analyzer/analyzer.h"
 
+#include <algorithm>
 #include <climits>
+#include <memory>
+#include <optional>
 #include <sstream>
 
+#include "analysis/analyzer/time_correction.h"
 #include "analysis/causes/causes.h"
 #include "analysis/patterns/collective_patterns.h"
 #include "analysis/patterns/p2p_patterns.h"
@@ -84,6 +88,64 @@ std::string validateReferences(const ReplayContext& ctx) {
   return {};
 }
 
+// The pattern families over one version of this location's events (as recorded, or with
+// corrected times), validated: every rank builds and validates them in the same order.
+struct Families {
+  CallIndex calls;
+  ReplayContext ctx;
+  patterns::TimeMetrics timeMetrics;
+  patterns::RmaPassive rmaPassive;
+  patterns::RmaActive rmaActive;
+  std::optional<patterns::Collectives> collectives;
+  std::optional<patterns::PointToPoint> p2p;
+
+  Families(const trace::Trace& local, const trace::LocationEvents& events, trace::Rank me, int size,
+           const Communicators& comms, replay::Severities& severities)
+      : calls(events, local.callTree, local.defs),
+        ctx{local, events, me, size, comms, calls, severities},
+        timeMetrics(ctx),
+        rmaPassive(ctx),
+        rmaActive(ctx) {}
+
+  // Every family runs validate -> exchange -> detect, phase by phase and in the same order on
+  // every rank, so the collective operations match. The local checks (references, passive-target
+  // locks) are agreed on together before anything reads the communicators and peers they check:
+  // the collective checks, and the collective and point-to-point families, which collect their
+  // operations when built.
+  void validate(MPI_Comm world, bool yieldCore, const std::function<void(int)>& progress) {
+    std::string error = validateReferences(ctx);
+    if (error.empty()) error = rmaPassive.validate();
+    agree(error, world, yieldCore);
+    collectives.emplace(ctx);
+    agree(collectives->validate(), world, yieldCore);
+    agree(rmaActive.validate(), world, yieldCore);
+    progress(50);
+    p2p.emplace(ctx);
+    agree(p2p->exchange(), world, yieldCore);
+  }
+};
+
+// Corrects clock-condition violations (time_correction.h): returns the location's events with
+// corrected times, or nothing if no relation was broken.
+std::optional<trace::LocationEvents> correctTimes(const trace::LocationEvents& recorded, const Families& families,
+                                                  replay::TimeCorrectionSummary& summary) {
+  TimeCorrection tc = correctClocks(families.ctx, *families.p2p, *families.collectives);
+  summary.violations = tc.violations;
+  summary.rounds = tc.rounds;
+  if (!tc.applied) return std::nullopt;
+  summary.applied = true;
+  std::optional<trace::LocationEvents> corrected(recorded);
+  tc.correction.apply(corrected->events);
+  for (std::size_t i = 0; i < recorded.events.size(); ++i) {
+    const double shift = corrected->events[i].time - recorded.events[i].time;
+    if (shift == 0.0) continue;
+    ++summary.movedEvents;
+    summary.largestShift = std::max(summary.largestShift, shift);
+  }
+  summary.correction = std::move(tc.correction);
+  return corrected;
+}
+
 // analyzeLocation; `phase` follows the progress reports, for the out-of-memory line.
 LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const AnalysisOptions& options,
                           std::string_view& phase) {
@@ -104,32 +166,26 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
 
   LocalResult result;
   progress("validate", 0);
-  const CallIndex calls(local.locations[0], local.callTree, local.defs);
   const Communicators comms(local.defs, world);
   const bool yieldCore = comms.nodeOversubscribed();
-  ReplayContext ctx{local, local.locations[0], static_cast<trace::Rank>(me), size, comms, calls, result.severities};
-
-  // Every family runs validate -> exchange -> detect, phase by phase and in the same order on
-  // every rank, so the collective operations match. The local checks (references, passive-target
-  // locks) are agreed on together before anything reads the communicators and peers they check:
-  // the collective checks, and the collective and point-to-point families, which collect their
-  // operations when built.
-  patterns::TimeMetrics timeMetrics(ctx);
-  patterns::RmaPassive rmaPassive(ctx);
-  patterns::RmaActive rmaActive(ctx);
-  std::string error = validateReferences(ctx);
-  if (error.empty()) error = rmaPassive.validate();
-  agree(error, world, yieldCore);
-  patterns::Collectives collectives(ctx);
-  agree(collectives.validate(), world, yieldCore);
-  agree(rmaActive.validate(), world, yieldCore);
-  progress("validate", 50);
-  patterns::PointToPoint p2p(ctx);
-  agree(p2p.exchange(), world, yieldCore);
+  const auto rank = static_cast<trace::Rank>(me);
+  auto families = std::make_unique<Families>(local, local.locations[0], rank, size, comms, result.severities);
+  families->validate(world, yieldCore, [&](int percent) { progress("validate", percent); });
+  // With corrected times the families are built again over them; the recorded events stay as read.
+  std::optional<trace::LocationEvents> corrected;
+  if (options.timeCorrection) {
+    corrected = correctTimes(local.locations[0], *families, result.timeCorrection);
+    if (corrected) {
+      families.reset();
+      families = std::make_unique<Families>(local, *corrected, rank, size, comms, result.severities);
+      families->validate(world, yieldCore, [](int) {});
+    }
+  }
   progress("validate", 100);
+  Families& f = *families;
 
   progress("replay", 0);
-  result.exclusiveTime = timeMetrics.detect();
+  result.exclusiveTime = f.timeMetrics.detect();
   // The threads and streams of this rank's process: their own events only, no exchange.
   for (const trace::LocationEvents& thread : local.threadLocations) {
     replay::ThreadResult& out = result.threads.emplace_back();
@@ -138,19 +194,19 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
     ReplayContext threadCtx{local, thread, static_cast<trace::Rank>(me), size, comms, threadCalls, out.severities};
     patterns::TimeMetrics(threadCtx).detect();
   }
-  result.clockViolations.p2p = p2p.detect();
+  result.clockViolations.p2p = f.p2p->detect();
   progress("replay", 25);
-  result.clockViolations.collective = collectives.detect();
+  result.clockViolations.collective = f.collectives->detect();
   progress("replay", 50);
-  result.clockViolations.rma = rmaActive.detect();
+  result.clockViolations.rma = f.rmaActive.detect();
   progress("replay", 75);
-  rmaPassive.detect();
+  f.rmaPassive.detect();
   progress("replay", 100);
   if (!options.causes) return result;
   progress("causes", 0);
-  causes::analyzeDelays(ctx, result);
+  causes::analyzeDelays(f.ctx, result);
   progress("causes", 50);
-  causes::analyzeCriticalPath(ctx, result);
+  causes::analyzeCriticalPath(f.ctx, result);
   progress("causes", 100);
   return result;
 }

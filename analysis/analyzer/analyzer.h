@@ -32,6 +32,9 @@ struct AnalysisOptions {
   // the result has the forward patterns only: the analyzer's own scope, which
   // the speed benchmark times on its own.
   bool causes = true;
+  // Correct clock-condition violations with the controlled logical clock before the pattern
+  // search (time_correction.h); only a trace with violations changes. Off: the recorded times.
+  bool timeCorrection = true;
 };
 
 // Collective over `world`, whose rank r analyzes world rank r of the trace;
@@ -41,5 +44,9 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
 // Collective over `world`: merges the call trees and severities of all ranks
 // into one report, returned on rank 0 (other ranks get an empty report).
 report::Report gatherReport(const trace::Trace& local, const LocalResult& result, MPI_Comm world);
+
+// Collective over `world`: every location's clock correction (result.timeCorrection), in world
+// rank order on rank 0 (empty elsewhere), for trace::writeClockCorrections().
+std::vector<trace::LocationClockCorrection> gatherClockCorrections(const LocalResult& result, MPI_Comm world);
 
 }  // namespace waitscope::analyzer

@@ -3,6 +3,7 @@
 // values over all locations.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <span>
 #include <string>
@@ -162,6 +163,13 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
                                             result.clockViolations.rma};
   unsigned long long totalViolations[3] = {0, 0, 0};
   MPI_Reduce(violations, totalViolations, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, world);
+  const replay::TimeCorrectionSummary& tc = result.timeCorrection;
+  unsigned long long moved = tc.movedEvents, totalMoved = 0;
+  double largestShift = 0.0;
+  if (tc.applied) {  // the same on every rank
+    MPI_Reduce(&moved, &totalMoved, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, world);
+    MPI_Reduce(&tc.largestShift, &largestShift, 1, MPI_DOUBLE, MPI_MAX, 0, world);
+  }
   report::Report out;
   std::vector<std::vector<std::uint32_t>> toGlobal(static_cast<std::size_t>(size));
   if (me == 0) {
@@ -304,6 +312,16 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
   out.meta.emplace_back("clock_violations_p2p", std::to_string(totalViolations[0]));
   out.meta.emplace_back("clock_violations_collective", std::to_string(totalViolations[1]));
   out.meta.emplace_back("clock_violations_rma", std::to_string(totalViolations[2]));
+  // Only a corrected trace says so: the report of a trace without violations stays as it was.
+  if (tc.applied) {
+    char shift[32];
+    std::snprintf(shift, sizeof shift, "%.9g", largestShift);
+    out.meta.emplace_back("time_correction", "controlled logical clock");
+    out.meta.emplace_back("time_correction_violations", std::to_string(tc.violations));
+    out.meta.emplace_back("time_correction_moved_events", std::to_string(totalMoved));
+    out.meta.emplace_back("time_correction_largest_shift", shift);
+    out.meta.emplace_back("time_correction_rounds", std::to_string(tc.rounds));
+  }
   out.meta.emplace_back("locations", std::to_string(out.locations.size()));
   if (const std::string line = trace::unanalyzedParadigmsLine(local.defs); !line.empty())
     out.meta.emplace_back("unanalyzed_paradigms", line);

@@ -39,6 +39,8 @@ class Collectives {
     bool sends;          // this process sends data in it (an N-to-1 operation's senders)
     replay::Call call;
   };
+  // Per trace communicator, this location's operations in order.
+  const std::vector<std::vector<Operation>>& operations() const { return ops_; }
 
  private:
   replay::ReplayContext& ctx_;

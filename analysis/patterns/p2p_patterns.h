@@ -51,6 +51,8 @@ class PointToPoint {
     double completed;          // time of the completion record: no reach into the location's events later
     double sendEnter = 0.0;    // from the matched send
   };
+  const std::vector<Send>& sends() const { return sends_; }
+  const std::vector<Receive>& receives() const { return receives_; }
 
  private:
   replay::ReplayContext& ctx_;

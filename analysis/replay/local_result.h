@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/replay/severities.h"
+#include "analysis/trace/clock_correction.h"
 #include "analysis/trace/ids.h"
 
 namespace waitscope::replay {
@@ -30,9 +31,21 @@ struct ThreadResult {
   Severities severities;
 };
 
+// What the correction of clock-condition violations did before the pattern search
+// (analysis/analyzer/time_correction.h).
+struct TimeCorrectionSummary {
+  bool applied = false;            // the same on every rank
+  std::uint64_t violations = 0;    // broken happened-before relations on the recorded times, all ranks
+  std::uint64_t movedEvents = 0;   // this location's events whose time changed
+  double largestShift = 0.0;       // seconds, this location
+  int rounds = 0;                  // exchange rounds
+  trace::LocationClockCorrection correction;  // this location's, empty unless applied
+};
+
 struct LocalResult {
   Severities severities;
   ClockViolationCounts clockViolations;
+  TimeCorrectionSummary timeCorrection;
   std::vector<PathPiece> criticalPath;  // on this location, in any order
   std::vector<double> exclusiveTime;    // per call path (time metrics), for the critical path's imbalance
   std::vector<ThreadResult> threads;    // time metrics only: no wait states on these

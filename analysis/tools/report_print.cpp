@@ -99,6 +99,11 @@ int runPrint(const std::vector<std::string>& args, std::ostream& out) {
     if (const std::string line = report.metaValue("unanalyzed_paradigms"); !line.empty())
       out << "note: " << line << "\n";
     printMetricTree(report, out);
+    // One line when the analysis corrected clock-condition violations (waitscope-analyze).
+    if (const std::string how = report.metaValue("time_correction", ""); !how.empty())
+      out << "times corrected (" << how << "): " << report.metaValue("time_correction_violations", "0")
+          << " clock condition violations, " << report.metaValue("time_correction_moved_events", "0")
+          << " events moved, largest shift " << report.metaValue("time_correction_largest_shift", "0") << " s\n";
   }
   return 0;
 }

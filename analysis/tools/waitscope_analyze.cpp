@@ -14,6 +14,7 @@
 #include "analysis/report/text_output.h"
 #include "analysis/tools/command_line_args.h"
 #include "analysis/tools/output_checks.h"
+#include "analysis/trace/clock_correction_file.h"
 #include "analysis/trace/otf2_reader.h"
 #include "analysis/trace/otf2_reader_mpi.h"
 #include "analysis/trace/trace_error.h"
@@ -24,19 +25,23 @@ namespace fs = std::filesystem;
 using namespace waitscope;
 
 constexpr const char* kUsage =
-    "usage: mpiexec -n N waitscope-analyze TRACE.otf2 [-o REPORT] [--force] [--quiet]\n"
+    "usage: mpiexec -n N waitscope-analyze TRACE.otf2 [-o REPORT] [--force] [--quiet] [--no-time-correct]\n"
     "  Finds the wait states in an OTF2 trace with one analysis rank per MPI rank of the trace\n"
     "  (N = the trace's number of MPI ranks) and writes a report (default: beside the trace,\n"
     "  TRACE.waitscope). Progress lines on stderr: 'progress PHASE PERCENT'.\n"
     "  REPORT is refused if it is a file of the trace or an existing file that is not a Waitscope\n"
     "  report; a report of the same trace is replaced, a report of another trace only with --force.\n"
-    "  --quiet leaves out the progress lines and the closing 'wrote' line; warnings still print.\n";
+    "  --quiet leaves out the progress lines and the closing 'wrote' line; warnings still print.\n"
+    "  Clock-condition violations (a message received before it was sent, ...) are corrected with\n"
+    "  the controlled logical clock before the search, and the corrected times are written beside\n"
+    "  the report (REPORT.clock-correction); --no-time-correct analyzes the recorded times as they are.\n";
 
 struct Options {
   std::string trace;
   std::string report;
   bool quiet = false;
   bool force = false;  // replace a report of another trace
+  bool timeCorrection = true;
   bool help = false;
   std::string usageError;
 };
@@ -55,6 +60,7 @@ Options parse(int argc, char** argv) {
       .whenMissing([&](const std::string&) { o.usageError = "-o needs a file name"; })
       .flag({"--quiet"}, [&] { o.quiet = true; })
       .flag({"--force"}, [&] { o.force = true; })
+      .flag({"--no-time-correct"}, [&] { o.timeCorrection = false; })
       .positional([&](const std::string& a) {
         if (o.trace.empty()) o.trace = a;
         else o.usageError = "more than one trace given";
@@ -88,6 +94,9 @@ std::string precheck(const Options& o, int size) {
     // The report's path, before hours of analysis: never a file of the trace or one that is not a report.
     if (std::string problem = tools::analyzerOutputProblem(o.trace, o.report, o.force); !problem.empty())
       return problem;
+    // The corrected times go beside the report: never over a file of another kind.
+    if (const std::string side = trace::clockCorrectionPath(o.report); o.timeCorrection && trace::isForeignFile(side))
+      return side + ": exists and is not a clock-correction file; move it away or choose another report name";
   } catch (const std::bad_alloc&) {
     return "rank 0: " + replay::outOfMemoryMessage("read", replay::memoryState(), 0);
   } catch (const std::exception& e) {
@@ -157,10 +166,13 @@ int run(int argc, char** argv) {
 
   analyzer::AnalysisOptions options;
   options.progress = progress;
+  options.timeCorrection = o.timeCorrection;
   try {
     const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD, options);
     progress("write", 0);
     report::Report rep = analyzer::gatherReport(local, result, MPI_COMM_WORLD);
+    std::vector<trace::LocationClockCorrection> corrections;
+    if (result.timeCorrection.applied) corrections = analyzer::gatherClockCorrections(result, MPI_COMM_WORLD);
     std::string writeError;
     if (me == 0) try {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -171,6 +183,11 @@ int run(int argc, char** argv) {
       rep.meta.emplace_back("analysis_seconds", std::to_string(seconds));
       rep.meta.emplace_back("kind", "trace analysis");
       report::writeReport(rep, o.report);
+      // The corrected times for the views, beside the report; a stale one from an earlier
+      // analysis of a report by this name goes.
+      const std::string side = trace::clockCorrectionPath(o.report);
+      if (result.timeCorrection.applied) trace::writeClockCorrections(side, corrections);
+      else trace::removeClockCorrections(side);
     } catch (const std::bad_alloc&) {
       writeError = "rank 0: " + replay::outOfMemoryMessage("write", replay::memoryState(), local.eventCount());
     } catch (const std::exception& e) {
@@ -191,6 +208,13 @@ int run(int argc, char** argv) {
                      rep.metaValue("clock_violations_p2p", "0").c_str(),
                      rep.metaValue("clock_violations_collective", "0").c_str(),
                      rep.metaValue("clock_violations_rma", "0").c_str());
+      if (result.timeCorrection.applied)
+        std::fprintf(stderr,
+                     "waitscope-analyze: corrected %s clock condition violations with the controlled logical clock: "
+                     "%s events moved, largest shift %s s (--no-time-correct keeps the recorded times)\n",
+                     rep.metaValue("time_correction_violations", "0").c_str(),
+                     rep.metaValue("time_correction_moved_events", "0").c_str(),
+                     rep.metaValue("time_correction_largest_shift", "0").c_str());
       if (!o.quiet) std::printf("waitscope-analyze: wrote %s (%d ranks)\n", o.report.c_str(), size);
     }
   } catch (const analyzer::AnalysisError& e) {

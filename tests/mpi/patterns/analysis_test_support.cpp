@@ -63,10 +63,10 @@ report::Report analyzeBuilt(trace::TraceBuilder& builder, const analyzer::Analys
   return analyzeTrace(builder.trace(), options);
 }
 
-report::Report analyzeFile(const std::string& anchor) {
+report::Report analyzeFile(const std::string& anchor, const analyzer::AnalysisOptions& analysis) {
   trace::ReadOptions options;
   options.warn = [](const std::string&) {};
-  return analyzeLocal(trace::readTraceForRank(anchor, MPI_COMM_WORLD, options));
+  return analyzeLocal(trace::readTraceForRank(anchor, MPI_COMM_WORLD, options), analysis);
 }
 
 std::string analysisError(trace::TraceBuilder& builder) {

@@ -24,7 +24,7 @@ trace::Trace localView(const trace::Trace& full, trace::Rank rank);
 report::Report analyzeBuilt(trace::TraceBuilder& builder, const analyzer::AnalysisOptions& options = {});
 report::Report analyzeTrace(const trace::Trace& full, const analyzer::AnalysisOptions& options = {});
 // Reads an OTF2 archive in parallel (one location per rank) and analyzes it.
-report::Report analyzeFile(const std::string& anchor);
+report::Report analyzeFile(const std::string& anchor, const analyzer::AnalysisOptions& options = {});
 
 // The error message the analysis gives for a trace, "" if it is accepted.
 std::string analysisError(trace::TraceBuilder& builder);
