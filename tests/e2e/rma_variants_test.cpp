@@ -249,7 +249,9 @@ TEST_F(RmaVariants, MixedWaitsAtFenceOnlyInTheFenceExchange) {
   std::printf("[mixed] rank 0 Late Post %.4f s (> 0), Early Wait over all ranks %.4f s (> 0)\n", latePost,
               reportTotal(r.rep, "mpi_rma_early_wait"));
   EXPECT_GT(latePost, 0.0);
-  if (!completeWaitsForPost()) EXPECT_GT(reportTotal(r.rep, "mpi_rma_early_wait"), 0.0);
+  if (!completeWaitsForPost()) {
+    EXPECT_GT(reportTotal(r.rep, "mpi_rma_early_wait"), 0.0);
+  }
   pairSyncs(r, kIters * 3 + kIters * 2, kIters);
 }
 
@@ -263,7 +265,9 @@ TEST_F(RmaVariants, GatsOnlyHasNoWaitAtFence) {
   const double earlyWait = reportTotal(r.rep, "mpi_rma_early_wait");
   std::printf("[gats] Late Post %.4f s (> 0), Early Wait %.4f s (> 0)\n", latePost, earlyWait);
   EXPECT_GT(latePost, 0.0);
-  if (!completeWaitsForPost()) EXPECT_GT(earlyWait, 0.0);
+  if (!completeWaitsForPost()) {
+    EXPECT_GT(earlyWait, 0.0);
+  }
   pairSyncs(r, 2 * kIters * 2, 0);
 }
 
@@ -306,7 +310,9 @@ TEST_F(RmaVariants, DiffShowsTheWaitsMoving) {
     const std::map<std::string, double> d = fromFence[sync] = diff(fence, to);
     // The fence run makes no GATS call at all.
     EXPECT_GT(d.at("mpi_rma_sync_late_post"), 0.0) << sync;
-    if (!completeWaitsForPost()) EXPECT_GT(d.at("mpi_rma_early_wait"), 0.0) << sync;
+    if (!completeWaitsForPost()) {
+      EXPECT_GT(d.at("mpi_rma_early_wait"), 0.0) << sync;
+    }
   }
   // gats calls no fence; how much the y exchange's fences of mixed wait is left to its trace.
   EXPECT_LT(fromFence["gats"]["mpi_rma_wait_at_fence"], 0.0);
