@@ -142,7 +142,8 @@ void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMi
   }
   // To p: phi of the own wait states p caused, then the indirect fractions of
   // the ones p waited in. From p: the phi of those, then the fractions.
-  std::vector<double> out(static_cast<std::size_t>(displs[n])), in(out.size());
+  // `in` has at least one element: MPICH refuses aliased buffers, and two empty vectors give two nullptr.
+  std::vector<double> out(static_cast<std::size_t>(displs[n])), in(std::max<std::size_t>(out.size(), 1));
   for (std::size_t p = 0; p < n; ++p)
     for (std::uint32_t j = causeBegin_[p]; j < causeBegin_[p + 1]; ++j)
       out[static_cast<std::size_t>(displs[p]) + j - causeBegin_[p]] = phiOfMine[byCause_[j]];
