@@ -40,7 +40,9 @@ test-sanitize: setup
 
 # The backend (no Qt) built against MPICH, installed beside Open MPI (which stays the default
 # mpicc/mpiexec), and its MPI tests: recording, pattern analysis, the tools end to end.
-MPICH_TESTS ?= -L mpi
+# Left out (docs/testing.md): what runs chain.c, whose GATS put into an MPI_Win_create window does not
+# arrive under Debian's MPICH 4.0.2, and the recorder's abort checks, which need Open MPI's flush grace.
+MPICH_TESTS ?= -L mpi -E '^(apps_chain|mpi_measure_record|mpi_measure_output|e2e_analyze_apps|e2e_profile_apps|e2e_online_apps)$$'
 test-mpich:
 	bash scripts/setup.sh --mpich
 	cmake -S . -B $(MPICH_BUILD) -G "$(GENERATOR)" -DWAITSCOPE_GUI=OFF -DWAITSCOPE_BENCH=OFF \
