@@ -2,12 +2,13 @@
 # (scripts/setup.sh is idempotent), configures, builds and runs.
 BUILD      ?= build
 SAN_BUILD  ?= build-sanitize
+MPICH_BUILD ?= build-mpich
 GENERATOR  := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 JOBS       ?= $(shell nproc)
 # CI treats warnings as errors.
 WERROR     ?= $(if $(filter true,$(CI)),ON,OFF)
 
-.PHONY: all setup configure build demo test test-sanitize bench package screenshots clean
+.PHONY: all setup configure build demo test test-sanitize test-mpich bench package screenshots clean
 
 all: build
 
@@ -37,6 +38,18 @@ test-sanitize: setup
 	cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -L backend --timeout 900
 
+# The backend (no Qt) built against MPICH, installed beside Open MPI (which stays the default
+# mpicc/mpiexec), and its MPI tests: recording, pattern analysis, the tools end to end.
+# Left out (docs/testing.md): what runs chain.c, whose GATS put into an MPI_Win_create window does not
+# arrive under Debian's MPICH 4.0.2, and the recorder's abort checks, which need Open MPI's flush grace.
+MPICH_TESTS ?= -L mpi -E '^(apps_chain|mpi_measure_record|mpi_measure_output|e2e_analyze_apps|e2e_profile_apps|e2e_online_apps)$$'
+test-mpich:
+	bash scripts/setup.sh --mpich
+	cmake -S . -B $(MPICH_BUILD) -G "$(GENERATOR)" -DWAITSCOPE_GUI=OFF -DWAITSCOPE_BENCH=OFF \
+	  -DWAITSCOPE_WERROR=$(WERROR) -DMPI_C_COMPILER=mpicc.mpich -DMPI_CXX_COMPILER=mpicxx.mpich
+	cmake --build $(MPICH_BUILD) -j $(JOBS)
+	cd $(MPICH_BUILD) && ctest --output-on-failure -j $(JOBS) $(MPICH_TESTS) --timeout 600
+
 bench: build
 	bash scripts/bench.sh $(BUILD)
 
@@ -50,4 +63,4 @@ screenshots: build
 	bash scripts/make-screenshots.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(MPICH_BUILD)

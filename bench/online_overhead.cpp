@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string mpiexec = std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
-                              WAITSCOPE_MPIEXEC + " --oversubscribe -n ";
+                              WAITSCOPE_MPIEXEC + " -n ";
   const std::string run = std::string(WAITSCOPE_RUN) + " --online --fan-in " + std::to_string(fanIn) + " --batch " +
                           std::to_string(batch) + " --channel-capacity " + std::to_string(capacity) + " ";
   const fs::path dir = fs::temp_directory_path() / ("waitscope-bench-online-" + std::to_string(getpid()));

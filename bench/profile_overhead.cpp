@@ -70,7 +70,7 @@ std::string shellQuote(const std::string& s) {
 // Runs the worker under mpiexec with `env` exported; dies with one line on failure.
 Result runWorker(const std::vector<std::string>& env, long iterations, int rounds) {
   std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + std::string(WAITSCOPE_MPIEXEC) +
-                    " --oversubscribe -n 1";
+                    " -n 1";
   for (const std::string& e : env) cmd += " -x " + shellQuote(e);
   cmd += " " + shellQuote(WAITSCOPE_WORKER) + " " + std::to_string(iterations) + " " + std::to_string(rounds) +
          " 2>&1";
@@ -120,7 +120,7 @@ double cpuOfChildren() {
 // One run of sor under mpiexec; dies with one line on failure.
 Timing runSor(const std::vector<std::string>& env, int ranks, const std::string& args) {
   std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + std::string(WAITSCOPE_MPIEXEC) +
-                    " --oversubscribe -n " + std::to_string(ranks);
+                    " -n " + std::to_string(ranks);
   for (const std::string& e : env) cmd += " -x " + shellQuote(e);
   cmd += " " + shellQuote(WAITSCOPE_SOR) + " " + args + " > /dev/null 2>&1";
   const double cpu0 = cpuOfChildren();

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package Waitscope needs to build, test and run.
 # Idempotent: packages already present are skipped; works as root or as a user with sudo.
+# `setup.sh --mpich` also installs MPICH beside Open MPI (make test-mpich); Open MPI stays the
+# default mpicc/mpiexec.
 set -euo pipefail
 
 packages=(
@@ -27,6 +29,22 @@ packages=(
   python3-numpy python3-pandas python3-matplotlib python3-pytest python3-pip python3-venv
 )
 
+if [ "${1:-}" = "--mpich" ]; then
+  packages+=(mpich libmpich-dev)
+fi
+
+# Debian's mpi and mpirun alternatives (mpicc, mpiexec) name Open MPI, also after MPICH is installed.
+keep_open_mpi_default() {
+  local group target
+  for group in mpi:/usr/bin/mpicc.openmpi mpirun:/usr/bin/mpirun.openmpi; do
+    target=${group#*:}
+    group=${group%%:*}
+    if [ -e "$target" ] && [ "$(update-alternatives --query "$group" 2>/dev/null | sed -n 's/^Value: //p')" != "$target" ]; then
+      "${sudo[@]}" update-alternatives --set "$group" "$target"
+    fi
+  done
+}
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
@@ -47,6 +65,7 @@ else
   echo "setup: need root or sudo to install: ${missing[*]}" >&2
   exit 1
 fi
+trap keep_open_mpi_default EXIT
 
 echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive

@@ -148,7 +148,9 @@ void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMi
     sendDispls[p + 1] = sendDispls[p] + sendCounts[p];
     recvDispls[p + 1] = recvDispls[p] + recvCounts[p];
   }
-  std::vector<double> out(static_cast<std::size_t>(sendDispls[n])), in(static_cast<std::size_t>(recvDispls[n]));
+  // `in` has at least one element: MPICH refuses aliased buffers, and two empty vectors give two nullptr.
+  std::vector<double> out(static_cast<std::size_t>(sendDispls[n])),
+      in(std::max<std::size_t>(static_cast<std::size_t>(recvDispls[n]), 1));
   for (std::size_t p = 0; p < n; ++p)
     for (std::uint32_t j = causeBegin_[p]; j < causeBegin_[p + 1]; ++j)
       for (std::size_t g = 0; g < kFamilies; ++g)

@@ -177,7 +177,8 @@ bool ProfileExchange::alltoallBytes(bool more) {
     anyMore = anyMore || recvInfo_[2 * p + 1] != 0;
     rdispl_[p + 1] = rdispl_[p] + recvCount_[p];
   }
-  in_.resize(static_cast<std::size_t>(rdispl_[n]));
+  // At least one byte: MPICH refuses aliased buffers, and two empty vectors give two nullptr.
+  in_.resize(std::max<std::size_t>(static_cast<std::size_t>(rdispl_[n]), 1));
   comm_.call(MPI_Ialltoallv, out_.data(), sendCount_.data(), sdispl_.data(), MPI_BYTE, in_.data(),
              recvCount_.data(), rdispl_.data(), MPI_BYTE);
   return anyMore;

@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <tuple>
 
 #include "analysis/measure/measure_internal.h"
@@ -54,7 +55,10 @@ struct TypeSizeCache {
 TypeSizeCache recentTypeSizes;
 inline std::uint64_t profileBytes(long count, MPI_Datatype type) {
   if (count <= 0 || type == MPI_DATATYPE_NULL) return 0;
-  const auto slot = (reinterpret_cast<std::uintptr_t>(type) >> 4) % TypeSizeCache::kEntries;
+  // Handles are pointers in Open MPI (aligned: the low bits are zero) and integers in MPICH (the
+  // type's index in the low bits): both contribute.
+  const std::size_t h = std::hash<MPI_Datatype>{}(type);
+  const auto slot = (h ^ (h >> 4)) % TypeSizeCache::kEntries;
   if (recentTypeSizes.type[slot] != type) {
     int size = 0;
     PMPI_Type_size(type, &size);

@@ -18,6 +18,8 @@
 //                    counts are read off the own fence area
 //   create / free    MPI_Allreduce for Wait at Create / Wait at Free, and the
 //                    exchange window's own creation and release
+// A window of one process exchanges nothing: its exchange area is plain memory, and
+// the RMA calls above become local reads and updates (see ExchangeWindow::local).
 // docs/patterns/rma_active.md describes the definitions and the choices made.
 #include "analysis/patterns/rma_active_patterns.h"
 
@@ -127,6 +129,10 @@ struct ExchangeWindow {
   MPI_Group group = MPI_GROUP_NULL;
   MPI_Win win = MPI_WIN_NULL;
   std::byte* base = nullptr;
+  // One member: no MPI window. MPI-3 promises no RMA component for a one-process communicator
+  // (Open MPI 4.1's osc/rdma refuses it with MPI_ERR_WIN), and the process is its only target.
+  bool local = false;
+  std::vector<std::uint64_t> localArea;  // the exchange area of a local window (aligned for Header)
   int rank = 0;
   int size = 1;
   MaxLocCoder maxLoc{1};
@@ -199,7 +205,7 @@ class ActiveReplay {
   std::uint64_t run() {
     if (defs_.windows.empty()) return 0;  // every rank sees the same definitions
     reduceFenceOverlaps();
-    openMutex();
+    if (ctx_.worldSize > 1) openMutex();  // else every window is local
     const auto& ev = ctx_.events;
     const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
     for (std::size_t k = 0; k < nonRegion.size(); ++k) {
@@ -240,11 +246,38 @@ class ActiveReplay {
       release(windows_.at(id));
     }
     windows_.clear();
-    MPI_Win_free(&mutex_);
+    if (mutex_ != MPI_WIN_NULL) MPI_Win_free(&mutex_);
     return violations_;
   }
 
  private:
+  // ---- the exchange window's RMA, local for a one-process window ----
+  enum class Combine { Max, Or };  // MPI_MAX, MPI_BOR on MPI_UINT64_T
+  // `count` unsigned 64-bit integers from `origin` into the target's area at `disp`.
+  static void accumulate(ExchangeWindow& w, const void* origin, int count, int target, MPI_Aint disp, Combine op) {
+    if (!w.local) {
+      MPI_Accumulate(origin, count, MPI_UINT64_T, target, disp, count, MPI_UINT64_T,
+                     op == Combine::Max ? MPI_MAX : MPI_BOR, w.win);
+      return;
+    }
+    const auto* from = static_cast<const std::byte*>(origin);
+    std::byte* into = w.base + disp;
+    for (std::size_t k = 0; k < static_cast<std::size_t>(count) * sizeof(std::uint64_t); k += sizeof(std::uint64_t)) {
+      std::uint64_t in = 0, current = 0;
+      std::memcpy(&in, from + k, sizeof in);
+      std::memcpy(&current, into + k, sizeof current);
+      current = op == Combine::Max ? std::max(current, in) : current | in;
+      std::memcpy(into + k, &current, sizeof current);
+    }
+  }
+  static void getDouble(ExchangeWindow& w, double* into, int target, MPI_Aint disp) {
+    if (w.local) std::memcpy(into, w.base + disp, sizeof(double));
+    else MPI_Get(into, 1, MPI_DOUBLE, target, disp, 1, MPI_DOUBLE, w.win);
+  }
+  static void fence(ExchangeWindow& w, int assertions) {
+    if (!w.local) MPI_Win_fence(assertions, w.win);
+  }
+
   // ---- creation, serialized over the whole analysis ----
   // Open MPI 4.1's osc/sm and osc/rdma name their shared-memory segment after
   // host, job and communicator id; windows created at the same time on
@@ -290,18 +323,25 @@ class ActiveReplay {
 
     // Wait at Create; the allreduce also tells rank 0 that every member is here.
     collectiveWait(Metric::MpiRmaWaitAtCreate, w, parent, call);
-    if (w.rank == 0) lockMutex();
-    MPI_Barrier(parent);
-    MPI_Comm_dup(parent, &w.comm);
-    MPI_Info info;
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "no_locks", "true");
-    void* base = nullptr;
-    MPI_Win_allocate(static_cast<MPI_Aint>(w.bytes()), 1, info, w.comm, &base, &w.win);
-    MPI_Info_free(&info);
-    w.base = static_cast<std::byte*>(base);
-    MPI_Barrier(w.comm);
-    if (w.rank == 0) MPI_Win_unlock(0, mutex_);
+    w.local = w.size == 1;
+    if (w.local) {
+      MPI_Comm_dup(parent, &w.comm);
+      w.localArea.assign((w.bytes() + sizeof(std::uint64_t) - 1) / sizeof(std::uint64_t), 0);
+      w.base = reinterpret_cast<std::byte*>(w.localArea.data());
+    } else {
+      if (w.rank == 0) lockMutex();
+      MPI_Barrier(parent);
+      MPI_Comm_dup(parent, &w.comm);
+      MPI_Info info;
+      MPI_Info_create(&info);
+      MPI_Info_set(info, "no_locks", "true");
+      void* base = nullptr;
+      MPI_Win_allocate(static_cast<MPI_Aint>(w.bytes()), 1, info, w.comm, &base, &w.win);
+      MPI_Info_free(&info);
+      w.base = static_cast<std::byte*>(base);
+      MPI_Barrier(w.comm);
+      if (w.rank == 0) MPI_Win_unlock(0, mutex_);
+    }
 
     MPI_Comm_group(w.comm, &w.group);
     new (w.base) Header{};
@@ -320,7 +360,7 @@ class ActiveReplay {
   }
 
   void release(ExchangeWindow& w) {
-    MPI_Win_free(&w.win);
+    if (!w.local) MPI_Win_free(&w.win);
     MPI_Group_free(&w.group);
     MPI_Comm_free(&w.comm);
   }
@@ -411,7 +451,7 @@ class ActiveReplay {
   // which is reset before the next batch's opening fence lets origins write.
   void exchangeFences(ExchangeWindow& w) {
     if (w.pendingFences.empty()) return;
-    MPI_Win_fence(MPI_MODE_NOPRECEDE, w.win);
+    fence(w, MPI_MODE_NOPRECEDE);
     const std::size_t n = w.pendingFences.size();
     std::stable_sort(w.pendingExits.begin(), w.pendingExits.end(),
                      [](const EpochExit& a, const EpochExit& b) { return a.target < b.target; });
@@ -428,12 +468,10 @@ class ActiveReplay {
         e[x.epoch] = w.maxLoc.encode(x.exit, w.rank);
         b[x.epoch * w.words + myWord] = mine;
       }
-      MPI_Accumulate(e.data(), static_cast<int>(2 * n), MPI_UINT64_T, target, w.fenceSlotsOffset(),
-                     static_cast<int>(2 * n), MPI_UINT64_T, MPI_MAX, w.win);
-      MPI_Accumulate(b.data(), static_cast<int>(n * w.words), MPI_UINT64_T, target, w.fenceBitsOffset(),
-                     static_cast<int>(n * w.words), MPI_UINT64_T, MPI_BOR, w.win);
+      accumulate(w, e.data(), static_cast<int>(2 * n), target, w.fenceSlotsOffset(), Combine::Max);
+      accumulate(w, b.data(), static_cast<int>(n * w.words), target, w.fenceBitsOffset(), Combine::Or);
     }
-    MPI_Win_fence(MPI_MODE_NOSUCCEED, w.win);
+    fence(w, MPI_MODE_NOSUCCEED);
 
     const MaxLocKey* slots = w.fenceSlots();
     const std::uint64_t* accessed = w.fenceBits();
@@ -526,21 +564,24 @@ class ActiveReplay {
     w.origins = groupInComm(defs_, rec.group, w.ranks, problem);
     w.header().postEnter = call.enter;
     w.resetGats();
-    MPI_Group g = subgroup(w, w.origins);
-    MPI_Win_post(g, 0, w.win);
-    freeGroup(g);
+    if (!w.local) {
+      MPI_Group g = subgroup(w, w.origins);
+      MPI_Win_post(g, 0, w.win);
+      freeGroup(g);
+    }
     w.exposureOpen = true;
   }
 
   void onStart(ExchangeWindow& w, const Call& call, const trace::RmaRecord& rec) {
     std::string problem;
     w.targets = groupInComm(defs_, rec.group, w.ranks, problem);
-    MPI_Group g = subgroup(w, w.targets);
-    MPI_Win_start(g, 0, w.win);
-    freeGroup(g);
+    if (!w.local) {
+      MPI_Group g = subgroup(w, w.targets);
+      MPI_Win_start(g, 0, w.win);
+      freeGroup(g);
+    }
     w.postEnter.assign(w.targets.size(), kNever);
-    for (std::size_t k = 0; k < w.targets.size(); ++k)
-      MPI_Get(&w.postEnter[k], 1, MPI_DOUBLE, w.targets[k], kPostEnter, 1, MPI_DOUBLE, w.win);
+    for (std::size_t k = 0; k < w.targets.size(); ++k) getDouble(w, &w.postEnter[k], w.targets[k], kPostEnter);
     w.start = call;
     w.transfers.clear();
     w.accessOpen = true;
@@ -564,13 +605,11 @@ class ActiveReplay {
     for (std::size_t k = 0; k < n; ++k) {
       const int target = w.targets[k];
       lastExitKeys[k] = w.maxLoc.encode(lastExit[k], w.rank);
-      MPI_Accumulate(&completeEnter, 2, MPI_UINT64_T, target, kLatestComplete, 2, MPI_UINT64_T, MPI_MAX, w.win);
-      MPI_Accumulate(&lastExitKeys[k], 2, MPI_UINT64_T, target, kLatestOpGats, 2, MPI_UINT64_T, MPI_MAX, w.win);
-      if (accessed[k])
-        MPI_Accumulate(&bit, 1, MPI_UINT64_T, target, ExchangeWindow::gatsBitsOffset(w.rank), 1, MPI_UINT64_T,
-                       MPI_BOR, w.win);
+      accumulate(w, &completeEnter, 2, target, kLatestComplete, Combine::Max);
+      accumulate(w, &lastExitKeys[k], 2, target, kLatestOpGats, Combine::Max);
+      if (accessed[k]) accumulate(w, &bit, 1, target, ExchangeWindow::gatsBitsOffset(w.rank), Combine::Or);
     }
-    MPI_Win_complete(w.win);
+    if (!w.local) MPI_Win_complete(w.win);
     w.accessOpen = false;
     // Scalasca counts the origin's side too: each target of the access epoch, unneeded if not
     // accessed.
@@ -612,7 +651,7 @@ class ActiveReplay {
   // `isWait`: MPI_Win_wait, else a completing MPI_Win_test (which Scalasca does not count).
   void onWait(ExchangeWindow& w, const Call& call, bool isWait) {
     if (!w.exposureOpen) return;
-    MPI_Win_wait(w.win);
+    if (!w.local) MPI_Win_wait(w.win);
     w.exposureOpen = false;
     const Header& h = w.header();
     if (call.leave < w.maxLoc.time(h.latestComplete)) violation(call.path);

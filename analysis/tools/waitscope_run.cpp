@@ -79,7 +79,7 @@ constexpr const char* kHelp =
     "  WAITSCOPE_MEASURE_LIB  the recording library (default: libwaitscope-measure.so next to this tool)\n"
     "  WAITSCOPE_BUFFER_MB    per-process event buffer in MiB before it is flushed to disk (default 64)\n"
     "  WAITSCOPE_FILTER       file of region names or globs (one a line, # comments) to leave out\n"
-    "  MPIEXEC                the mpiexec to use (default: mpiexec from PATH)\n"
+    "  MPIEXEC                the mpiexec to use (default: " WAITSCOPE_DEFAULT_MPIEXEC " from PATH)\n"
     "\n"
     "If the program ends abnormally (MPI_Abort, a crash, SIGTERM/SIGINT, mpiexec killing the\n"
     "job), the trace holds the events up to the end and is marked incomplete; waitscope-analyze\n"
@@ -175,12 +175,24 @@ int runUnderMpiexec(int np, const std::vector<std::string>& env, const std::stri
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
 
   const char* mpiexecEnv = std::getenv("MPIEXEC");
-  const std::string mpiexec = mpiexecEnv && *mpiexecEnv ? mpiexecEnv : "mpiexec";
-  std::vector<std::string> exported = {"-x", "LD_PRELOAD=" + preload, "-x", "WAITSCOPE_QUIET=1"};
-  for (const std::string& e : env) exported.insert(exported.end(), {"-x", e});
+  const std::string mpiexec = mpiexecEnv && *mpiexecEnv ? mpiexecEnv : WAITSCOPE_DEFAULT_MPIEXEC;
+  std::vector<std::string> vars = {"LD_PRELOAD=" + preload, "WAITSCOPE_QUIET=1"};
+  vars.insert(vars.end(), env.begin(), env.end());
   for (const char* v : {"WAITSCOPE_BUFFER_MB", "WAITSCOPE_FILTER"})
-    if (std::getenv(v)) exported.insert(exported.end(), {"-x", v});
-  std::vector<std::string> cmd = {mpiexec, "--oversubscribe", "-n", std::to_string(np)};
+    if (const char* value = std::getenv(v)) vars.push_back(std::string(v) + "=" + value);
+  std::vector<std::string> cmd = {mpiexec};
+  std::vector<std::string> exported;  // per context
+#if WAITSCOPE_MPIEXEC_HYDRA
+  // MPICH's Hydra runs as root and oversubscribes as it is; -genv applies to every context.
+  for (const std::string& v : vars) {
+    const auto eq = v.find('=');
+    cmd.insert(cmd.end(), {"-genv", v.substr(0, eq), v.substr(eq + 1)});
+  }
+#else
+  cmd.push_back("--oversubscribe");
+  for (const std::string& v : vars) exported.insert(exported.end(), {"-x", v});
+#endif
+  cmd.insert(cmd.end(), {"-n", std::to_string(np)});
   cmd.insert(cmd.end(), exported.begin(), exported.end());
   cmd.push_back(programPath);
   for (int k = programArg + 1; k < argc; ++k) cmd.push_back(argv[k]);

@@ -115,7 +115,7 @@ TEST_F(OnlineApps, TheOnlineAnalysisFindsTheWaitsTheTraceAnalysisFinds) {
     const auto traced = test::run(run(c.ranks) + " -o " + traceDir.string() + " -- " + app(c.name) + " " + c.args);
     ASSERT_EQ(traced.exitCode, 0) << c.name << ": tracing failed: " << traced.err;
     const auto analyzed = test::run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 " +
-                                    std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n " + std::to_string(c.ranks) +
+                                    std::string(WAITSCOPE_MPIEXEC) + " -n " + std::to_string(c.ranks) +
                                     " " + test::tool("waitscope-analyze") + " " + (traceDir / "traces.otf2").string() +
                                     " -o " + traceReport);
     ASSERT_EQ(analyzed.exitCode, 0) << c.name << ": analysis failed: " << analyzed.err;

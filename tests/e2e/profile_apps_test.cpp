@@ -51,7 +51,7 @@ constexpr double kMinPercent = 0.5;  // the paper's threshold for call paths
 
 std::string mpiexec(int ranks) {
   return std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 ") + WAITSCOPE_MPIEXEC +
-         " --oversubscribe -n " + std::to_string(ranks);
+         " -n " + std::to_string(ranks);
 }
 
 struct App {

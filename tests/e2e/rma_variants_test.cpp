@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -42,6 +43,14 @@ namespace {
 constexpr int kRanks = 4;
 constexpr int kIters = 8;
 const std::string kArgs = std::to_string(kIters) + " 0.020";
+
+// Under Open MPI's osc pt2pt (ctest e2e_rma_variants_osc_pt2pt) MPI_Win_start returns at once and
+// MPI_Win_complete waits for the posts: the Late Post is there, and the targets' MPI_Win_wait gets
+// the completes right after their own post, so the design has no Early Wait.
+bool completeWaitsForPost() {
+  const char* osc = std::getenv("OMPI_MCA_osc");
+  return osc && std::string(osc) == "pt2pt";
+}
 
 // One variant, recorded and analyzed.
 struct Variant {
@@ -86,7 +95,7 @@ class RmaVariants : public ::testing::Test {
         continue;
       }
       const auto analyzed = test::run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " +
-                                      std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n " + std::to_string(kRanks) +
+                                      std::string(WAITSCOPE_MPIEXEC) + " -n " + std::to_string(kRanks) +
                                       " " + test::tool("waitscope-analyze") + " --quiet " + anchor + " -o " + r.reportPath);
       if (analyzed.exitCode != 0) {
         r.problem = "analysis failed: " + analyzed.err + analyzed.out;
@@ -240,7 +249,9 @@ TEST_F(RmaVariants, MixedWaitsAtFenceOnlyInTheFenceExchange) {
   std::printf("[mixed] rank 0 Late Post %.4f s (> 0), Early Wait over all ranks %.4f s (> 0)\n", latePost,
               reportTotal(r.rep, "mpi_rma_early_wait"));
   EXPECT_GT(latePost, 0.0);
-  EXPECT_GT(reportTotal(r.rep, "mpi_rma_early_wait"), 0.0);
+  if (!completeWaitsForPost()) {
+    EXPECT_GT(reportTotal(r.rep, "mpi_rma_early_wait"), 0.0);
+  }
   pairSyncs(r, kIters * 3 + kIters * 2, kIters);
 }
 
@@ -254,7 +265,9 @@ TEST_F(RmaVariants, GatsOnlyHasNoWaitAtFence) {
   const double earlyWait = reportTotal(r.rep, "mpi_rma_early_wait");
   std::printf("[gats] Late Post %.4f s (> 0), Early Wait %.4f s (> 0)\n", latePost, earlyWait);
   EXPECT_GT(latePost, 0.0);
-  EXPECT_GT(earlyWait, 0.0);
+  if (!completeWaitsForPost()) {
+    EXPECT_GT(earlyWait, 0.0);
+  }
   pairSyncs(r, 2 * kIters * 2, 0);
 }
 
@@ -297,7 +310,9 @@ TEST_F(RmaVariants, DiffShowsTheWaitsMoving) {
     const std::map<std::string, double> d = fromFence[sync] = diff(fence, to);
     // The fence run makes no GATS call at all.
     EXPECT_GT(d.at("mpi_rma_sync_late_post"), 0.0) << sync;
-    EXPECT_GT(d.at("mpi_rma_early_wait"), 0.0) << sync;
+    if (!completeWaitsForPost()) {
+      EXPECT_GT(d.at("mpi_rma_early_wait"), 0.0) << sync;
+    }
   }
   // gats calls no fence; how much the y exchange's fences of mixed wait is left to its trace.
   EXPECT_LT(fromFence["gats"]["mpi_rma_wait_at_fence"], 0.0);

@@ -97,7 +97,7 @@ std::vector<Counts> checkPartialTrace(const test::CommandResult& recorded, const
 
 // waitscope-analyze refuses a partial trace with one line (no hang: timeout 120).
 void checkAnalyzeRefuses(const std::string& anchorPath) {
-  const auto r = run(kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n " +
+  const auto r = run(kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) + " -n " +
                      std::to_string(kRanks) + " " + test::tool("waitscope-analyze") + " " + anchorPath + " -o " +
                      anchorPath + ".waitscope");
   EXPECT_EQ(r.exitCode, 1) << r.err;
@@ -202,7 +202,7 @@ TEST_F(AbortedRun, RankKilledWithSigkill) {
 TEST_F(AbortedRun, CompleteByHand) {
   const fs::path out = *dir / "by-hand";
   const auto rec = run(kRootEnv + " OMPI_MCA_odls_base_sigkill_timeout=3 WAITSCOPE_QUIET=1 WAITSCOPE_TRACE_DIR=" + out.string() + " timeout 180 " +
-                       std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n " + std::to_string(kRanks) + " " +
+                       std::string(WAITSCOPE_MPIEXEC) + " -n " + std::to_string(kRanks) + " " +
                        WAITSCOPE_PROBE + " --calls " + std::to_string(kCalls) + " --crash abort");
   EXPECT_NE(rec.exitCode, 0);
   EXPECT_FALSE(fs::exists(out / "traces.otf2"));

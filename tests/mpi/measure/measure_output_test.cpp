@@ -51,7 +51,7 @@ class RecordingOutput : public ::testing::Test {
            " -- " + WAITSCOPE_PROBE + " --calls 2000";
   }
   static test::CommandResult analyze(const std::string& arguments) {
-    return run(kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n 2 " +
+    return run(kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) + " -n 2 " +
                test::tool("waitscope-analyze") + " --quiet " + arguments);
   }
   static std::string anchor() { return (*dir / "trace" / "traces.otf2").string(); }
@@ -211,7 +211,7 @@ TEST_F(RecordingOutput, ACompletionThatDoesNotFitKeepsWhatTheRunLeft) {
   const auto r = withTmpfs(
       mount, "size=1m",
       "WAITSCOPE_TRACE_DIR=" + out + " " + kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) +
-          " --oversubscribe -n 2 " + WAITSCOPE_PROBE + " --calls 200 --abort >/dev/null 2>&1; dd if=/dev/zero of=" +
+          " -n 2 " + WAITSCOPE_PROBE + " --calls 200 --abort >/dev/null 2>&1; dd if=/dev/zero of=" +
           (mount / "fill").string() + " bs=4k 2>/dev/null; " + complete + "; code=$?; cd " + out +
           " && ls -A . traces traces.partial > " + listing + "; rm " + (mount / "fill").string() + "; " + complete +
           " >/dev/null 2>&1 && ls -A . >> " + listing + "; exit $code");
@@ -250,7 +250,7 @@ TEST_F(RecordingOutput, ReadOnlyDirectoriesAreCalledReadOnly) {
   EXPECT_EQ(r.err, "waitscope-run: cannot write to the output directory " + mount.string() + ": Read-only file system\n");
   const std::string report = (mount / "run.waitscope").string();
   r = withTmpfs(mount, "ro",
-                kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n 2 " +
+                kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) + " -n 2 " +
                     test::tool("waitscope-analyze") + " --quiet " + anchor() + " -o " + report);
   expectOneAnalyzerLine(r, report, "cannot write the report in " + mount.string() + ": Read-only file system");
 }

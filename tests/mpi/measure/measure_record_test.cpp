@@ -319,7 +319,7 @@ TEST_F(Record, ProbeCommunicatorsRequestsAndUserRegions) {
   }
   // Every send has its receive (matched probes included): the analysis accepts the trace.
   const auto analyzed = run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " +
-                            std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n 4 " +
+                            std::string(WAITSCOPE_MPIEXEC) + " -n 4 " +
                             test::tool("waitscope-analyze") + " --quiet " + t.anchorPath + " -o " +
                             (*dir / "probe.waitscope").string());
   EXPECT_EQ(analyzed.exitCode, 0) << analyzed.err;

@@ -67,7 +67,7 @@ AnalyzerRun analyze(const fs::path& dir, const std::string& anchor, long limitKb
                                   (dir / "out.waitscope").string() + "; status=$?; echo $status > " + dir.string() +
                                   "/status.$OMPI_COMM_WORLD_RANK; exit $status";
   const std::string command = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " +
-                              std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n 2 sh -c '" + rankCommand + "'";
+                              std::string(WAITSCOPE_MPIEXEC) + " -n 2 sh -c '" + rankCommand + "'";
   const test::CommandResult result = test::run(command);
   AnalyzerRun run;
   run.exitCode = result.exitCode;
