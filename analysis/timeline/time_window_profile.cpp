@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "analysis/metrics/metric_table.h"
@@ -170,13 +172,18 @@ TimeWindowProfiler::Rows TimeWindowProfiler::compute(double from, double to) con
     }
   }
 
+  // A sub-pattern's instance counts in its parent pattern, unless the parent has an instance of
+  // its own for the same call, which already covers it (Wait at Fence holds the whole wait of a
+  // fence, Early Fence the part of it spent on transfers).
+  std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, double>> ownInstance;  // metric, location, path, start
+  for (const report::Instance& in : r.instances) ownInstance.emplace(in.metric, in.location, in.callPath, in.start);
   for (const report::Instance& in : r.instances) {
     if (in.location >= rows.locations || in.metric >= r.metrics.size() || !valid(in.callPath)) continue;
     const double d = overlap(in.start, in.end, from, to);
     if (d <= 0.0) continue;
     for (std::uint32_t m = in.metric;; m = r.metrics[m].parent) {
       addUp(m, in.callPath, in.location, d);
-      if (!patternChain_[m]) break;
+      if (!patternChain_[m] || ownInstance.count({r.metrics[m].parent, in.location, in.callPath, in.start})) break;
     }
   }
 
