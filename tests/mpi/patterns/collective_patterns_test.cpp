@@ -81,8 +81,11 @@ TEST(Collectives, EarlyReduce) {
   const double wait = 0.2 + 0.1 * (n - 1);
   EXPECT_NEAR(valueOf(rep, "mpi_earlyreduce", "main/MPI_Reduce", 0), wait, kEps);
   EXPECT_NEAR(totalOf(rep, "mpi_earlyreduce"), wait, kEps);
-  for (const auto& i : rep.instances)
-    if (rep.metrics[i.metric].uniqueName == "mpi_earlyreduce") EXPECT_EQ(i.cause, n - 1);
+  for (const auto& i : rep.instances) {
+    if (rep.metrics[i.metric].uniqueName == "mpi_earlyreduce") {
+      EXPECT_EQ(i.cause, n - 1);
+    }
+  }
 }
 
 TEST(Collectives, EarlyReduceIgnoresProcessesThatSendNothing) {

@@ -103,8 +103,11 @@ TEST(PointToPoint, LateReceiverInTheWaitOfANonBlockingSend) {
   EXPECT_NEAR(valueOf(rep, "mpi_latereceiver", "main/MPI_Isend", 0), 0.0, kEps);
   EXPECT_NEAR(totalOf(rep, "mpi_latereceiver"), 0.3, kEps);
   ASSERT_EQ(instancesOf(rep, "mpi_latereceiver"), 1u);
-  for (const auto& i : rep.instances)
-    if (rep.metrics[i.metric].uniqueName == "mpi_latereceiver") EXPECT_EQ(i.cause, 1u);
+  for (const auto& i : rep.instances) {
+    if (rep.metrics[i.metric].uniqueName == "mpi_latereceiver") {
+      EXPECT_EQ(i.cause, 1u);
+    }
+  }
 }
 
 TEST(PointToPoint, LateReceiverInAWaitallCountsTheLatestReceiver) {
