@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -90,6 +89,27 @@ TimeWindowProfiler::TimeWindowProfiler(const report::Report& report, const Timel
       category_[c] = report.findMetric(std::string(categoryName(report.regions[p.region])));
   }
 
+  // A sub-pattern's instance counts in its parent pattern, unless the parent has an instance of
+  // its own for the same call, which already covers it (Wait at Fence holds the whole wait of a
+  // fence, Early Fence the part of it spent on transfers). Decided once here, from the
+  // instances sorted by (metric, location, call path, start), so that a window pays nothing.
+  using InstanceKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, double>;
+  std::vector<InstanceKey> own;
+  own.reserve(report.instances.size());
+  for (const report::Instance& in : report.instances) own.emplace_back(in.metric, in.location, in.callPath, in.start);
+  std::sort(own.begin(), own.end());
+  chainTop_.assign(report.instances.size(), report::kNoId);
+  for (std::size_t k = 0; k < report.instances.size(); ++k) {
+    const report::Instance& in = report.instances[k];
+    if (in.metric >= nm) continue;
+    std::uint32_t m = in.metric;
+    while (patternChain_[m] &&
+           !std::binary_search(own.begin(), own.end(),
+                               InstanceKey{report.metrics[m].parent, in.location, in.callPath, in.start}))
+      m = report.metrics[m].parent;
+    chainTop_[k] = m;
+  }
+
   // The whole-trace check: a metric is available when the window computation
   // over the whole trace gives the report's values.
   available_ = computed_;
@@ -172,18 +192,14 @@ TimeWindowProfiler::Rows TimeWindowProfiler::compute(double from, double to) con
     }
   }
 
-  // A sub-pattern's instance counts in its parent pattern, unless the parent has an instance of
-  // its own for the same call, which already covers it (Wait at Fence holds the whole wait of a
-  // fence, Early Fence the part of it spent on transfers).
-  std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, double>> ownInstance;  // metric, location, path, start
-  for (const report::Instance& in : r.instances) ownInstance.emplace(in.metric, in.location, in.callPath, in.start);
-  for (const report::Instance& in : r.instances) {
-    if (in.location >= rows.locations || in.metric >= r.metrics.size() || !valid(in.callPath)) continue;
+  for (std::size_t k = 0; k < r.instances.size(); ++k) {
+    const report::Instance& in = r.instances[k];
+    if (in.location >= rows.locations || chainTop_[k] == report::kNoId || !valid(in.callPath)) continue;
     const double d = overlap(in.start, in.end, from, to);
     if (d <= 0.0) continue;
     for (std::uint32_t m = in.metric;; m = r.metrics[m].parent) {
       addUp(m, in.callPath, in.location, d);
-      if (!patternChain_[m] || ownInstance.count({r.metrics[m].parent, in.location, in.callPath, in.start})) break;
+      if (m == chainTop_[k]) break;
     }
   }
 

@@ -46,6 +46,7 @@ class TimeWindowProfiler {
   std::vector<char> partOfParent_;       // per metric, from the metric table
   std::vector<char> patternChain_;       // per metric: an instance's time also counts in its parent
   std::vector<std::uint32_t> depth_;     // per call path
+  std::vector<std::uint32_t> chainTop_;  // per instance: the highest pattern its time counts in
   std::uint32_t visits_ = report::kNoId, criticalPath_ = report::kNoId;
   std::vector<char> computed_;           // per metric: this file knows how to compute it
   std::vector<char> available_;

@@ -120,5 +120,31 @@ TEST_F(TimeWindow, MetricTheIndexContradictsIsNotAvailableNorAnythingAboveIt) {
   for (const report::SeverityRow& s : profiler.restrict(0.0, 8.0).report.severities) EXPECT_NE(s.metric, kComp);
 }
 
+TEST_F(TimeWindow, SubPatternCountsInItsParentUnlessTheParentHasItsOwnInstance) {
+  // Messages in Wrong Order below Late Sender on rank 1: one instance inside the Late Sender
+  // instance of receive 0 (same call, same start: Late Sender covers it already), one of ls in
+  // receive 1 (no Late Sender instance there: it counts in Late Sender too). Late Sender holds
+  // ls + ls, point-to-point 0.125 s of receives minus that; stored metric-exclusive.
+  const double ls = 1.0 / 128, receive1 = 2.0 + 1.0 / 16 + 1.0 / 64;
+  const auto wo = static_cast<std::uint32_t>(report_.metrics.size());
+  report_.metrics.push_back({"mpi_latesender_wo", "Messages in Wrong Order", "", report::MetricUnit::Seconds, kLateSender});
+  report_.instances.push_back({wo, 1, recv_, 2.0 + 1.0 / 64, 2.0 + 1.0 / 64 + ls / 2, 0});
+  report_.instances.push_back({wo, 1, recv_, receive1, receive1 + ls, 0});
+  for (report::SeverityRow& s : report_.severities) {
+    if (s.callPath == recv_ && s.metric == kP2p) s.values = {0, 0.125 - 2 * ls};
+    if (s.callPath == recv_ && s.metric == kLateSender) s.values = {0, ls / 2};
+  }
+  report_.severities.push_back({wo, recv_, {0, 1.5 * ls}});
+  const TimeWindowProfiler profiler(report_, index_);
+  for (const std::uint32_t m : std::vector<std::uint32_t>{kTime, kP2p, kLateSender, wo})
+    EXPECT_TRUE(profiler.available()[m]) << m;
+  // Up to half of receive 1's instance: Wrong Order ls/2 + ls/2, Late Sender ls + ls/2 inclusive;
+  // receives 1/64 + 1/256.
+  const TimeWindowProfile w = profiler.restrict(2.0, receive1 + ls / 2);
+  EXPECT_EQ(valuesOf(w.report, wo, recv_), (V{0, ls}));
+  EXPECT_EQ(valuesOf(w.report, kLateSender, recv_), (V{0, ls / 2}));
+  EXPECT_EQ(valuesOf(w.report, kP2p, recv_), (V{0, 1.0 / 64 + 1.0 / 256 - 1.5 * ls}));
+}
+
 }  // namespace
 }  // namespace waitscope::timeline
