@@ -121,7 +121,9 @@ void appendLocation(std::string& xml, const Report& report, const SystemLayout& 
     // The report names it "MPI Rank 0 / OMP thread 1"; inside its group, "OMP thread 1" says it.
     const std::string prefix = l.name + " / ";
     const std::string name = thread.name.starts_with(prefix) ? thread.name.substr(prefix.size()) : thread.name;
-    const char* type = thread.kind == LocationKind::Accelerator ? "accelerator"
+    // Cube 4's location types: "thread", "gpu" (read by every Cube 4 release; 4.7 and later
+    // also read "accelerator stream"), "metric"; any other word makes Cube refuse the file.
+    const char* type = thread.kind == LocationKind::Accelerator ? "gpu"
                        : thread.kind == LocationKind::Metric    ? "metric"
                                                                 : "thread";
     xml += pad + "  <location Id=\"" + std::to_string(cubeLocation[t]) + "\">\n" + pad + "    <name>" +

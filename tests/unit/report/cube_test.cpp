@@ -109,6 +109,39 @@ TEST(cube, OurCubexIsAPlainTarWithTheCubeMembers) {
   EXPECT_NE(entries[0].data.find("<cnode id=\"2\" line=\"12\" mod=\"foo.c\" calleeId=\"2\">"), std::string::npos);
 }
 
+// A hybrid run's threads and GPU streams are locations of their process's group, with the
+// location types Cube 4 reads ("thread", "gpu", "metric").
+TEST(cube, ThreadsAndGpuStreamsHaveCubesLocationTypes) {
+  TempDir dir("waitscope-cube");
+  const std::string path = (dir / "hybrid.cubex").string();
+  Report hybrid = sampleReport();
+  hybrid.locations.push_back({"MPI Rank 0 / OMP thread 1", 0, 1, LocationKind::Thread});
+  hybrid.locations.push_back({"MPI Rank 0 / CUDA[0:7]", 0, 1, LocationKind::Accelerator});
+  hybrid.locations.push_back({"MPI Rank 1 / PAPI", 1, 1, LocationKind::Metric});
+  for (SeverityRow& r : hybrid.severities) r.values.resize(hybrid.locations.size(), 0.0);
+  writeCube(hybrid, path);
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string anchor = readTar(bytes).at(0).data;
+  const auto typeOf = [&](const std::string& name) {
+    const std::size_t at = anchor.find("<name>" + name + "</name>");
+    if (at == std::string::npos) return std::string("(missing)");
+    const std::size_t open = anchor.find("<type>", at) + 6;
+    return anchor.substr(open, anchor.find("</type>", open) - open);
+  };
+  EXPECT_EQ(typeOf("Master thread"), "thread");
+  EXPECT_EQ(typeOf("OMP thread 1"), "thread");
+  EXPECT_EQ(typeOf("CUDA[0:7]"), "gpu");
+  EXPECT_EQ(typeOf("PAPI"), "metric");
+  EXPECT_EQ(anchor.find("<type>accelerator</type>"), std::string::npos);
+  // Rank 0's group holds its master thread, its OpenMP thread and its stream.
+  const std::size_t group = anchor.find("<name>MPI Rank 0</name>");
+  const std::size_t next = anchor.find("</locationgroup>", group);
+  EXPECT_LT(anchor.find("<name>OMP thread 1</name>", group), next);
+  EXPECT_LT(anchor.find("<name>CUDA[0:7]</name>", group), next);
+  EXPECT_EQ(readCube(path).locations.size(), hybrid.locations.size());
+}
+
 TEST(cube, DeepCallTreesNeitherExhaustTheStackNorBloatTheFile) {
   // Recursive programs give call trees thousands of levels deep.
   Report r = sampleReport();
