@@ -44,6 +44,7 @@
 #include "app/live/live_run_controller.h"
 #include "app/report_loader.h"
 #include "app/scaling_series_opener.h"
+#include "app/time_correction_status.h"
 #include "app/timeline_loader.h"
 #include "app/user_guide.h"
 #include "views/model/selection.h"
@@ -162,10 +163,20 @@ MainWindow::MainWindow(QWidget* parent)
   connect(sourcePane_, &views::SourcePane::findSourceRootRequested, this, &MainWindow::findSourceRoot);
 
   summary_ = new QLabel(this);
+  timeCorrection_ = new QLabel(this);
+  timeCorrection_->setObjectName(QStringLiteral("timeCorrectionStatus"));
+  timeCorrection_->setToolTip(tr("The analysis found clock-condition violations (a message received before it was "
+                                 "sent, a collective left before it was entered) and moved events to later times "
+                                 "with the controlled logical clock; the trees and the timeline show the corrected "
+                                 "times. waitscope-analyze --no-time-correct keeps the recorded ones."));
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 0);  // a report is read in one step: a busy indicator
   progress_->setMaximumWidth(160);
   cancel_ = new QPushButton(tr("Cancel"), this);
+  unanalyzed_ = new QLabel(this);
+  unanalyzed_->setObjectName(QStringLiteral("unanalyzedParadigms"));
+  statusBar()->addPermanentWidget(unanalyzed_);
+  statusBar()->addPermanentWidget(timeCorrection_);
   statusBar()->addPermanentWidget(summary_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
@@ -501,13 +512,26 @@ void MainWindow::updateStatus() {
   const views::ReportDataPtr& report = selection_->report();
   if (!report) {
     summary_->setText(tr("No report — File > Open or drop a .waitscope file here"));
+    timeCorrection_->clear();
+    timeCorrection_->hide();
+    unanalyzed_->clear();
+    unanalyzed_->hide();
     return;
   }
   const report::Report& r = report->report();
-  summary_->setText(tr("%1 locations · %2 call paths · %3 metrics")
-                        .arg(r.locations.size())
-                        .arg(r.callPaths.size())
-                        .arg(r.metrics.size()));
+  // The ranks are the processes; a hybrid run's threads and GPU streams belong to them.
+  const std::size_t ranks = r.processCount(), others = r.locations.size() - ranks;
+  QString locations = ranks == 1 ? tr("1 rank") : tr("%1 ranks").arg(ranks);
+  if (others > 0) locations += others == 1 ? tr(" (+1 thread or stream)") : tr(" (+%1 threads and streams)").arg(others);
+  summary_->setText(tr("%1 · %2 call paths · %3 metrics").arg(locations).arg(r.callPaths.size()).arg(r.metrics.size()));
+  // Hybrid runs: which paradigms' locations carry time metrics only (no wait-state analysis).
+  const QString unanalyzed = QString::fromStdString(r.metaValue("unanalyzed_paradigms"));
+  unanalyzed_->setText(unanalyzed);
+  unanalyzed_->setVisible(!unanalyzed.isEmpty());
+  // A comparison's aligned runs keep A's meta: the line is about the report shown.
+  const QString correction = selection_->comparison() ? QString() : timeCorrectionStatus(r);
+  timeCorrection_->setText(correction);
+  timeCorrection_->setVisible(!correction.isEmpty());
 }
 
 void MainWindow::addRecentFile(const QString& path) {
@@ -671,6 +695,7 @@ bool MainWindow::loadTimelineNow() {
     setTimelineNotice(result.error);
     return false;
   }
+  if (!result.warning.isEmpty()) statusBar()->showMessage(result.warning);
   const views::ReportDataPtr& shown = selection_->report();
   timelinePane_->view()->setData(result.source, std::shared_ptr<const report::Report>(shown, &shown->report()));
   timelineStack_->setCurrentIndex(1);
@@ -691,6 +716,8 @@ void MainWindow::connectTimeline() {
     emit timelineReady();
   });
   connect(timelineLoader_, &TimelineLoader::failed, this, &MainWindow::setTimelineNotice);
+  // The report was corrected but its clock-correction file cannot be used: one line, until the next message.
+  connect(timelineLoader_, &TimelineLoader::warned, this, [this](const QString& line) { statusBar()->showMessage(line); });
   // Colours chosen by the user (View > Timeline Colours…).
   QSettings settings;
   for (int g = 0; g < static_cast<int>(timeline::kRegionGroupCount); ++g) {

@@ -166,6 +166,8 @@ class MainWindow : public QMainWindow {
   QAction* closeComparisonAction_ = nullptr;
   QActionGroup* compareGroup_ = nullptr;
   QLabel* summary_ = nullptr;
+  QLabel* timeCorrection_ = nullptr;  // the report's clock correction, hidden when there is none
+  QLabel* unanalyzed_ = nullptr;      // a hybrid run's paradigms without wait-state analysis
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QStringList recent_;

@@ -42,7 +42,7 @@ LoadResult ReportLoader::compareNow(const views::ReportDataPtr& a, const QString
   LoadResult result;
   try {
     result.comparison = std::make_shared<const views::ComparisonData>(
-        report::alignReports(a->report(), b.report->report()), a, b.report->path(), b.report->report().locations.size());
+        report::alignReports(a->report(), b.report->report()), a, b.report->path(), b.report->report().processCount());
   } catch (const std::exception& e) {
     result.error = QStringLiteral("%1 cannot be compared with %2: %3").arg(pathB, a->path(), QString::fromStdString(e.what()));
   }

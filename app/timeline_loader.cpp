@@ -52,6 +52,7 @@ TimelineLoad TimelineLoader::loadNow(const views::ReportDataPtr& report) {
     timeline::OpenedIndex opened = timeline::openTimelineIndex(trace.toStdString(), report->path().toStdString(),
                                                                report->report(), [](const std::string&) {});
     result.source = std::make_shared<timeline::LocalSliceSource>(std::move(opened.index));
+    result.warning = QString::fromStdString(opened.clockWarning);
   } catch (const std::exception& e) {
     result.error = QString::fromStdString(e.what());
   }
@@ -91,10 +92,12 @@ void TimelineLoader::load(views::ReportDataPtr report) {
     if (watcher == watcher_) watcher_ = nullptr;
     const TimelineLoad result = watcher->result();
     if (result.remote) return openRemote(localReport, *result.remote, result.callPathGroups, generation);
-    if (result.source)
+    if (result.source) {
+      if (!result.warning.isEmpty()) emit warned(result.warning);
       emit loaded(result.source);
-    else
+    } else {
       emit failed(result.error);
+    }
   });
   watcher->setFuture(QtConcurrent::run([report] { return loadNow(report); }));
 }

@@ -32,6 +32,7 @@ namespace waitscope::app {
 struct TimelineLoad {
   std::shared_ptr<timeline::SliceSource> source;
   QString error;  // why there is no timeline: one line naming the file
+  QString warning;  // the timeline shows recorded times though the report was corrected: one line naming the file
   std::optional<launch::RemoteOrigin> remote;           // the trace is there: load() opens a remote source
   std::vector<timeline::RegionGroup> callPathGroups;    // for the remote source
 };
@@ -64,6 +65,8 @@ class TimelineLoader : public QObject {
 
  signals:
   void loaded(std::shared_ptr<waitscope::timeline::SliceSource> source);
+  // Before loaded: what the timeline shows differs from the analysis (TimelineLoad::warning).
+  void warned(const QString& message);
   void failed(const QString& message);
   // load() shows `dialog` and waits for the answer (tests answer it).
   void questionAsked(waitscope::launch::RemoteConnectDialog* dialog);

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/timeline/clock_corrected_trace.h"
 #include "analysis/timeline/region_group.h"
 #include "analysis/timeline/region_merge.h"
 #include "analysis/timeline/timeline_index.h"
@@ -602,13 +603,21 @@ void addLoaded(IndexBuilder& builder, const trace::Trace& trace) {
 
 }  // namespace
 
-TimelineIndex buildTimelineIndex(const trace::Trace& trace, const report::Report& report) {
+TimelineIndex buildTimelineIndex(const trace::Trace& trace, const report::Report& report,
+                                 const std::vector<trace::LocationClockCorrection>* corrections) {
   IndexBuilder builder(report);
-  addLoaded(builder, trace);
+  if (corrections) {
+    trace::Trace corrected = trace;
+    applyClockCorrections(corrected, *corrections);
+    addLoaded(builder, corrected);
+  } else {
+    addLoaded(builder, trace);
+  }
   return builder.finish();
 }
 
-TimelineIndex buildTimelineIndex(const std::string& tracePath, const report::Report& report) {
+TimelineIndex buildTimelineIndex(const std::string& tracePath, const report::Report& report,
+                                 const std::vector<trace::LocationClockCorrection>* corrections) {
   trace::ReadOptions options;
   options.warn = [](const std::string&) {};  // the analyzer has shown the trace's warnings already
   options.definitionsOnly = true;
@@ -616,7 +625,8 @@ TimelineIndex buildTimelineIndex(const std::string& tracePath, const report::Rep
   options.definitionsOnly = false;
   IndexBuilder builder(report);
   for (trace::Rank r = 0; r < definitions.defs.worldLocations.size(); ++r) {
-    const trace::Trace one = trace::readTraceRanks(tracePath, {r}, options);
+    trace::Trace one = trace::readTraceRanks(tracePath, {r}, options);
+    if (corrections) applyClockCorrections(one, *corrections);
     addLoaded(builder, one);
   }
   return builder.finish();

@@ -14,6 +14,7 @@
 #include "analysis/report/report.h"
 #include "analysis/timeline/interval_list.h"
 #include "analysis/timeline/timeline_types.h"
+#include "analysis/trace/clock_correction.h"
 #include "analysis/trace/trace.h"
 
 namespace waitscope::timeline {
@@ -83,11 +84,15 @@ struct TimelineIndex {
 // Builds the thinned levels of every item list (after building or loading).
 void buildListLevels(TimelineIndex& index);
 
-// Builds the index from a trace held in memory (every MPI location loaded).
-TimelineIndex buildTimelineIndex(const trace::Trace& trace, const report::Report& report);
+// Builds the index from a trace held in memory (every MPI location loaded). With
+// `corrections` (per world rank, clock_corrected_trace.h) the events are drawn at the times
+// the analysis corrected them to.
+TimelineIndex buildTimelineIndex(const trace::Trace& trace, const report::Report& report,
+                                 const std::vector<trace::LocationClockCorrection>* corrections = nullptr);
 
 // Builds the index reading the OTF2 trace one location at a time, so the
 // trace's events never need to fit in memory at once. Throws trace::TraceError.
-TimelineIndex buildTimelineIndex(const std::string& tracePath, const report::Report& report);
+TimelineIndex buildTimelineIndex(const std::string& tracePath, const report::Report& report,
+                                 const std::vector<trace::LocationClockCorrection>* corrections = nullptr);
 
 }  // namespace waitscope::timeline

@@ -9,10 +9,13 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <type_traits>
 
 #include "analysis/timeline/binary_io.h"
+#include "analysis/timeline/clock_corrected_trace.h"
+#include "analysis/trace/clock_correction_file.h"
 
 namespace waitscope::timeline {
 
@@ -274,15 +277,27 @@ OpenedIndex openTimelineIndex(const std::string& tracePath, const std::string& r
                               const report::Report& report, const std::function<void(const std::string&)>& note,
                               const std::string& indexPath) {
   const std::string path = indexPath.empty() ? defaultIndexPath(reportPath) : indexPath;
-  const Fingerprint sources = fingerprintOf(indexSources(tracePath, reportPath));
+  Fingerprint sources = fingerprintOf(indexSources(tracePath, reportPath));
+  // A corrected report's index depends on its clock-correction file too (stamp 0 while it is
+  // missing), so an index of recorded times is rebuilt once the file is back.
+  std::string clockWarning;
+  const std::optional<std::vector<trace::LocationClockCorrection>> corrections =
+      reportClockCorrections(reportPath, report, [&](const std::string& line) {
+        clockWarning = line;
+        if (note) note(line);
+      });
+  if (!report.metaValue("time_correction").empty()) {
+    const std::string side = trace::clockCorrectionPath(reportPath);
+    sources.push_back(std::filesystem::exists(side) ? fingerprintOf({side}).front() : SourceStamp{});
+  }
   LoadedIndex loaded = loadTimelineIndex(path, sources);
   if (loaded.status == IndexLoad::Loaded && loaded.index.locations.size() == report.locations.size() &&
       loaded.index.callPathGroups.size() == report.callPaths.size())
-    return {std::move(loaded.index), false};
+    return {std::move(loaded.index), false, clockWarning};
   if (loaded.status == IndexLoad::Loaded) loaded.problem = "it does not fit the report";
   if (loaded.status != IndexLoad::Missing && note)
     note("rebuilding the timeline index " + path + ": " + loaded.problem);
-  OpenedIndex out{buildTimelineIndex(tracePath, report), true};
+  OpenedIndex out{buildTimelineIndex(tracePath, report, corrections ? &*corrections : nullptr), true, clockWarning};
   try {
     writeTimelineIndex(out.index, sources, path);
   } catch (const IndexError& e) {

@@ -55,11 +55,14 @@ LoadedIndex loadTimelineIndex(const std::string& path, const Fingerprint& expect
 struct OpenedIndex {
   TimelineIndex index;
   bool built = false;   // built from the trace now (else loaded)
+  std::string clockWarning;  // the report's clock correction could not be applied: one line naming the file
 };
 
 // The index of (trace, report): loaded from `indexPath` (default: beside the
-// report) when fresh, else built from the trace and written there. `note`
-// receives one line when an index is rebuilt or cannot be saved.
+// report) when fresh, else built from the trace and written there; at the
+// corrected times when the report was corrected (clock_corrected_trace.h).
+// `note` receives one line when an index is rebuilt or cannot be saved, or
+// the clock correction cannot be read.
 OpenedIndex openTimelineIndex(const std::string& tracePath, const std::string& reportPath,
                               const report::Report& report, const std::function<void(const std::string&)>& note,
                               const std::string& indexPath = {});

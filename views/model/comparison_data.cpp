@@ -8,7 +8,7 @@ ComparisonData::ComparisonData(report::AlignedReports aligned, ReportDataPtr ori
       pathB_(pathB),
       presence_(std::move(aligned.callPathPresence)),
       sameRanks_(aligned.sameRanks),
-      ranksA_(originalA_->report().locations.size()),
+      ranksA_(originalA_->report().processCount()),  // threads and streams of hybrid runs are no ranks
       ranksB_(ranksB) {
   const QString pathA = originalA_->path();
   // A region is of one run when each of its call paths is of that run (regions without call

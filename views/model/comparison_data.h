@@ -19,7 +19,7 @@ namespace waitscope::views {
 class ComparisonData {
  public:
   // `originalA` is the report A as it was shown before; `pathB` names run B's file, which
-  // had `ranksB` ranks.
+  // had `ranksB` ranks (processes; a hybrid run's threads and streams are not counted).
   ComparisonData(report::AlignedReports aligned, ReportDataPtr originalA, const QString& pathB, std::size_t ranksB);
 
   const ReportDataPtr& run(CompareView view) const;

@@ -37,6 +37,9 @@ TimelineHit hitTest(const TimelineScene& scene, const QPoint& pos) {
     if (row >= 0 && rows.rows()[row].isNode) {
       hit.kind = Kind::NodeHeader;
       hit.node = rows.rows()[row].node;
+    } else if (row >= 0 && rows.hasChildren(rows.rows()[row].location)) {
+      hit.kind = Kind::ParentLabel;
+      hit.node = rows.rows()[row].location;
     }
     return hit;
   }

@@ -14,6 +14,22 @@ RowBands RowBands::forHeight(int height) {
   return b;
 }
 
+std::vector<std::uint32_t> processParents(const report::Report& report) {
+  std::vector<std::uint32_t> processOfRank;
+  for (std::uint32_t l = 0; l < report.locations.size(); ++l) {
+    const report::Location& loc = report.locations[l];
+    if (loc.kind != report::LocationKind::Process) continue;
+    if (loc.rank >= processOfRank.size()) processOfRank.resize(loc.rank + 1, report::kNoId);
+    processOfRank[loc.rank] = l;
+  }
+  std::vector<std::uint32_t> parents(report.locations.size(), report::kNoId);
+  for (std::uint32_t l = 0; l < report.locations.size(); ++l) {
+    const report::Location& loc = report.locations[l];
+    if (loc.kind != report::LocationKind::Process && loc.rank < processOfRank.size()) parents[l] = processOfRank[loc.rank];
+  }
+  return parents;
+}
+
 void TimelineRows::setReport(const report::Report* report) {
   nodes_.clear();
   members_.clear();
@@ -33,11 +49,9 @@ void TimelineRows::setReport(const report::Report* report) {
       groupOfLocation_[l] = static_cast<std::uint32_t>(g);
     }
   }
-  parent_.assign(groupOfLocation_.size(), report::kNoId);
-  children_.assign(groupOfLocation_.size(), {});
   hidden_.clear();
   collapsed_.assign(nodes_.size(), 0);
-  layout();
+  setParents(report ? processParents(*report) : std::vector<std::uint32_t>());
 }
 
 void TimelineRows::setCollapsed(std::uint32_t node, bool collapsed) {
@@ -72,6 +86,19 @@ void TimelineRows::setParents(std::vector<std::uint32_t> parentOfLocation) {
     parent_[l] = p;
     children_[p].push_back(l);
   }
+  childrenCollapsed_.assign(n, 0);
+  anyChildren_ = std::any_of(children_.begin(), children_.end(), [](const auto& c) { return !c.empty(); });
+  layout();
+}
+
+void TimelineRows::setChildrenCollapsed(std::uint32_t location, bool collapsed) {
+  if (!hasChildren(location)) return;
+  childrenCollapsed_[location] = collapsed ? 1 : 0;
+  layout();
+}
+
+void TimelineRows::setAllChildrenCollapsed(bool collapsed) {
+  for (std::uint32_t l = 0; l < childrenCollapsed_.size(); ++l) childrenCollapsed_[l] = collapsed && hasChildren(l);
   layout();
 }
 
@@ -81,6 +108,7 @@ void TimelineRows::addLocation(std::uint32_t location, std::uint32_t group, int 
   rows_.push_back({false, group, location, y, locationHeight_, depth});
   y += locationHeight_;
   ++locationRows_;
+  if (childrenCollapsed(location)) return;
   for (std::uint32_t child : children_[location]) addLocation(child, group, depth + 1, y);
 }
 

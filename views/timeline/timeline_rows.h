@@ -2,8 +2,10 @@
 // The rows of the timeline: when grouped by node, one header per node
 // (collapsible) followed by the rows of that node's locations, in report
 // order; else the locations alone. A location with a parent (a thread or a
-// stream of a process) follows its parent, indented. Hidden locations (and the
-// children of hidden ones) have no row; a node without shown rows has no header.
+// stream of a process: by default from the report's location kinds) follows its
+// parent, indented, and folds with it (setChildrenCollapsed). Hidden locations
+// (and the children of hidden ones) have no row; a node without shown rows has
+// no header.
 // Location rows share one height, and the bands inside them scale with it.
 #include <cstdint>
 #include <vector>
@@ -32,12 +34,16 @@ struct RowBands {
   static RowBands forHeight(int height);
 };
 
+// The parent of each location of `report`: for a thread, accelerator stream or metric
+// location, the process of its rank; kNoId for a process (or a rank without one).
+std::vector<std::uint32_t> processParents(const report::Report& report);
+
 class TimelineRows {
  public:
   static constexpr int kNodeHeight = 16;
   static constexpr int kLocationHeight = 22;  // the default row height
   static constexpr int kMinLocationHeight = 8;
-  static constexpr int kMaxLocationHeight = 80;
+  static constexpr int kMaxLocationHeight = 200;
 
   void setReport(const report::Report* report);
   void setCollapsed(std::uint32_t node, bool collapsed);
@@ -54,7 +60,19 @@ class TimelineRows {
   void setHidden(std::vector<char> hidden);
   bool hidden(std::uint32_t location) const { return location < hidden_.size() && hidden_[location]; }
   // The parent location of each location (report::kNoId: none), e.g. a thread's process.
+  // setReport sets processParents(report); this replaces them (and unfolds every parent).
   void setParents(std::vector<std::uint32_t> parentOfLocation);
+  std::uint32_t parentOf(std::uint32_t location) const {
+    return location < parent_.size() ? parent_[location] : report::kNoId;
+  }
+  bool hasChildren(std::uint32_t location) const { return location < children_.size() && !children_[location].empty(); }
+  bool anyChildren() const { return anyChildren_; }
+  // A parent's child rows folded away (its own row stays).
+  void setChildrenCollapsed(std::uint32_t location, bool collapsed);
+  void setAllChildrenCollapsed(bool collapsed);
+  bool childrenCollapsed(std::uint32_t location) const {
+    return location < childrenCollapsed_.size() && childrenCollapsed_[location];
+  }
   std::uint32_t locationCount() const { return static_cast<std::uint32_t>(groupOfLocation_.size()); }
 
   const std::vector<TimelineRow>& rows() const { return rows_; }
@@ -79,6 +97,8 @@ class TimelineRows {
   std::vector<std::uint32_t> parent_;
   std::vector<std::uint32_t> groupOfLocation_;
   std::vector<char> collapsed_;
+  std::vector<char> childrenCollapsed_;  // per location
+  bool anyChildren_ = false;
   std::vector<char> hidden_;
   std::vector<TimelineRow> rows_;
   std::vector<int> rowOfLocation_;

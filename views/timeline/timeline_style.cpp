@@ -11,12 +11,22 @@ namespace waitscope::views {
 void TimelineStyle::setNames(const report::Report* report, const TimelineRows& rows) {
   callPathNames.clear();
   locationNames.clear();
+  locationLabels.clear();
   nodeNames.clear();
   if (!report) return;
   for (const report::CallPath& c : report->callPaths)
     callPathNames.push_back(c.region < report->regions.size() ? QString::fromStdString(report->regions[c.region].name)
                                                               : QStringLiteral("?"));
   for (const report::Location& l : report->locations) locationNames.push_back(QString::fromStdString(l.name));
+  // A child row sits under its process: "OMP thread 1" says it, not "MPI Rank 0 / OMP thread 1".
+  locationLabels = locationNames;
+  for (std::uint32_t l = 0; l < locationLabels.size(); ++l) {
+    const std::uint32_t parent = rows.parentOf(l);
+    if (parent >= locationNames.size()) continue;
+    const QString prefix = locationNames[parent] + QStringLiteral(" / ");
+    if (locationLabels[l].startsWith(prefix) && locationLabels[l].size() > prefix.size())
+      locationLabels[l] = locationLabels[l].mid(prefix.size());
+  }
   for (std::uint32_t node : rows.nodes())
     nodeNames.push_back(node < report->systemNodes.size() ? QString::fromStdString(report->systemNodes[node].name)
                                                            : QCoreApplication::translate("Timeline", "(no node)"));
@@ -42,7 +52,7 @@ void TimelineStyle::rebuild(const TimelineColors& colors, const QFont& font, std
     return t;
   };
   locationTexts.clear();
-  for (const QString& n : locationNames) locationTexts.push_back(prepared(n));
+  for (const QString& n : locationLabels) locationTexts.push_back(prepared(n));
   nodeTexts.clear();
   for (const QString& n : nodeNames) nodeTexts.push_back(prepared(n));
   groupBrushes.clear();

@@ -27,6 +27,7 @@ struct TimelineStyle {
 
   // Names (tooltips, exports) and their laid-out texts.
   std::vector<QString> callPathNames, locationNames, nodeNames;
+  std::vector<QString> locationLabels;  // a child row's name without its parent's
   std::vector<QStaticText> callPathTexts;
   std::vector<int> callPathNameWidths;
   std::vector<QStaticText> locationTexts, nodeTexts;  // row labels

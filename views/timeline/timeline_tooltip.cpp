@@ -18,6 +18,9 @@ QString describeHit(const TimelineHit& hit, const timeline::Slice& slice, const 
                     const TimelineStyle& style) {
   using Kind = TimelineHit::Kind;
   if (hit.kind == Kind::None || hit.kind == Kind::NodeHeader) return {};
+  if (hit.kind == Kind::ParentLabel)
+    return tr("%1: click to fold or unfold its threads and streams")
+        .arg(hit.node < style.locationNames.size() ? style.locationNames[hit.node] : QString());
   const timeline::LocationSlice& ls = slice.locations[hit.slot];
   const auto locationName = [&](std::uint32_t l) {
     return l < style.locationNames.size() ? style.locationNames[l] : tr("location %1").arg(l);

@@ -171,7 +171,7 @@ void TimelineView::fitRowHeight() {
   int height = TimelineRows::kLocationHeight;
   if (locations > 0) {
     const int fit = (plot.height() - rows_.nodeRowCount() * TimelineRows::kNodeHeight) / locations;
-    if (fit >= kMinFitHeight) height = std::min(fit, kMaxFitHeight);
+    if (fit >= kMinFitHeight) height = std::min(fit, kMaxFitHeight);  // few rows: they fill the plot
   }
   if (height != rows_.locationHeight()) rows_.setLocationHeight(height);
 }
@@ -201,6 +201,18 @@ void TimelineView::setGroupedByNode(bool grouped) {
 
 void TimelineView::setLocationParents(std::vector<std::uint32_t> parents) {
   rows_.setParents(std::move(parents));
+  style_.setNames(report_.get(), rows_);
+  rebuildStyle();
+  relayoutRows();
+}
+
+void TimelineView::setChildrenCollapsed(std::uint32_t location, bool collapsed) {
+  rows_.setChildrenCollapsed(location, collapsed);
+  relayoutRows();
+}
+
+void TimelineView::setAllChildrenCollapsed(bool collapsed) {
+  rows_.setAllChildrenCollapsed(collapsed);
   relayoutRows();
 }
 
@@ -254,6 +266,12 @@ QMenu* TimelineView::createRowMenu(const QPoint& pos) {
   group->setObjectName(QStringLiteral("groupByNode"));
   group->setCheckable(true);
   group->setChecked(rows_.groupedByNode());
+  if (rows_.anyChildren()) {
+    menu->addAction(tr("&Fold Threads and Streams"), this, [this] { setAllChildrenCollapsed(true); })
+        ->setObjectName(QStringLiteral("foldChildRows"));
+    menu->addAction(tr("&Unfold Threads and Streams"), this, [this] { setAllChildrenCollapsed(false); })
+        ->setObjectName(QStringLiteral("unfoldChildRows"));
+  }
   menu->addSeparator();
   QAction* fit = menu->addAction(tr("&Fit All Rows"), this, [this] { setFitRows(true); });
   fit->setObjectName(QStringLiteral("fitRows"));
@@ -447,6 +465,8 @@ void TimelineView::scrollToLocation(std::uint32_t location) {
   const std::uint32_t node = rows_.nodeOfLocation(location);
   if (node == report::kNoId) return;
   if (rows_.collapsed(node)) setCollapsed(node, false);
+  if (const std::uint32_t parent = rows_.parentOf(location); parent != kNoId && rows_.childrenCollapsed(parent))
+    setChildrenCollapsed(parent, false);
   const int row = rows_.rowOfLocation(location);
   if (row < 0) return;
   const TimelineRow& r = rows_.rows()[row];
@@ -600,6 +620,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
   const TimelineHit hit = hitAt(pos);
   if (hit.kind == TimelineHit::Kind::NodeHeader) {
     setCollapsed(hit.node, !rows_.collapsed(hit.node));
+  } else if (hit.kind == TimelineHit::Kind::ParentLabel) {
+    setChildrenCollapsed(hit.node, !rows_.childrenCollapsed(hit.node));
   } else if (hit.kind == TimelineHit::Kind::Instance) {
     const timeline::LocationSlice& ls = slice_.slice().locations[hit.slot];
     const timeline::InstanceMark& i = ls.instances[hit.index];

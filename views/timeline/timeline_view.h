@@ -28,7 +28,8 @@
 // each keeps a readable height (kMinFitHeight); else they have the default
 // height and scroll. Ctrl+wheel, Ctrl++ / Ctrl+- set a height of their own,
 // Ctrl+0 fits again. Locations can be hidden and the node headers left out
-// (the context menu of the row labels); the layers of messages, transfers,
+// (the context menu of the row labels); a process's threads and GPU streams
+// are rows under it, indented, folded by a click on its label; the layers of messages, transfers,
 // epochs, wait states and the critical path can be switched off.
 //
 // Mouse: wheel zooms around the pointer, Shift+wheel scrolls the rows; drag
@@ -107,7 +108,7 @@ class TimelineView : public QWidget {
 
   // Row height: fitted to the plot (the default), or one of the user's.
   static constexpr int kMinFitHeight = 12;  // readable: below it rows scroll at the default height
-  static constexpr int kMaxFitHeight = 48;
+  static constexpr int kMaxFitHeight = TimelineRows::kMaxLocationHeight;  // fitted rows fill the plot up to it
   static constexpr int kRowHeightStep = 2;
   void setFitRows(bool fit);
   bool fitRows() const { return fitRows_; }
@@ -118,8 +119,12 @@ class TimelineView : public QWidget {
   // Which locations have rows (per location, nonzero: hidden), and whether rows are grouped by node.
   void setHiddenLocations(std::vector<char> hidden);
   void setGroupedByNode(bool grouped);
-  // The parent of each location (a thread's or a stream's process; kNoId: none): it follows it, indented.
+  // The parent of each location (a thread's or a stream's process; kNoId: none): it follows it,
+  // indented. setData sets them from the report's location kinds (processParents).
   void setLocationParents(std::vector<std::uint32_t> parents);
+  // Folds a parent's child rows (a click on its label does too), or every parent's.
+  void setChildrenCollapsed(std::uint32_t location, bool collapsed);
+  void setAllChildrenCollapsed(bool collapsed);
   // Layers (SliceKind bits: kSliceMessages, kSliceTransfers, kSliceEpochs, kSliceInstances, kSlicePath).
   static constexpr std::uint32_t kToggleableLayers = timeline::kSliceMessages | timeline::kSliceTransfers |
                                                      timeline::kSliceEpochs | timeline::kSliceInstances |

@@ -5,7 +5,10 @@
 // rows drawn in the plot with the rows fitted, every legend entry drawn
 // inside the window (the legend wraps, never clipped), and the plot keeping
 // its size while the pointer hovers over a wait state (the details line
-// under it has a fixed height).
+// under it has a fixed height). Then the real hybrid Score-P trace
+// casita_2_cuda_simple (MPI + OpenMP + CUDA, two ranks), analyzed the same
+// way: each rank's OpenMP thread and CUDA stream drawn as rows under it,
+// indented, and the few rows filling the plot.
 //
 // The window runs in a second process of this program under xvfb-run (the
 // environment variable below says so), which writes the screenshots and what
@@ -33,6 +36,7 @@
 #include "views/timeline/timeline_geometry.h"
 #include "views/timeline/timeline_legend.h"
 #include "views/timeline/timeline_pane.h"
+#include "views/timeline/timeline_rows.h"
 #include "views/timeline/timeline_view.h"
 
 namespace {
@@ -53,19 +57,48 @@ QRect rectOf(const QStringList& v, int at) {
   return QRect(v.value(at).toInt(), v.value(at + 1).toInt(), v.value(at + 2).toInt(), v.value(at + 3).toInt());
 }
 
+// `window` at `size` on the X server with `report` open and its timeline painted.
+bool showWithTimeline(waitscope::app::MainWindow& window, const QSize& size, const QString& report) {
+  window.setInteractive(false);
+  window.resize(size);
+  window.show();
+  if (!QTest::qWaitForWindowExposed(&window)) return false;
+  QSignalSpy ready(&window, &waitscope::app::MainWindow::timelineReady);
+  window.openReport(report);
+  if (!ready.wait(60000)) return false;
+  QTest::qWait(400);  // the first paint after the layout settles
+  return true;
+}
+
+// The hybrid report at the first size: per location its row's y, depth and height.
+int drawHybrid(const QString& dir) {
+  const QSize size = kSizes.front();
+  waitscope::app::MainWindow window;
+  if (!showWithTimeline(window, size, QDir(dir).filePath(QStringLiteral("cuda.waitscope")))) return 12;
+  TimelineView* view = window.findChild<waitscope::views::TimelinePane*>()->view();
+  QFile out(QDir(dir).filePath(shotName(size, "hybrid.txt")));
+  if (!out.open(QIODevice::WriteOnly | QIODevice::Text)) return 14;
+  QTextStream text(&out);
+  const QPoint viewAt = view->mapTo(&window, QPoint(0, 0));
+  text << "plot " << rectText(view->plotRect().translated(viewAt)) << '\n';
+  text << "fit " << view->fitRows() << ' ' << view->allRowsVisible() << ' ' << view->rowHeight() << '\n';
+  const auto& rows = view->rows();
+  for (std::uint32_t l = 0; l < rows.locationCount(); ++l) {
+    const int row = rows.rowOfLocation(l);
+    if (row < 0) return 15;
+    text << "location " << l << ' ' << rows.rows()[row].top + view->plotRect().top() + viewAt.y() << ' '
+         << rows.rows()[row].depth << ' ' << rows.parentOf(l) << '\n';
+  }
+  if (!window.screen()->grabWindow(window.winId()).toImage().save(QDir(dir).filePath(shotName(size, "hybrid.png")))) return 16;
+  return 0;
+}
+
 // The second process: for each size, the main window with the report on the X
 // server, grabbed before and while hovering, with the layout in a text file beside.
 int drawOnXServer(const QString& dir) {
   for (const QSize& size : kSizes) {
     waitscope::app::MainWindow window;
-    window.setInteractive(false);
-    window.resize(size);
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window)) return 2;
-    QSignalSpy ready(&window, &waitscope::app::MainWindow::timelineReady);
-    window.openReport(QDir(dir).filePath(QStringLiteral("fence.waitscope")));
-    if (!ready.wait(60000)) return 3;
-    QTest::qWait(400);  // the first paint after the layout settles
+    if (!showWithTimeline(window, size, QDir(dir).filePath(QStringLiteral("fence.waitscope")))) return 2;
     auto* pane = window.findChild<waitscope::views::TimelinePane*>();
     TimelineView* view = pane->view();
     QFile out(QDir(dir).filePath(shotName(size, "layout.txt")));
@@ -105,7 +138,7 @@ int drawOnXServer(const QString& dir) {
     text << "details " << pane->details()->details() << '\n';
     if (!window.screen()->grabWindow(window.winId()).toImage().save(QDir(dir).filePath(shotName(size, "hover.png")))) return 7;
   }
-  return 0;
+  return drawHybrid(dir);
 }
 
 }  // namespace
@@ -135,6 +168,12 @@ class TimelineE2eTest : public QObject {
                      binary(QStringLiteral("analysis/tools/waitscope-analyze")), QStringLiteral("--quiet"),
                      trace + QStringLiteral("/traces.otf2"), QStringLiteral("-o"),
                      dir_.filePath(QStringLiteral("fence.waitscope"))},
+                    env));
+    QVERIFY(runTool(QStringLiteral(WAITSCOPE_MPIEXEC),
+                    {QStringLiteral("--oversubscribe"), QStringLiteral("-n"), QStringLiteral("2"),
+                     binary(QStringLiteral("analysis/tools/waitscope-analyze")), QStringLiteral("--quiet"),
+                     QStringLiteral(WAITSCOPE_SHARED_DIR "/traces/casita_2_cuda_simple/traces.otf2"), QStringLiteral("-o"),
+                     dir_.filePath(QStringLiteral("cuda.waitscope"))},
                     env));
   }
 
@@ -208,6 +247,59 @@ class TimelineE2eTest : public QObject {
       QCOMPARE(QSize(layout[QStringLiteral("hover")].value(4).toInt(), layout[QStringLiteral("hover")].value(5).toInt()),
                view.size());
       QCOMPARE(hover.size(), size);
+    }
+    hybridRowsAreUnderTheirProcessAndFillThePlot();
+  }
+
+ private:
+  // Runs after the screenshots above (the same second process drew it).
+  void hybridRowsAreUnderTheirProcessAndFillThePlot() {
+    const QSize size = kSizes.front();
+    const QImage shot(dir_.filePath(shotName(size, "hybrid.png")));
+    QVERIFY(!shot.isNull());
+    if (const QString keep = qEnvironmentVariable("WAITSCOPE_KEEP_SHOTS"); !keep.isEmpty())
+      QFile::copy(dir_.filePath(shotName(size, "hybrid.png")), QDir(keep).filePath(shotName(size, "hybrid.png")));
+    QFile file(dir_.filePath(shotName(size, "hybrid.txt")));
+    QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    QRect plot;
+    QStringList fit;
+    QMap<int, QStringList> locations;  // location -> y, depth, parent
+    for (const QString& line : QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+      QStringList v = line.split(QLatin1Char(' '));
+      const QString key = v.takeFirst();
+      if (key == QStringLiteral("plot")) plot = rectOf(v, 0);
+      else if (key == QStringLiteral("fit")) fit = v;
+      else locations[v.takeFirst().toInt()] = v;
+    }
+    // The report: ranks 0 and 1, then rank 0's OpenMP thread and CUDA stream, then rank 1's.
+    QCOMPARE(locations.size(), 6);
+    const QList<int> parents = {-1, -1, 0, 0, 1, 1};
+    for (int l = 0; l < 6; ++l) {
+      QCOMPARE(locations[l].value(1).toInt(), parents[l] < 0 ? 0 : 1);
+      QCOMPARE(locations[l].value(2).toLongLong(), parents[l] < 0 ? qint64(0xffffffffu) : qint64(parents[l]));
+    }
+    // In the plot from top to bottom: rank 0, its thread and stream, rank 1, its thread and stream.
+    QList<int> ys;
+    for (const int l : {0, 2, 3, 1, 4, 5}) ys << locations[l].value(0).toInt();
+    for (int i = 0; i < ys.size(); ++i) {
+      QVERIFY2(ys[i] >= plot.top() && ys[i] < plot.bottom(), qPrintable(QString::number(ys[i])));
+      if (i > 0) QVERIFY(ys[i] > ys[i - 1]);
+    }
+    // Six rows and a node header fill the plot: taller than the old 48 px cap, nothing scrolls.
+    QCOMPARE(fit.value(0), QStringLiteral("1"));
+    QCOMPARE(fit.value(1), QStringLiteral("1"));
+    const int height = fit.value(2).toInt();
+    QCOMPARE(height, std::min((plot.height() - waitscope::views::TimelineRows::kNodeHeight) / 6,
+                              waitscope::views::TimelineRows::kMaxLocationHeight));
+    QVERIFY(height > 48);
+    // Every row has regions drawn in its band.
+    QSet<QRgb> groups;
+    for (const QColor& c : waitscope::views::TimelineColors().groups) groups.insert(c.rgb());
+    for (int i = 0; i < ys.size(); ++i) {
+      int region = 0;
+      const int y = ys[i] + height / 2;
+      for (int x = plot.left(); x <= plot.right(); ++x) region += groups.contains(shot.pixel(x, y) | 0xff000000u);
+      QVERIFY2(region > 0, qPrintable(QStringLiteral("row %1 at y %2 has no regions").arg(i).arg(y)));
     }
   }
 };

@@ -15,6 +15,7 @@
 
 #include "analysis/timeline/timeline_query.h"
 #include "tests/unit/timeline/timeline_scenarios.h"
+#include "views/model/report_data.h"
 #include "views/model/selection.h"
 #include "views/timeline/details_line.h"
 #include "views/timeline/rank_ranges.h"
@@ -22,6 +23,7 @@
 #include "views/timeline/timeline_geometry.h"
 #include "views/timeline/timeline_legend.h"
 #include "views/timeline/timeline_pane.h"
+#include "views/timeline/timeline_style.h"
 #include "views/timeline/timeline_view.h"
 
 using namespace waitscope;
@@ -64,6 +66,15 @@ struct Eight {
   }
   void attach(TimelineView& view) const { view.setData(source, report); }
 };
+
+// `view` shown at 900x400 with the timeline of `trace` and `report`.
+bool showTimeline(TimelineView& view, const trace::Trace& trace, const std::shared_ptr<report::Report>& report) {
+  view.resize(900, 400);
+  view.show();
+  if (!QTest::qWaitForWindowExposed(&view)) return false;
+  view.setData(std::make_shared<timeline::LocalSliceSource>(timeline::buildTimelineIndex(trace, *report)), report);
+  return true;
+}
 
 QImage painted(TimelineView& view) {
   QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
@@ -378,6 +389,110 @@ class TimelineLayoutTest : public QObject {
     QCOMPARE(view.rows().rowOfLocation(1), -1);
     QCOMPARE(view.rows().rowOfLocation(3), -1);
     QCOMPARE(view.rows().locationRowCount(), int(kRanks) - 3);
+  }
+
+  void fewRowsFillThePlot() {
+    // Two ranks on one node: fitted rows grow past the default height until the plot is
+    // full (up to kMaxLocationHeight), leaving less than a pixel per row below them.
+    trace::TraceBuilder b(2);
+    test::buildMessages(b);
+    auto report = std::make_shared<report::Report>(test::reportSkeleton(b.trace()));
+    views::Selection selection;
+    TimelineView view(&selection);
+    QVERIFY(showTimeline(view, b.trace(), report));
+    const int plot = view.plotRect().height();
+    const int expected = (plot - TimelineRows::kNodeHeight) / 2;
+    QVERIFY2(expected > 48 && expected < TimelineRows::kMaxLocationHeight, qPrintable(QString::number(expected)));
+    QCOMPARE(view.rowHeight(), expected);
+    QVERIFY(plot - view.rows().contentHeight() < 2);
+    // A taller plot: still filled, up to the largest height.
+    view.resize(900, 1200);
+    QCOMPARE(view.rowHeight(), std::min((view.plotRect().height() - TimelineRows::kNodeHeight) / 2,
+                                        TimelineRows::kMaxLocationHeight));
+    QCOMPARE(view.rowHeight(), TimelineRows::kMaxLocationHeight);
+    // Taller rows draw taller region bands.
+    QVERIFY(view.rows().bands().bandHeight > TimelineRows::kMaxLocationHeight - 20);
+    // Fit All Rows in the labels' menu fits again after a height of the user's.
+    view.resize(900, 400);
+    view.setRowHeight(30);
+    QVERIFY(!view.fitRows());
+    std::unique_ptr<QMenu> menu(view.createRowMenu(QPoint(40, view.plotRect().top() + 30)));
+    menu->findChild<QAction*>(QStringLiteral("fitRows"))->trigger();
+    QCOMPARE(view.rowHeight(), expected);
+  }
+
+  void threadsAndStreamsAreRowsUnderTheirProcess() {
+    // Two ranks; rank 0 has an OpenMP thread, rank 1 a CUDA stream and a thread; the report
+    // lists them after the processes (as the analyzer writes hybrid reports).
+    trace::TraceBuilder b(2);
+    for (trace::Rank r = 0; r < 2; ++r) b.rank(r).enter(0.0, "main").enter(1.0, "work").leave(2.0, "work").leave(4.0, "main");
+    b.addThread(0, "OMP thread 1").enter(0.5, "work").leave(1.5, "work");
+    b.addThread(1, "CUDA[0:7]", trace::LocationType::AcceleratorStream).enter(1.0, "kernel").leave(3.0, "kernel");
+    b.addThread(1, "OMP thread 1").enter(0.5, "work").leave(1.5, "work");
+    auto report = std::make_shared<report::Report>(test::reportSkeleton(b.trace()));
+    report->locations.push_back({"MPI Rank 0 / OMP thread 1", 0, 0, report::LocationKind::Thread});
+    report->locations.push_back({"MPI Rank 1 / CUDA[0:7]", 1, 0, report::LocationKind::Accelerator});
+    report->locations.push_back({"MPI Rank 1 / OMP thread 1", 1, 0, report::LocationKind::Thread});
+    QCOMPARE(views::processParents(*report), (std::vector<std::uint32_t>{report::kNoId, report::kNoId, 0, 1, 1}));
+    // Labels: a child's name without its process's (tooltips and exports keep the full name).
+    {
+      views::TimelineRows rows;
+      rows.setReport(report.get());
+      views::TimelineStyle style;
+      style.setNames(report.get(), rows);
+      QCOMPARE(style.locationLabels, (std::vector<QString>{QStringLiteral("MPI Rank 0"), QStringLiteral("MPI Rank 1"),
+                                                           QStringLiteral("OMP thread 1"), QStringLiteral("CUDA[0:7]"),
+                                                           QStringLiteral("OMP thread 1")}));
+      QCOMPARE(style.locationNames[3], QStringLiteral("MPI Rank 1 / CUDA[0:7]"));
+    }
+    views::Selection selection;
+    TimelineView view(&selection);
+    QVERIFY(showTimeline(view, b.trace(), report));
+    const auto shownRows = [&] {
+      std::vector<std::pair<std::uint32_t, int>> rows;  // location, depth
+      for (const views::TimelineRow& r : view.rows().rows())
+        if (!r.isNode) rows.emplace_back(r.location, r.depth);
+      return rows;
+    };
+    using Rows = std::vector<std::pair<std::uint32_t, int>>;
+    QCOMPARE(shownRows(), (Rows{{0, 0}, {2, 1}, {1, 0}, {3, 1}, {4, 1}}));
+    // The stream's kernel is drawn on its own row, at its times.
+    QVERIFY(view.positionOf(3, 2.0).y() > view.positionOf(1, 2.0).y());
+    QCOMPARE(view.describeAt(view.positionOf(3, 2.0).toPoint()).contains(QStringLiteral("kernel")), true);
+    // A click on rank 1's label folds its stream and thread; another unfolds them.
+    const QPoint label(60, int(view.positionOf(1, 0.0).y()));
+    QCOMPARE(view.describeAt(label), QStringLiteral("MPI Rank 1: click to fold or unfold its threads and streams"));
+    QCOMPARE(view.describeAt(QPoint(60, int(view.positionOf(2, 0.0).y()))), QString());
+    QTest::mouseClick(&view, Qt::LeftButton, {}, label);
+    QCOMPARE(shownRows(), (Rows{{0, 0}, {2, 1}, {1, 0}}));
+    QVERIFY(view.rows().childrenCollapsed(1));
+    QCOMPARE(view.positionOf(3, 2.0).y(), -1.0);
+    // Three rows fitted again: rank 1's label has moved.
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(60, int(view.positionOf(1, 0.0).y())));
+    QCOMPARE(shownRows(), (Rows{{0, 0}, {2, 1}, {1, 0}, {3, 1}, {4, 1}}));
+    // A click on a thread's label does nothing (it has no rows under it).
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(60, int(view.positionOf(2, 0.0).y())));
+    QCOMPARE(view.rows().locationRowCount(), 5);
+    // The labels' menu folds and unfolds every process's rows.
+    std::unique_ptr<QMenu> menu(view.createRowMenu(label));
+    menu->findChild<QAction*>(QStringLiteral("foldChildRows"))->trigger();
+    QCOMPARE(shownRows(), (Rows{{0, 0}, {1, 0}}));
+    // Selecting a folded stream (in the system tree) unfolds its process to show it.
+    selection.setReport(std::make_shared<const views::ReportData>(*report, QStringLiteral("hybrid.waitscope")));
+    view.setAllChildrenCollapsed(true);
+    const views::ReportDataPtr data = selection.report();
+    selection.setSystemItems({{data->systemNodeOfLocation(3), true}});
+    QVERIFY(view.rows().rowOfLocation(3) >= 0);
+    QVERIFY(!view.rows().childrenCollapsed(1));
+    QVERIFY(view.rows().childrenCollapsed(0));
+    // Folding a node hides its processes' threads with them; a rank range keeps a rank's threads.
+    view.setAllChildrenCollapsed(false);
+    view.setCollapsed(0, true);
+    QCOMPARE(view.rows().locationRowCount(), 0);
+    view.setCollapsed(0, false);
+    QString error;
+    view.setHiddenLocations(views::hiddenOutsideRanks(QStringLiteral("1"), *report, &error));
+    QCOMPARE(shownRows(), (Rows{{1, 0}, {3, 1}, {4, 1}}));
   }
 
   void drawnColoursArePairwiseDistinct() {

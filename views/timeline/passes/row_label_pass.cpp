@@ -6,6 +6,24 @@
 
 namespace waitscope::views {
 
+namespace {
+
+constexpr int kNodeMarkHeight = 16;
+
+// A triangle in an 8x8 box at (x, y): pointing down when open, right when folded.
+void drawFoldMark(QPainter& p, const QPalette& palette, int x, int y, bool folded) {
+  QPointF tri[3] = {QPointF(x, y + 2), QPointF(x + 8, y + 2), QPointF(x + 4, y + 8)};
+  if (folded) {
+    tri[0] = QPointF(x + 1, y);
+    tri[1] = QPointF(x + 7, y + 5);
+    tri[2] = QPointF(x + 1, y + 10);
+  }
+  p.setBrush(palette.text());
+  p.drawPolygon(tri, 3);
+}
+
+}  // namespace
+
 void RowLabelPass::paint(QPainter& p, const TimelineFrame& frame) {
   const QRect& plot = frame.scene.plot;
   const TimelineRows& rows = *frame.scene.rows;
@@ -20,19 +38,15 @@ void RowLabelPass::paint(QPainter& p, const TimelineFrame& frame) {
     const int y = top + r.top;
     if (y + r.height < plot.top() || y > plot.bottom()) continue;
     if (r.isNode) {
-      const bool closed = rows.collapsed(r.node);
-      QPointF tri[3] = {QPointF(3, y + 5), QPointF(11, y + 5), QPointF(7, y + 11)};  // expanded: pointing down
-      if (closed) {
-        tri[0] = QPointF(4, y + 3);
-        tri[1] = QPointF(10, y + 8);
-        tri[2] = QPointF(4, y + 13);
-      }
-      p.setBrush(palette.text());
-      p.drawPolygon(tri, 3);
+      drawFoldMark(p, palette, 3, y + (kNodeMarkHeight - 8) / 2 - 1, rows.collapsed(r.node));
       if (r.node < style.nodeTexts.size())
         p.drawStaticText(QPointF(14, y + (r.height - style.textHeight) / 2), style.nodeTexts[r.node]);
     } else if (r.location < style.locationTexts.size()) {
-      p.drawStaticText(QPointF(18 + 12 * r.depth, y + (r.height - style.textHeight) / 2), style.locationTexts[r.location]);
+      const int textTop = y + (r.height - style.textHeight) / 2;
+      // A process with threads or streams: its mark folds them (a click on the label).
+      if (rows.hasChildren(r.location))
+        drawFoldMark(p, palette, 7, textTop + (style.textHeight - 8) / 2, rows.childrenCollapsed(r.location));
+      p.drawStaticText(QPointF(18 + 12 * r.depth, textTop), style.locationTexts[r.location]);
     }
   }
   p.restore();
