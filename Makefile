@@ -40,9 +40,9 @@ test-sanitize: setup
 
 # The backend (no Qt) built against MPICH, installed beside Open MPI (which stays the default
 # mpicc/mpiexec), and its MPI tests: recording, pattern analysis, the tools end to end.
-# Left out (docs/testing.md): what runs chain.c, whose GATS put into an MPI_Win_create window does not
-# arrive under Debian's MPICH 4.0.2, and the recorder's abort checks, which need Open MPI's flush grace.
-MPICH_TESTS ?= -L mpi -E '^(apps_chain|mpi_measure_record|mpi_measure_output|e2e_analyze_apps|e2e_profile_apps|e2e_online_apps)$$'
+# Left out (docs/testing.md): the recorder's abort checks, which need the other ranks to live long
+# enough to flush their events; MPICH's Hydra kills them with SIGKILL at once.
+MPICH_TESTS ?= -L mpi -E '^(mpi_measure_abort|mpi_measure_output)$$'
 test-mpich:
 	bash scripts/setup.sh --mpich
 	cmake -S . -B $(MPICH_BUILD) -G "$(GENERATOR)" -DWAITSCOPE_GUI=OFF -DWAITSCOPE_BENCH=OFF \

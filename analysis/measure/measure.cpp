@@ -27,11 +27,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <mutex>
 #include <string_view>
 
@@ -468,7 +470,13 @@ void registerInterComm(MPI_Comm comm, const char* creator, OTF2_CommRef parent) 
   if (PMPI_Intercomm_merge(comm, 0, &merged) != MPI_SUCCESS) return;
   def.key = agreeKey(merged);
   // The common communicator: where a rank knows it (MPI_Intercomm_create's leaders), the same one.
-  PMPI_Allreduce(&parent, &def.parent, 1, MPI_UINT32_T, MPI_MIN, merged);
+  // As a signed value: MPICH 4.0 built without yaksa takes MPI_MIN on unsigned types as signed,
+  // which would make OTF2_UNDEFINED_COMM (all bits set) the minimum.
+  const std::int64_t mine = parent == OTF2_UNDEFINED_COMM ? std::numeric_limits<std::int64_t>::max() : parent;
+  std::int64_t common = 0;
+  PMPI_Allreduce(&mine, &common, 1, MPI_INT64_T, MPI_MIN, merged);
+  def.parent = common == std::numeric_limits<std::int64_t>::max() ? OTF2_UNDEFINED_COMM
+                                                                  : static_cast<OTF2_CommRef>(common);
   PMPI_Comm_free(&merged);
   def.creator = creator;
   defineComm(comm, std::move(def));

@@ -1,7 +1,9 @@
 #pragma once
-// MPI_MAXLOC over (time, rank) by MPI_Accumulate with MPI_MAX on two unsigned
+// MPI_MAXLOC over (time, rank) by MPI_Accumulate with MPI_MAX on two signed
 // 64-bit keys: every MPI-3 RMA implementation accumulates basic integer types,
-// while some refuse MPI_DOUBLE_INT with MPI_MAXLOC (Open MPI's osc pt2pt).
+// while some refuse MPI_DOUBLE_INT with MPI_MAXLOC (Open MPI's osc pt2pt), and
+// some take MPI_MAX on MPI_UINT64_T as signed (MPICH 4.0 built without yaksa),
+// so the keys are signed and compared as MPI_INT64_T.
 //   value:   the time's order-preserving key, so the maximum is the latest time, exactly;
 //   located: the same key with its lowest bits replaced by (mask - rank), so the maximum
 //            names the rank of the latest time, the lowest rank among equal times, as
@@ -13,42 +15,46 @@
 
 namespace waitscope::patterns {
 
-// The order of doubles as the order of unsigned integers (negative ones reversed).
-inline std::uint64_t orderedKey(double time) {
-  const auto bits = std::bit_cast<std::uint64_t>(time);
-  return (bits >> 63) != 0 ? ~bits : bits | (std::uint64_t{1} << 63);
+// The order of doubles as the order of signed integers: a negative double's
+// magnitude bits are reversed, so that larger magnitudes are smaller keys.
+constexpr std::int64_t kMagnitudeBits = std::numeric_limits<std::int64_t>::max();
+inline std::int64_t orderedKey(double time) {
+  const auto bits = std::bit_cast<std::int64_t>(time);
+  return bits < 0 ? bits ^ kMagnitudeBits : bits;
 }
-inline double timeOfKey(std::uint64_t key) {
-  return std::bit_cast<double>((key >> 63) != 0 ? key & ~(std::uint64_t{1} << 63) : ~key);
+inline double timeOfKey(std::int64_t key) {
+  return std::bit_cast<double>(key < 0 ? key ^ kMagnitudeBits : key);
 }
 
 struct MaxLocKey {
-  std::uint64_t value;
-  std::uint64_t located;
+  std::int64_t value;
+  std::int64_t located;
 };
 static_assert(sizeof(MaxLocKey) == 16);
 
 // The keys of the ranks of a communicator of `size` ranks.
 class MaxLocCoder {
  public:
-  explicit MaxLocCoder(int size) : mask_((std::uint64_t{1} << std::bit_width(static_cast<unsigned>(size))) - 1) {}
+  explicit MaxLocCoder(int size) : mask_((std::int64_t{1} << std::bit_width(static_cast<unsigned>(size))) - 1) {}
   MaxLocKey encode(double time, int rank) const {
-    const std::uint64_t key = orderedKey(time);
-    return {key, (key & ~mask_) | (mask_ - static_cast<std::uint64_t>(rank))};
+    const std::int64_t key = orderedKey(time);
+    return {key, (key & ~mask_) | (mask_ - rank)};
   }
   // What nobody has written yet: below every encoded time, no rank.
-  MaxLocKey none() const { return {0, 0}; }
+  static constexpr MaxLocKey none() { return {kNobody, kNobody}; }
   // -infinity when nobody wrote the key.
   double time(const MaxLocKey& k) const {
-    return k.value == 0 ? -std::numeric_limits<double>::infinity() : timeOfKey(k.value);
+    return k.value == kNobody ? -std::numeric_limits<double>::infinity() : timeOfKey(k.value);
   }
   // -1 when nobody wrote the key.
   int rank(const MaxLocKey& k) const {
-    return k.value == 0 ? -1 : static_cast<int>(mask_ - (k.located & mask_));
+    return k.value == kNobody ? -1 : static_cast<int>(mask_ - (k.located & mask_));
   }
 
  private:
-  std::uint64_t mask_;
+  // Below the key of every double but the negative NaN whose bits are all set.
+  static constexpr std::int64_t kNobody = std::numeric_limits<std::int64_t>::min();
+  std::int64_t mask_;
 };
 
 }  // namespace waitscope::patterns

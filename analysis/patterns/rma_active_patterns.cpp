@@ -252,18 +252,18 @@ class ActiveReplay {
 
  private:
   // ---- the exchange window's RMA, local for a one-process window ----
-  enum class Combine { Max, Or };  // MPI_MAX, MPI_BOR on MPI_UINT64_T
-  // `count` unsigned 64-bit integers from `origin` into the target's area at `disp`.
+  enum class Combine { Max, Or };  // MPI_MAX, MPI_BOR on MPI_INT64_T (MaxLocKey's signed keys)
+  // `count` 64-bit integers from `origin` into the target's area at `disp`.
   static void accumulate(ExchangeWindow& w, const void* origin, int count, int target, MPI_Aint disp, Combine op) {
     if (!w.local) {
-      MPI_Accumulate(origin, count, MPI_UINT64_T, target, disp, count, MPI_UINT64_T,
+      MPI_Accumulate(origin, count, MPI_INT64_T, target, disp, count, MPI_INT64_T,
                      op == Combine::Max ? MPI_MAX : MPI_BOR, w.win);
       return;
     }
     const auto* from = static_cast<const std::byte*>(origin);
     std::byte* into = w.base + disp;
-    for (std::size_t k = 0; k < static_cast<std::size_t>(count) * sizeof(std::uint64_t); k += sizeof(std::uint64_t)) {
-      std::uint64_t in = 0, current = 0;
+    for (std::size_t k = 0; k < static_cast<std::size_t>(count) * sizeof(std::int64_t); k += sizeof(std::int64_t)) {
+      std::int64_t in = 0, current = 0;
       std::memcpy(&in, from + k, sizeof in);
       std::memcpy(&current, into + k, sizeof current);
       current = op == Combine::Max ? std::max(current, in) : current | in;

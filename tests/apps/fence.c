@@ -32,7 +32,8 @@ int main(int argc, char **argv)
     const int late_put = ws_has_flag(argc, argv, "--late-put");
     ws_require_size(argv[0], size, 2, 0);
 
-    int buf = -1;
+    /* Aligned to 16 bytes: MPICH 4.0's ch4:ucx loses puts into a window whose base is not. */
+    _Alignas(16) int buf = -1;
     MPI_Win win;
     MPI_Win_create(&buf, sizeof buf, sizeof buf, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
 

@@ -92,7 +92,9 @@ int main(int argc, char **argv)
     const enum sync_mode mode_y = strcmp(sync, "gats") == 0 ? SYNC_GATS : SYNC_FENCE;
 
     const int left = (rank - 1 + size) % size, right = (rank + 1) % size;
-    int halo_x[4] = {-1, -1, -1, -1}, halo_y[4] = {-1, -1, -1, -1};
+    /* Aligned to 16 bytes: MPICH 4.0's ch4:ucx loses puts into a window whose base is not. */
+    _Alignas(16) int halo_x[4] = {-1, -1, -1, -1};
+    _Alignas(16) int halo_y[4] = {-1, -1, -1, -1};
     MPI_Win win_x, win_y;
     MPI_Win_create(halo_x, sizeof halo_x, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win_x);
     MPI_Win_create(halo_y, sizeof halo_y, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win_y);

@@ -68,7 +68,7 @@ class InterComm : public ::testing::Test {
       return;
     }
     const auto analyzed = test::run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " +
-                                    std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n " + std::to_string(kRanks) +
+                                    std::string(WAITSCOPE_MPIEXEC) + " -n " + std::to_string(kRanks) +
                                     " " + test::tool("waitscope-analyze") + " --quiet " + anchor + " -o " + reportPath);
     analyzeErr = analyzed.err;
     if (analyzed.exitCode != 0) {

@@ -24,7 +24,7 @@ Recorded recordAndAnalyze(const test::TempDir& dir, const std::string& mode) {
   Recorded r;
   r.record = run("timeout 120 " + test::tool("waitscope-run") + " -n 2 -o " + out + " -- " + WAITSCOPE_UNRECORDABLE +
                  " " + mode);
-  r.analyze = run(kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n 2 " +
+  r.analyze = run(kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) + " -n 2 " +
                   test::tool("waitscope-analyze") + " --quiet " + out + "/traces.otf2 -o " + out + ".waitscope");
   return r;
 }
@@ -58,6 +58,8 @@ TEST(UnrecordedCalls, AFreedReceiveIsWarnedAboutAtRecordTime) {
 TEST(UnrecordedCalls, AConnectedCommunicatorIsWarnedAboutAndLeftOut) {
   test::TempDir dir("waitscope-unrecorded");
   const Recorded r = recordAndAnalyze(dir, "--connect");
+  if (r.record.err.find("unrecordable: this MPI cannot open a port") != std::string::npos)
+    GTEST_SKIP() << "this MPI implementation cannot open a port (MPI_Open_port): " << r.record.err;
   expectWarned(r, "waitscope: warning: MPI_Comm_accept: its communicator can reach processes outside this job's",
                "waitscope: warning: 2 MPI calls (the first: ");
   EXPECT_EQ(countOf(r.record.err, "waitscope: warning: MPI_Comm_connect: its communicator can reach"), 1u);

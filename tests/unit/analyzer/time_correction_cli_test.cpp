@@ -35,7 +35,7 @@ std::string writeSkewed(const fs::path& dir) {
 
 test::CommandResult analyze(const std::string& anchor, const std::string& report, const std::string& extra = "") {
   return test::run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " +
-                   std::string(WAITSCOPE_MPIEXEC) + " --oversubscribe -n 2 " + test::tool("waitscope-analyze") + " " +
+                   std::string(WAITSCOPE_MPIEXEC) + " -n 2 " + test::tool("waitscope-analyze") + " " +
                    anchor + " -o " + report + " --quiet " + extra);
 }
 
