@@ -1,7 +1,8 @@
 // Clock-condition violations in every paradigm, with exact counts at any rank count N >= 2: traces
 // whose timestamps contradict what MPI guarantees (docs/patterns.md, "Clock-condition
 // violations"), one scenario per rule, and a run whose clocks agree, where none is found. The
-// counts are of the recorded times (the time correction off).
+// counts are of the recorded times (the time correction off); with the correction on, every
+// scenario is corrected and the corrected times break no relation the detection checks.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -31,6 +32,15 @@ void expectCounts(const report::Report& rep, unsigned p2p, unsigned collective, 
   EXPECT_EQ(rep.metaValue("clock_violations_collective"), std::to_string(collective));
   EXPECT_EQ(rep.metaValue("clock_violations_rma"), std::to_string(rma));
   EXPECT_EQ(rep.metaValue("clock_violations"), std::to_string(p2p + collective + rma));
+}
+
+// The same trace with the correction on: it found as many violations as the detection on the
+// recorded times, corrected them, and the detection finds none on the corrected times.
+void expectCorrected(const report::Report& raw, const report::Report& corrected) {
+  EXPECT_EQ(corrected.metaValue("time_correction"), "controlled logical clock");
+  EXPECT_EQ(corrected.metaValue("time_correction_violations"), raw.metaValue("clock_violations"));
+  EXPECT_EQ(corrected.metaValue("clock_violations"), "0");
+  EXPECT_NEAR(totalOf(corrected, "clock_violations"), 0.0, kEps);
 }
 
 // Every paradigm, every rule's situation, with clocks that agree: no violation.
@@ -81,7 +91,9 @@ TEST(ClockViolations, ReceiveCompletedBeforeItsSendStarted) {
   }
   endFrame(b);
   const report::Report rep = analyzeBuilt(b, recordedTimes());
+  const report::Report corrected = analyzeBuilt(b);
   if (!isRoot()) return;
+  expectCorrected(rep, corrected);
   EXPECT_NEAR(valueOf(rep, "clock_violations_p2p", "main/MPI_Recv", 0), n - 1.0, kEps);
   // The Late Sender value of such a receive is clipped to its call.
   EXPECT_NEAR(valueOf(rep, "mpi_latesender", "main/MPI_Recv", 0), 0.05 * (n - 1), kEps);
@@ -98,7 +110,9 @@ TEST(ClockViolations, SynchronizingCollectiveLeftBeforeTheLastEntered) {
     b.rank(r).barrier(2.0 + 0.1 * r, 2.05 + 0.1 * r).allreduce(3.0 + 0.1 * r, 3.05 + 0.1 * r, 8);
   endFrame(b);
   const report::Report rep = analyzeBuilt(b, recordedTimes());
+  const report::Report corrected = analyzeBuilt(b);
   if (!isRoot()) return;
+  expectCorrected(rep, corrected);
   for (Rank r = 0; r < n; ++r) {
     const double expected = r + 1 < n ? 1.0 : 0.0;
     EXPECT_NEAR(valueOf(rep, "clock_violations_collective", "main/MPI_Barrier", r), expected, kEps) << r;
@@ -122,7 +136,9 @@ TEST(ClockViolations, OneToNLeftByANonRootBeforeTheRootEntered) {
   for (Rank r = 1; r < n; ++r) b.rank(r).bcast(2.0, 2.5, 0, 8).bcast(4.5, 4.6, 0, 8);
   endFrame(b);
   const report::Report rep = analyzeBuilt(b, recordedTimes());
+  const report::Report corrected = analyzeBuilt(b);
   if (!isRoot()) return;
+  expectCorrected(rep, corrected);
   EXPECT_NEAR(valueOf(rep, "clock_violations_collective", "main/MPI_Bcast", 0), 0.0, kEps);
   for (Rank r = 1; r < n; ++r)
     EXPECT_NEAR(valueOf(rep, "clock_violations_collective", "main/MPI_Bcast", r), 1.0, kEps) << r;
@@ -139,7 +155,9 @@ TEST(ClockViolations, NToOneLeftByTheRootBeforeTheLastEntered) {
   for (Rank r = 1; r < n; ++r) b.rank(r).reduce(3.0 + 0.1 * r, 3.05 + 0.1 * r, 0, 8).reduce(4.0, 4.1, 0, 8);
   endFrame(b);
   const report::Report rep = analyzeBuilt(b, recordedTimes());
+  const report::Report corrected = analyzeBuilt(b);
   if (!isRoot()) return;
+  expectCorrected(rep, corrected);
   EXPECT_NEAR(valueOf(rep, "clock_violations_collective", "main/MPI_Reduce", 0), 1.0, kEps);
   expectCounts(rep, 0, 1, 0);
 }
@@ -153,7 +171,9 @@ TEST(ClockViolations, AccessEpochEndedBeforeTheTargetPosted) {
     s.rank(r).start(2.0, 2.01, s.win, {0}).put(2.1, 2.2, s.win, 0, 8).complete(2.3, 2.4, s.win);
   s.rank(0).post(5.0, 5.01, s.win, othersThan(0)).wait(6.0, 6.1, s.win);
   const report::Report rep = s.analyze(recordedTimes());
+  const report::Report corrected = s.analyze();
   if (!isRoot()) return;
+  expectCorrected(rep, corrected);
   for (Rank r = 1; r < n; ++r) {
     EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_complete", r), 1.0, kEps) << r;
     EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Put", r), 1.0, kEps) << r;
@@ -174,7 +194,9 @@ TEST(ClockViolations, ExposureEpochClosedBeforeTheLastOriginCompleted) {
     s.rank(r).start(4.0, 4.1, s.win, {0}).complete(5.0, 5.1, s.win);
   }
   const report::Report rep = s.analyze(recordedTimes());
+  const report::Report corrected = s.analyze();
   if (!isRoot()) return;
+  expectCorrected(rep, corrected);
   EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_wait", 0), 1.0, kEps);
   EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_test", 0), 1.0, kEps);
   expectCounts(rep, 0, 0, 2);
@@ -193,7 +215,9 @@ TEST(ClockViolations, FenceLeftBeforeTheLastEnteredAfterTransfers) {
         .fence(3.0 + 0.1 * r, 3.05 + 0.1 * r, s.win)
         .fence(5.0 + 0.1 * r, 5.05 + 0.1 * r, s.win);
   const report::Report rep = s.analyze(recordedTimes());
+  const report::Report corrected = s.analyze();
   if (!isRoot()) return;
+  expectCorrected(rep, corrected);
   for (Rank r = 0; r < n; ++r)
     EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_fence", r), r + 1 < n ? 1.0 : 0.0, kEps) << r;
   expectCounts(rep, 0, 0, n - 1);
