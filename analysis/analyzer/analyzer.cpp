@@ -11,6 +11,7 @@
 #include "analysis/patterns/collective_patterns.h"
 #include "analysis/patterns/p2p_patterns.h"
 #include "analysis/patterns/rma_active_patterns.h"
+#include "analysis/patterns/rma_lock_order.h"
 #include "analysis/patterns/rma_passive_patterns.h"
 #include "analysis/patterns/time_metrics.h"
 #include "analysis/replay/call_index.h"
@@ -98,6 +99,7 @@ struct Families {
   patterns::RmaActive rmaActive;
   std::optional<patterns::Collectives> collectives;
   std::optional<patterns::PointToPoint> p2p;
+  std::optional<patterns::RmaLockOrder> lockOrder;
 
   Families(const trace::Trace& local, const trace::LocationEvents& events, trace::Rank me, int size,
            const Communicators& comms, replay::Severities& severities)
@@ -122,6 +124,16 @@ struct Families {
     progress(50);
     p2p.emplace(ctx);
     agree(p2p->exchange(), world, yieldCore);
+    lockOrder.emplace(ctx);
+  }
+
+  // Over corrected times: validate() passed on the same events (the correction moves times, never
+  // the order), so its checks are not repeated; only what holds times is built again.
+  void rebuild(MPI_Comm world, bool yieldCore) {
+    collectives.emplace(ctx);
+    p2p.emplace(ctx);
+    agree(p2p->exchange(), world, yieldCore);
+    lockOrder.emplace(ctx);
   }
 };
 
@@ -129,7 +141,7 @@ struct Families {
 // corrected times, or nothing if no relation was broken.
 std::optional<trace::LocationEvents> correctTimes(const trace::LocationEvents& recorded, const Families& families,
                                                   replay::TimeCorrectionSummary& summary) {
-  TimeCorrection tc = correctClocks(families.ctx, *families.p2p, *families.collectives);
+  TimeCorrection tc = correctClocks(families.ctx, *families.p2p, *families.collectives, *families.lockOrder);
   summary.violations = tc.violations;
   summary.rounds = tc.rounds;
   if (!tc.applied) return std::nullopt;
@@ -178,7 +190,7 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
     if (corrected) {
       families.reset();
       families = std::make_unique<Families>(local, *corrected, rank, size, comms, result.severities);
-      families->validate(world, yieldCore, [](int) {});
+      families->rebuild(world, yieldCore);
     }
   }
   progress("validate", 100);
@@ -201,6 +213,7 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
   result.clockViolations.rma = f.rmaActive.detect();
   progress("replay", 75);
   f.rmaPassive.detect();
+  result.clockViolations.rma += f.lockOrder->detect();
   progress("replay", 100);
   if (!options.causes) return result;
   progress("causes", 0);

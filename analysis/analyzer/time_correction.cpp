@@ -56,6 +56,7 @@ struct GroupOp {
 struct Group {
   MPI_Comm comm;
   std::vector<GroupOp> ops;
+  bool lowerRanks = false;  // a member's exit waits for the ranks below it only (scans)
 };
 
 // An RMA window as the active-target replay follows it.
@@ -69,19 +70,24 @@ struct Window {
   std::uint64_t fences = 0;       // since creation
   std::vector<int> epochTargets;  // targets of transfers since the last epoch-closing fence
 };
+// A synchronizing call on a window: a fence, or the window's creation or free (which every
+// member leaves only after all have entered).
 struct Fence {
   std::uint32_t enter, leave;  // events
   bool closes;
   std::vector<int> targets;  // this rank's transfer targets in the epoch it closes
+  bool createOrFree = false;
 };
 
 class Edges {
  public:
-  Edges(const replay::ReplayContext& ctx, const patterns::PointToPoint& p2p, const Collectives& collectives)
+  Edges(const replay::ReplayContext& ctx, const patterns::PointToPoint& p2p, const Collectives& collectives,
+        const patterns::RmaLockOrder& locks)
       : ctx_(ctx) {
     addMessages(p2p);
     addCollectives(collectives);
     addRma();
+    addLocks(locks);
   }
 
   std::vector<std::uint32_t> exported, bounded;
@@ -127,14 +133,19 @@ class Edges {
       const MPI_Comm comm = ctx_.comms.get(c);
       if (comm == MPI_COMM_NULL || comm == MPI_COMM_SELF) continue;
       const trace::Rank me = ctx_.comms.rank(c);
-      Group g{comm, {}};
+      Group g{comm, {}, false}, scans{comm, {}, true};
       for (const Collectives::Operation& o : ops[c]) {
         const bool isRoot = o.root == me;
         const std::uint32_t enter = o.call.enterEvent, leave = o.call.leaveEvent;
         switch (o.kind) {
           case Collectives::Kind::Barrier:
           case Collectives::Kind::NxN:
+          case Collectives::Kind::Init:
+          case Collectives::Kind::Finalize:
             g.ops.push_back({exportSlot(enter), boundSlot(leave), true});
+            break;
+          case Collectives::Kind::Scan:
+            scans.ops.push_back({exportSlot(enter), me == 0 ? kNone : boundSlot(leave), true});
             break;
           case Collectives::Kind::OneToN:
             if (o.root == kNone) break;  // the same on every member
@@ -149,6 +160,7 @@ class Edges {
         }
       }
       if (!g.ops.empty()) groups.push_back(std::move(g));
+      if (!scans.ops.empty()) groups.push_back(std::move(scans));
     }
   }
 
@@ -171,6 +183,8 @@ class Edges {
           if (rec.object >= defs.windows.size()) break;
           const replay::Call* call = ctx_.calls.callOf(i);  // a record outside every call stands for itself
           const WindowCall what = windowCall(rec.op);
+          if (what == WindowCall::Create || what == WindowCall::Free)
+            fences[rec.object].push_back({call ? call->enterEvent : i, call ? call->leaveEvent : i, false, {}, true});
           if (what == WindowCall::Create) {
             Window& w = windows[rec.object];
             w = Window{};
@@ -179,7 +193,7 @@ class Edges {
           } else if (what == WindowCall::Free) {
             windows.erase(rec.object);
           } else if (what == WindowCall::Fence) {
-            Fence f{call ? call->enterEvent : i, call ? call->leaveEvent : i, false, {}};
+            Fence f{call ? call->enterEvent : i, call ? call->leaveEvent : i, false, {}, false};
             if (const auto it = windows.find(rec.object); it != windows.end()) {
               Window& w = it->second;
               if (w.fences++ > 0) {
@@ -267,6 +281,12 @@ class Edges {
     addFences(fences);
   }
 
+  // A lock granted after the previous conflicting holder released it.
+  void addLocks(const patterns::RmaLockOrder& locks) {
+    for (const auto& e : locks.precedes()) outgoing.push_back({e.peer, e.key, exportSlot(e.event)});
+    for (const auto& e : locks.follows()) incoming.push_back({e.peer, e.key, boundSlot(e.event)});
+  }
+
   // Per window, in window order on every member: which fences closed an epoch in which another
   // member transferred to this one (one reduction over all of the window's fences), and the
   // fences as a group.
@@ -286,9 +306,9 @@ class Edges {
         for (const int t : list[f].targets) mine[static_cast<std::size_t>(t) * n + f] = 1;
       replay::callAndWait(yieldCore, MPI_Ireduce_scatter_block, mine.data(), targeted.data(), static_cast<int>(n),
                           MPI_UNSIGNED_CHAR, MPI_MAX, comm);
-      Group g{comm, {}};
+      Group g{comm, {}, false};
       for (std::size_t f = 0; f < n; ++f) {
-        const bool waits = list[f].closes && targeted[f] != 0;
+        const bool waits = list[f].createOrFree || (list[f].closes && targeted[f] != 0);
         g.ops.push_back({exportSlot(list[f].enter), waits ? boundSlot(list[f].leave) : kNone, true});
       }
       groups.push_back(std::move(g));
@@ -363,8 +383,12 @@ class Exchange {
           const GroupOp& o = g.ops[from + k];
           values_[k] = o.contributes ? exported[o.enterSlot] : kNever;
         }
-        replay::callAndWait(yieldCore_, MPI_Iallreduce, values_.data(), latest_.data(), static_cast<int>(n), MPI_DOUBLE,
-                            MPI_MAX, g.comm);
+        if (g.lowerRanks)
+          replay::callAndWait(yieldCore_, MPI_Iexscan, values_.data(), latest_.data(), static_cast<int>(n), MPI_DOUBLE,
+                              MPI_MAX, g.comm);
+        else
+          replay::callAndWait(yieldCore_, MPI_Iallreduce, values_.data(), latest_.data(), static_cast<int>(n),
+                              MPI_DOUBLE, MPI_MAX, g.comm);
         for (std::size_t k = 0; k < n; ++k) {
           const GroupOp& o = g.ops[from + k];
           if (o.leaveSlot != kNone) waitsFor[o.leaveSlot] = std::max(waitsFor[o.leaveSlot], latest_[k]);
@@ -386,9 +410,9 @@ class Exchange {
 }  // namespace
 
 TimeCorrection correctClocks(const replay::ReplayContext& ctx, const patterns::PointToPoint& p2p,
-                             const patterns::Collectives& collectives) {
+                             const patterns::Collectives& collectives, const patterns::RmaLockOrder& locks) {
   TimeCorrection out;
-  const Edges edges(ctx, p2p, collectives);
+  const Edges edges(ctx, p2p, collectives, locks);
   const auto& events = ctx.events.events;
   const ControlledLogicalClock clock(events, edges.exported, edges.bounded);
   Exchange exchange(ctx, edges);

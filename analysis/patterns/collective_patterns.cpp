@@ -257,12 +257,16 @@ std::uint64_t Collectives::detect() {
             break;
           case Kind::Scan:
             waitUntil(Metric::MpiEarlyScan, lowerMax[k].value, lowerMax[k].rank);
+            // Rank i's result needs the data of the ranks below it.
+            leftBefore(lowerMax[k].value);
             break;
           case Kind::Init:
             completion(Metric::MpiInitCompletion, call.enter);
+            leftBefore(maxEnter[k].value);
             break;
           case Kind::Finalize:
             waitUntil(Metric::MpiFinalizeWait, maxEnter[k].value, maxEnter[k].rank);
+            leftBefore(maxEnter[k].value);
             break;
           case Kind::Other:
             break;

@@ -1,10 +1,12 @@
 // Clock-condition violations in every paradigm, with exact counts at any rank count N >= 2: traces
 // whose timestamps contradict what MPI guarantees (docs/patterns.md, "Clock-condition
 // violations"), one scenario per rule, and a run whose clocks agree, where none is found. The
-// counts are of the recorded times (the time correction off).
+// counts are of the recorded times (the time correction off); with the correction on, every
+// scenario is corrected and the corrected times break no relation the detection checks.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "tests/mpi/patterns/scenario.h"
 
@@ -31,6 +33,28 @@ void expectCounts(const report::Report& rep, unsigned p2p, unsigned collective, 
   EXPECT_EQ(rep.metaValue("clock_violations_collective"), std::to_string(collective));
   EXPECT_EQ(rep.metaValue("clock_violations_rma"), std::to_string(rma));
   EXPECT_EQ(rep.metaValue("clock_violations"), std::to_string(p2p + collective + rma));
+}
+
+// The same trace with the correction on: it found as many violations as the detection on the
+// recorded times, corrected them, and the detection finds none on the corrected times.
+void expectCorrected(const report::Report& raw, const report::Report& corrected) {
+  EXPECT_EQ(corrected.metaValue("time_correction"), "controlled logical clock");
+  EXPECT_EQ(corrected.metaValue("time_correction_violations"), raw.metaValue("clock_violations"));
+  EXPECT_EQ(corrected.metaValue("clock_violations"), "0");
+  EXPECT_NEAR(totalOf(corrected, "clock_violations"), 0.0, kEps);
+}
+
+// The report of the recorded times; on the way, the correction's must say it corrected every
+// violation counted there (rank 0 only).
+report::Report analyzeAndCorrect(TraceBuilder& b) {
+  const report::Report rep = analyzeBuilt(b, recordedTimes());
+  const report::Report corrected = analyzeBuilt(b);
+  if (isRoot()) expectCorrected(rep, corrected);
+  return rep;
+}
+report::Report analyzeAndCorrect(Scenario& s) {
+  s.close();
+  return analyzeAndCorrect(s.b);
 }
 
 // Every paradigm, every rule's situation, with clocks that agree: no violation.
@@ -80,7 +104,7 @@ TEST(ClockViolations, ReceiveCompletedBeforeItsSendStarted) {
     b.rank(0).recv(1.0 + 0.1 * r, 1.05 + 0.1 * r, r, 8, 1);
   }
   endFrame(b);
-  const report::Report rep = analyzeBuilt(b, recordedTimes());
+  const report::Report rep = analyzeAndCorrect(b);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "clock_violations_p2p", "main/MPI_Recv", 0), n - 1.0, kEps);
   // The Late Sender value of such a receive is clipped to its call.
@@ -97,7 +121,7 @@ TEST(ClockViolations, SynchronizingCollectiveLeftBeforeTheLastEntered) {
   for (Rank r = 0; r < n; ++r)
     b.rank(r).barrier(2.0 + 0.1 * r, 2.05 + 0.1 * r).allreduce(3.0 + 0.1 * r, 3.05 + 0.1 * r, 8);
   endFrame(b);
-  const report::Report rep = analyzeBuilt(b, recordedTimes());
+  const report::Report rep = analyzeAndCorrect(b);
   if (!isRoot()) return;
   for (Rank r = 0; r < n; ++r) {
     const double expected = r + 1 < n ? 1.0 : 0.0;
@@ -121,7 +145,7 @@ TEST(ClockViolations, OneToNLeftByANonRootBeforeTheRootEntered) {
   b.rank(0).bcast(3.0, 3.01, 0, 8).bcast(4.0, 4.01, 0, 8);
   for (Rank r = 1; r < n; ++r) b.rank(r).bcast(2.0, 2.5, 0, 8).bcast(4.5, 4.6, 0, 8);
   endFrame(b);
-  const report::Report rep = analyzeBuilt(b, recordedTimes());
+  const report::Report rep = analyzeAndCorrect(b);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "clock_violations_collective", "main/MPI_Bcast", 0), 0.0, kEps);
   for (Rank r = 1; r < n; ++r)
@@ -138,7 +162,7 @@ TEST(ClockViolations, NToOneLeftByTheRootBeforeTheLastEntered) {
   b.rank(0).reduce(2.0, 2.5, 0, 8).reduce(4.5, 4.6, 0, 8);
   for (Rank r = 1; r < n; ++r) b.rank(r).reduce(3.0 + 0.1 * r, 3.05 + 0.1 * r, 0, 8).reduce(4.0, 4.1, 0, 8);
   endFrame(b);
-  const report::Report rep = analyzeBuilt(b, recordedTimes());
+  const report::Report rep = analyzeAndCorrect(b);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "clock_violations_collective", "main/MPI_Reduce", 0), 1.0, kEps);
   expectCounts(rep, 0, 1, 0);
@@ -152,7 +176,7 @@ TEST(ClockViolations, AccessEpochEndedBeforeTheTargetPosted) {
   for (Rank r = 1; r < n; ++r)
     s.rank(r).start(2.0, 2.01, s.win, {0}).put(2.1, 2.2, s.win, 0, 8).complete(2.3, 2.4, s.win);
   s.rank(0).post(5.0, 5.01, s.win, othersThan(0)).wait(6.0, 6.1, s.win);
-  const report::Report rep = s.analyze(recordedTimes());
+  const report::Report rep = analyzeAndCorrect(s);
   if (!isRoot()) return;
   for (Rank r = 1; r < n; ++r) {
     EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_complete", r), 1.0, kEps) << r;
@@ -173,7 +197,7 @@ TEST(ClockViolations, ExposureEpochClosedBeforeTheLastOriginCompleted) {
     s.rank(r).start(2.0, 2.1, s.win, {0}).put(2.2, 2.3, s.win, 0, 8).complete(3.0 + 0.1 * r, 3.1 + 0.1 * r, s.win);
     s.rank(r).start(4.0, 4.1, s.win, {0}).complete(5.0, 5.1, s.win);
   }
-  const report::Report rep = s.analyze(recordedTimes());
+  const report::Report rep = analyzeAndCorrect(s);
   if (!isRoot()) return;
   EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_wait", 0), 1.0, kEps);
   EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_test", 0), 1.0, kEps);
@@ -192,10 +216,88 @@ TEST(ClockViolations, FenceLeftBeforeTheLastEnteredAfterTransfers) {
         .put(2.2, 2.3, s.win, (r + 1) % n, 8)
         .fence(3.0 + 0.1 * r, 3.05 + 0.1 * r, s.win)
         .fence(5.0 + 0.1 * r, 5.05 + 0.1 * r, s.win);
-  const report::Report rep = s.analyze(recordedTimes());
+  const report::Report rep = analyzeAndCorrect(s);
   if (!isRoot()) return;
   for (Rank r = 0; r < n; ++r)
     EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_fence", r), r + 1 < n ? 1.0 : 0.0, kEps) << r;
+  expectCounts(rep, 0, 0, n - 1);
+}
+
+// Scans: rank r enters at 3.0 - 0.1 r and leaves 0.05 s later, so every rank but 0 leaves before
+// the ranks below it entered: N - 1. A second scan entered in rank order breaks nothing.
+TEST(ClockViolations, ScanLeftBeforeALowerRankEntered) {
+  const Rank n = size();
+  TraceBuilder b(n);
+  beginFrame(b);
+  for (Rank r = 0; r < n; ++r) b.rank(r).scan(3.0 - 0.1 * r, 3.05 - 0.1 * r, 8).scan(4.0 + 0.1 * r, 4.5, 8);
+  endFrame(b);
+  const report::Report rep = analyzeAndCorrect(b);
+  if (!isRoot()) return;
+  for (Rank r = 0; r < n; ++r)
+    EXPECT_NEAR(valueOf(rep, "clock_violations_collective", "main/MPI_Scan", r), r > 0 ? 1.0 : 0.0, kEps) << r;
+  expectCounts(rep, 0, n - 1, 0);
+}
+
+// MPI_Init and MPI_Finalize synchronize: rank r enters both 0.1 r later than rank 0 and leaves
+// 0.05 s later, so every rank but the last leaves each before the last entered: 2 (N - 1).
+TEST(ClockViolations, InitAndFinalizeLeftBeforeTheLastEntered) {
+  const Rank n = size();
+  TraceBuilder b(n);
+  for (Rank r = 0; r < n; ++r) b.rank(r).enter(0.0, "main").init(0.1 * r, 0.1 * r + 0.05);
+  for (Rank r = 0; r < n; ++r) b.rank(r).finalize(9.0 + 0.1 * r, 9.05 + 0.1 * r).leave(10.0, "main");
+  const report::Report rep = analyzeAndCorrect(b);
+  if (!isRoot()) return;
+  for (Rank r = 0; r < n; ++r) {
+    const double expected = r + 1 < n ? 1.0 : 0.0;
+    EXPECT_NEAR(valueOf(rep, "clock_violations_collective", "main/MPI_Init", r), expected, kEps) << r;
+    EXPECT_NEAR(valueOf(rep, "clock_violations_collective", "main/MPI_Finalize", r), expected, kEps) << r;
+  }
+  expectCounts(rep, 0, 2 * (n - 1), 0);
+}
+
+// Window creation and free synchronize: rank r enters both 0.1 r later than rank 0 and leaves
+// 0.05 s later: every rank but the last leaves each before the last entered, 2 (N - 1).
+TEST(ClockViolations, WindowCreateAndFreeLeftBeforeTheLastEntered) {
+  const Rank n = size();
+  TraceBuilder b(n);
+  beginFrame(b);
+  std::vector<double> createEnter, createLeave, freeEnter, freeLeave;
+  for (Rank r = 0; r < n; ++r) {
+    createEnter.push_back(1.0 + 0.1 * r);
+    createLeave.push_back(1.05 + 0.1 * r);
+    freeEnter.push_back(7.0 + 0.1 * r);
+    freeLeave.push_back(7.05 + 0.1 * r);
+  }
+  const trace::WinId win = b.createWindow(b.world(), createEnter, createLeave);
+  b.freeWindow(win, freeEnter, freeLeave);
+  endFrame(b);
+  const report::Report rep = analyzeAndCorrect(b);
+  if (!isRoot()) return;
+  for (Rank r = 0; r < n; ++r) {
+    const double expected = r + 1 < n ? 1.0 : 0.0;
+    EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_create", r), expected, kEps) << r;
+    EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_free", r), expected, kEps) << r;
+  }
+  expectCounts(rep, 0, 0, 2 * (n - 1));
+}
+
+// Exclusive locks on rank 0's window, taken in rank order (MPI_Win_lock returns at 2.01 + 0.01 r)
+// and released in reverse (MPI_Win_unlock entered at 3.0 - 0.1 r, left 0.05 s later): every rank
+// but 0 finishes its epoch, so must have been granted the lock, before the previous holder began
+// to release it: N - 1, on the unlock calls. Shared locks that overlap afterwards break nothing.
+TEST(ClockViolations, LockGrantedBeforeThePreviousHolderReleased) {
+  const Rank n = size();
+  Scenario s;
+  for (Rank r = 0; r < n; ++r)
+    s.rank(r)
+        .lock(2.0 + 0.01 * r, 2.01 + 0.01 * r, s.win, 0, trace::RmaLockType::Exclusive)
+        .unlock(3.0 - 0.1 * r, 3.05 - 0.1 * r, s.win, 0)
+        .lock(5.0, 5.1 + 0.01 * r, s.win, 0, trace::RmaLockType::Shared)
+        .unlock(5.5, 5.6, s.win, 0);
+  const report::Report rep = analyzeAndCorrect(s);
+  if (!isRoot()) return;
+  for (Rank r = 0; r < n; ++r)
+    EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_unlock", r), r > 0 ? 1.0 : 0.0, kEps) << r;
   expectCounts(rep, 0, 0, n - 1);
 }
 

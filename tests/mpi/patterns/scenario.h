@@ -39,7 +39,10 @@ struct Scenario {
     win = b.createWindow(b.world(), all(1.0), all(1.1));
   }
   trace::RankBuilder& rank(trace::Rank r) { return b.rank(r); }
+  // Once: a scenario may be analyzed several times.
   void close() {
+    if (closed_) return;
+    closed_ = true;
     b.freeWindow(win, all(8.0), all(8.1));
     endFrame(b);
   }
@@ -47,6 +50,9 @@ struct Scenario {
     close();
     return analyzeBuilt(b, options);
   }
+
+ private:
+  bool closed_ = false;
 };
 
 }  // namespace waitscope::test
