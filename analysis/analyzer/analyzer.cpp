@@ -216,6 +216,11 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
   result.clockViolations.rma += f.lockOrder->detect();
   progress("replay", 100);
   if (!options.causes) return result;
+  // The causes need the events, the call index and the wait states, not the pattern families'
+  // lists of operations: those go before the backward replay builds its own (a fifth of the
+  // peak memory on message-heavy traces).
+  f.p2p.reset();
+  f.collectives.reset();
   progress("causes", 0);
   causes::analyzeDelays(f.ctx, result);
   progress("causes", 50);

@@ -12,6 +12,7 @@
 
 #include "analysis/replay/local_result.h"
 #include "analysis/report/report.h"
+#include "analysis/report/report_io.h"
 #include "analysis/trace/trace.h"
 
 namespace waitscope::analyzer {
@@ -44,6 +45,15 @@ LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const Ana
 // Collective over `world`: merges the call trees and severities of all ranks
 // into one report, returned on rank 0 (other ranks get an empty report).
 report::Report gatherReport(const trace::Trace& local, const LocalResult& result, MPI_Comm world);
+
+// Collective over `world`: gatherReport without holding every rank's wait-state instances
+// (the bulk) on rank 0 at once. Rank 0 calls `write` with the report without them and a
+// source (report::writeReport's) that receives them rank by rank, in pieces, as the writer
+// asks for them; whatever `write` did not take is received and dropped afterwards, also
+// when it throws, so that no rank waits for ever. Returns on rank 0 the report as `write`
+// left it, without the instances (other ranks get an empty report).
+report::Report gatherReportStreamed(const trace::Trace& local, const LocalResult& result, MPI_Comm world,
+                                    const std::function<void(report::Report&, const report::InstanceSource&)>& write);
 
 // Collective over `world`: every location's clock correction (result.timeCorrection), in world
 // rank order on rank 0 (empty elsewhere), for trace::writeClockCorrections().

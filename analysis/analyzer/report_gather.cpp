@@ -1,6 +1,7 @@
 // gatherReport: every rank's call paths, severities and instances go to rank 0,
 // which merges the call trees (each rank interned its own) and writes the
-// values over all locations.
+// values over all locations. The instances, the bulk, can instead go straight
+// into the report file piece by piece (gatherReportStreamed).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "analysis/metrics/metric_table.h"
 #include "analysis/replay/merge_runs.h"
 #include "analysis/replay/out_of_memory.h"
+#include "analysis/replay/yielding_wait.h"
 #include "analysis/trace/paradigms.h"
 
 namespace waitscope::analyzer {
@@ -140,7 +142,10 @@ report::LocationKind locationKind(trace::LocationType type) {
   }
 }
 
-report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result, MPI_Comm world) {
+// Everything but the instances; `toGlobal` gets every rank's map from its call paths to the
+// merged ones (rank 0 only).
+report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result, MPI_Comm world,
+                            std::vector<std::vector<std::uint32_t>>& toGlobal) {
   int me = 0, size = 0;
   MPI_Comm_rank(world, &me);
   MPI_Comm_size(world, &size);
@@ -171,7 +176,7 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
     MPI_Reduce(&tc.largestShift, &largestShift, 1, MPI_DOUBLE, MPI_MAX, 0, world);
   }
   report::Report out;
-  std::vector<std::vector<std::uint32_t>> toGlobal(static_cast<std::size_t>(size));
+  toGlobal.assign(static_cast<std::size_t>(size), {});
   if (me == 0) {
 
     const auto& defs = local.defs;
@@ -284,17 +289,7 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
     }
   }
 
-  // Instances (the bulk) and critical-path pieces (one per visit): sent as they are, one rank at a time.
-  streamToRoot(
-      result.severities.instances(), world, [&](std::size_t total) { out.instances.reserve(total); },
-      [&](int r, const WaitInstance* records, std::size_t n) {
-        const auto& map = toGlobal[static_cast<std::size_t>(r)];
-        for (const WaitInstance& w : std::span(records, n)) {
-          if (w.callPath >= map.size()) continue;
-          out.instances.push_back({static_cast<std::uint32_t>(w.metric), static_cast<std::uint32_t>(r),
-                                   map[w.callPath], w.start, w.end, w.cause == trace::kNone ? report::kNoId : w.cause});
-        }
-      });
+  // Critical-path pieces (one per visit): sent as they are, one rank at a time.
   std::vector<std::size_t> runs{0};  // each rank's pieces, in out.criticalPath
   streamToRoot(
       result.criticalPath, world, [&](std::size_t total) { out.criticalPath.reserve(total); },
@@ -328,10 +323,115 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
   return out;
 }
 
+// Every rank's wait-state instances to rank 0, in pieces: rank 0 asks for them piece by
+// piece (next()), its own first, then rank 1's, ..., and converts them to the report's
+// call paths and locations; the other ranks send theirs (send()).
+class InstanceStream {
+ public:
+  static constexpr std::size_t kPiece = 65536;  // instances per message: 2 MiB
+
+  InstanceStream(const std::vector<WaitInstance>& mine, MPI_Comm world,
+                 const std::vector<std::vector<std::uint32_t>>& toGlobal)
+      : mine_(mine), world_(world), toGlobal_(toGlobal), yieldCore_(replay::nodeOversubscribed(world)) {
+    MPI_Comm_rank(world, &me_);
+    int size = 0;
+    MPI_Comm_size(world, &size);
+    const unsigned long long count = mine.size();
+    counts_.resize(me_ == 0 ? static_cast<std::size_t>(size) : 0);
+    MPI_Gather(&count, 1, MPI_UNSIGNED_LONG_LONG, counts_.data(), 1, MPI_UNSIGNED_LONG_LONG, 0, world);
+  }
+
+  // Not rank 0: sends this rank's instances, piece by piece, as rank 0 takes them.
+  void send() const {
+    for (std::size_t first = 0; first < mine_.size(); first += kPiece) {
+      const std::size_t n = std::min(kPiece, mine_.size() - first);
+      MPI_Request request = MPI_REQUEST_NULL;
+      MPI_Isend(mine_.data() + first, static_cast<int>(n * sizeof(WaitInstance)), MPI_BYTE, 0, kTag, world_, &request);
+      replay::waitFor(request, yieldCore_);
+    }
+  }
+
+  // Rank 0: the next piece, converted (instances on unknown call paths dropped); false after the last.
+  bool next(std::vector<report::Instance>& into) {
+    into.clear();
+    while (into.empty()) {
+      while (rank_ < counts_.size() && taken_ == counts_[rank_]) {
+        ++rank_;
+        taken_ = 0;
+      }
+      if (rank_ == counts_.size()) return false;
+      const std::size_t n = std::min<std::size_t>(kPiece, counts_[rank_] - taken_);
+      const WaitInstance* records = mine_.data() + taken_;
+      if (rank_ != 0) {
+        piece_.resize(n);
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Irecv(piece_.data(), static_cast<int>(n * sizeof(WaitInstance)), MPI_BYTE, static_cast<int>(rank_), kTag,
+                  world_, &request);
+        replay::waitFor(request, yieldCore_);
+        records = piece_.data();
+      }
+      taken_ += n;
+      const auto& map = toGlobal_[rank_];
+      for (const WaitInstance& w : std::span(records, n)) {
+        if (w.callPath >= map.size()) continue;
+        into.push_back({static_cast<std::uint32_t>(w.metric), static_cast<std::uint32_t>(rank_), map[w.callPath],
+                        w.start, w.end, w.cause == trace::kNone ? report::kNoId : w.cause});
+      }
+    }
+    return true;
+  }
+
+  // Rank 0: receives and drops whatever the writer did not take.
+  void drain() {
+    std::vector<report::Instance> rest;
+    while (next(rest)) {
+    }
+  }
+
+ private:
+  static constexpr int kTag = 2002;
+  const std::vector<WaitInstance>& mine_;
+  MPI_Comm world_;
+  const std::vector<std::vector<std::uint32_t>>& toGlobal_;
+  bool yieldCore_;
+  int me_ = 0;
+  std::vector<unsigned long long> counts_;  // rank 0: instances per rank
+  std::size_t rank_ = 0;                    // rank 0: whose instances come next
+  unsigned long long taken_ = 0;            // of them
+  std::vector<WaitInstance> piece_;
+};
+
 }  // namespace
 
+report::Report gatherReportStreamed(const trace::Trace& local, const LocalResult& result, MPI_Comm world,
+                                    const std::function<void(report::Report&, const report::InstanceSource&)>& write) {
+  return runPhase(world, "write", local.eventCount(), [&] {
+    std::vector<std::vector<std::uint32_t>> toGlobal;
+    report::Report out = gatherOnRoot(local, result, world, toGlobal);
+    InstanceStream stream(result.severities.instances(), world, toGlobal);
+    int me = 0;
+    MPI_Comm_rank(world, &me);
+    if (me != 0) {
+      stream.send();
+      return out;
+    }
+    const report::InstanceSource source = [&](std::vector<report::Instance>& into) { return stream.next(into); };
+    try {
+      write(out, source);
+    } catch (...) {
+      stream.drain();
+      throw;
+    }
+    stream.drain();
+    return out;
+  });
+}
+
 report::Report gatherReport(const trace::Trace& local, const LocalResult& result, MPI_Comm world) {
-  return runPhase(world, "write", local.eventCount(), [&] { return gatherOnRoot(local, result, world); });
+  return gatherReportStreamed(local, result, world, [](report::Report& out, const report::InstanceSource& instances) {
+    std::vector<report::Instance> piece;
+    while (instances(piece)) out.instances.insert(out.instances.end(), piece.begin(), piece.end());
+  });
 }
 
 }  // namespace waitscope::analyzer

@@ -13,7 +13,7 @@
 #include "analysis/causes/interval_profile.h"
 #include "analysis/causes/search_hints.h"
 #include "analysis/causes/sync_index.h"
-#include "analysis/replay/chunked_vector.h"
+#include "analysis/trace/chunked_vector.h"
 #include "analysis/trace/ids.h"
 
 namespace waitscope::causes::delay {
@@ -64,11 +64,11 @@ class CausedWaits {
 
   // Chunked: they grow to millions of entries on a rank that causes most wait
   // states, and a vector's doubling would briefly hold three times that.
-  replay::ChunkedVector<Incoming> incoming;
+  trace::ChunkedVector<Incoming> incoming;
   // (path, numerator) pairs as two arrays: 12 bytes a charge instead of a padded 16.
   struct Charges {
-    replay::ChunkedVector<trace::CallPathId> paths;
-    replay::ChunkedVector<double> values;
+    trace::ChunkedVector<trace::CallPathId> paths;
+    trace::ChunkedVector<double> values;
     std::size_t size() const { return paths.size(); }
     void add(trace::CallPathId path, double value) {
       paths.push_back(path);

@@ -45,6 +45,8 @@
 // backward replay and scatters phi back; one all-to-all then carries phi to
 // the causes and the direct/indirect split back to the waiters, and each rank
 // charges its items in backward order.
+#include <optional>
+
 #include "analysis/causes/analyzed_waits.h"
 #include "analysis/causes/caused_waits.h"
 #include "analysis/causes/causes.h"
@@ -60,10 +62,14 @@ void analyzeDelays(replay::ReplayContext& ctx, replay::LocalResult& result) {
   // The exchange's own communicator.
   const replay::YieldingComm comm(ctx.comms.world(), ctx.comms.nodeOversubscribed());
   delay::AnalyzedWaits waits = delay::collectWaits(result.severities, ctx.worldRank, ctx.worldSize);
-  delay::SyncIndex syncs(ctx, waits.waits);
-  delay::IntervalProfile profile(ctx, waits.waits);
-  delay::CausedWaits caused(waits.waits, syncs, profile);
-  delay::ProfileExchange(ctx, comm, waits, syncs, profile, caused).run();
+  std::optional<delay::SyncIndex> syncs(std::in_place, ctx, waits.waits);
+  std::optional<delay::IntervalProfile> profile(std::in_place, ctx, waits.waits);
+  delay::CausedWaits caused(waits.waits, *syncs, *profile);
+  delay::ProfileExchange(ctx, comm, waits, *syncs, *profile, caused).run();
+  // The charges are prepared (CausedWaits::prepare, the only user of the index and the
+  // profiles): their memory goes before the propagation allocates its own.
+  syncs.reset();
+  profile.reset();
   delay::DelayPropagation(ctx, comm, waits, caused).run();
 }
 

@@ -140,6 +140,16 @@ std::string outOfRange(const char* what, std::size_t i, const char* field, std::
 
 }  // namespace
 
+std::string instanceProblem(const Report& report, const Instance& s, std::size_t i) {
+  const std::size_t locations = report.locations.size();
+  if (s.metric >= report.metrics.size()) return outOfRange("instance", i, "metric", s.metric);
+  if (s.location >= locations) return outOfRange("instance", i, "location", s.location);
+  if (s.callPath >= report.callPaths.size()) return outOfRange("instance", i, "call path", s.callPath);
+  if (s.cause != kNoId && s.cause >= locations) return outOfRange("instance", i, "cause", s.cause);
+  if (!std::isfinite(s.start) || !std::isfinite(s.end)) return "instance " + std::to_string(i) + ": time not finite";
+  return {};
+}
+
 std::string firstProblem(const Report& report) {
   const std::size_t metrics = report.metrics.size(), callPaths = report.callPaths.size(),
                     locations = report.locations.size();
@@ -183,14 +193,8 @@ std::string firstProblem(const Report& report) {
   if (const auto twin = std::adjacent_find(keys.begin(), keys.end()); twin != keys.end())
     return "two severity rows for metric " + std::to_string(*twin >> 32) + " and call path " +
            std::to_string(*twin & 0xffffffffU);
-  for (std::size_t i = 0; i < report.instances.size(); ++i) {
-    const Instance& s = report.instances[i];
-    if (s.metric >= metrics) return outOfRange("instance", i, "metric", s.metric);
-    if (s.location >= locations) return outOfRange("instance", i, "location", s.location);
-    if (s.callPath >= callPaths) return outOfRange("instance", i, "call path", s.callPath);
-    if (s.cause != kNoId && s.cause >= locations) return outOfRange("instance", i, "cause", s.cause);
-    if (!std::isfinite(s.start) || !std::isfinite(s.end)) return "instance " + std::to_string(i) + ": time not finite";
-  }
+  for (std::size_t i = 0; i < report.instances.size(); ++i)
+    if (std::string problem = instanceProblem(report, report.instances[i], i); !problem.empty()) return problem;
   for (std::size_t i = 0; i < report.criticalPath.size(); ++i) {
     const PathSegment& s = report.criticalPath[i];
     if (s.location >= locations) return outOfRange("critical-path segment", i, "location", s.location);

@@ -51,5 +51,8 @@ std::string callPathString(const Report& report, std::uint32_t callPath);
 // finite value per location. readReport and writeReport both apply it, so every
 // consumer may index without checking.
 std::string firstProblem(const Report& report);
+// The same for one wait-state instance, the `index`-th of the report (for instances
+// written as they come, after the rest of the report).
+std::string instanceProblem(const Report& report, const Instance& instance, std::size_t index);
 
 }  // namespace waitscope::report

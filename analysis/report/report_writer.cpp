@@ -150,23 +150,63 @@ void writeChunks(const Database& db, const char* sql, const std::vector<Record>&
   }
 }
 
-void writeValues(const Database& db, const Report& report) {
+// A problem with an instance that came after the checks of the whole report.
+struct InconsistentInstance {
+  std::string problem;
+};
+
+// Packs instances into rows of up to kRecordsPerChunk records, as they come, so
+// that they need not all be in memory at once.
+class InstanceRows {
+ public:
+  explicit InstanceRows(const Database& db) : insert_(db, "INSERT INTO instances(chunk, data) VALUES (?1, ?2)") {}
+  void add(const Instance& w) {
+    if (inChunk_ * detail::kInstanceBytes == chunk_.size()) [[unlikely]]  // a small report keeps a small buffer
+      chunk_.resize(std::min(detail::kRecordsPerChunk, std::max<std::size_t>(256, 2 * inChunk_)) * detail::kInstanceBytes);
+    unsigned char* at = chunk_.data() + inChunk_ * detail::kInstanceBytes;
+    put32(at, w.metric);
+    put32(at + 4, w.location);
+    put32(at + 8, w.callPath);
+    put32(at + 12, w.cause);
+    put64(at + 16, w.start);
+    put64(at + 24, w.end);
+    if (++inChunk_ == detail::kRecordsPerChunk) flush();
+  }
+  void flush() {
+    if (inChunk_ == 0) return;
+    insert_.bind(1, static_cast<std::int64_t>(row_++)).bindBlob(2, chunk_.data(), inChunk_ * detail::kInstanceBytes);
+    insert_.insert();
+    inChunk_ = 0;
+  }
+
+ private:
+  Statement insert_;
+  std::vector<unsigned char> chunk_;
+  std::size_t inChunk_ = 0;
+  std::size_t row_ = 0;
+};
+
+void writeValues(const Database& db, const Report& report, const InstanceSource* more) {
   Statement severity(db, "INSERT INTO severities(metric, callpath, vals) VALUES (?1, ?2, ?3)");
   std::vector<std::uint64_t> buffer;
   for (const SeverityRow& row : report.severities) {
     severity.bind(1, std::int64_t{row.metric}).bind(2, std::int64_t{row.callPath});
     severity.bindBlob(3, littleEndian(row.values, buffer), row.values.size() * sizeof(double)).insert();
   }
+  {
+    InstanceRows rows(db);
+    for (const Instance& w : report.instances) rows.add(w);
+    std::size_t index = report.instances.size();
+    std::vector<Instance> run;
+    while (more && (*more)(run))
+      for (const Instance& w : run) {
+        if (std::string problem = instanceProblem(report, w, index++); !problem.empty())
+          throw InconsistentInstance{std::move(problem)};
+        rows.add(w);
+      }
+    rows.flush();
+  }
   std::vector<unsigned char> chunk;
-  writeChunks(db, "INSERT INTO instances(chunk, data) VALUES (?1, ?2)", report.instances, detail::kInstanceBytes, chunk,
-              [](unsigned char* at, const Instance& w) {
-                put32(at, w.metric);
-                put32(at + 4, w.location);
-                put32(at + 8, w.callPath);
-                put32(at + 12, w.cause);
-                put64(at + 16, w.start);
-                put64(at + 24, w.end);
-              });
   writeChunks(db, "INSERT INTO critical_path(chunk, data) VALUES (?1, ?2)", report.criticalPath,
               detail::kSegmentBytes, chunk, [](unsigned char* at, const PathSegment& p) {
                 put32(at, p.location);
@@ -176,7 +216,7 @@ void writeValues(const Database& db, const Report& report) {
               });
 }
 
-void writeDatabase(const std::string& file, const Report& report) {
+void writeDatabase(const std::string& file, const Report& report, const InstanceSource* more) {
   Database db(plainFileName(file), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   // No rollback journal: a failed write is thrown away as a whole, never rolled back.
   db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = NORMAL;");
@@ -184,7 +224,7 @@ void writeDatabase(const std::string& file, const Report& report) {
   db.exec(kSchema);
   writeMeta(db, report);
   writeTrees(db, report);
-  writeValues(db, report);
+  writeValues(db, report, more);
   db.exec("COMMIT");
   // The mark gets a transaction of its own: without a journal, a commit writes
   // its pages one by one, and pages spilled before it may be stale until it
@@ -194,9 +234,7 @@ void writeDatabase(const std::string& file, const Report& report) {
   db.close();
 }
 
-}  // namespace
-
-void writeReport(const Report& report, const std::string& path) {
+void writeReportWith(const Report& report, const std::string& path, const InstanceSource* more) {
   if (const std::string problem = firstProblem(report); !problem.empty())
     throw ReportError(path + ": cannot write the report: it is inconsistent (" + problem + ")");
   // The pid keeps concurrent writers apart; the counter, threads of one process.
@@ -214,7 +252,10 @@ void writeReport(const Report& report, const std::string& path) {
   }
   ::close(fd);
   try {
-    writeDatabase(temp, report);
+    writeDatabase(temp, report, more);
+  } catch (const InconsistentInstance& e) {
+    std::filesystem::remove(temp, ignored);
+    throw ReportError(path + ": cannot write the report: it is inconsistent (" + e.problem + ")");
   } catch (const SqliteFailure& e) {
     std::filesystem::remove(temp, ignored);
     throw ReportError(path + ": cannot write the report: " + e.what());
@@ -227,6 +268,14 @@ void writeReport(const Report& report, const std::string& path) {
     std::filesystem::remove(temp, ignored);
     throw ReportError(path + ": cannot write the report: " + std::strerror(error));
   }
+}
+
+}  // namespace
+
+void writeReport(const Report& report, const std::string& path) { writeReportWith(report, path, nullptr); }
+
+void writeReport(const Report& report, const std::string& path, const InstanceSource& more) {
+  writeReportWith(report, path, &more);
 }
 
 }  // namespace waitscope::report

@@ -579,7 +579,7 @@ namespace {
 trace::LocationEvents withOtherParadigmRecords(const trace::LocationEvents& rank, const trace::LocationEvents& other) {
   trace::LocationEvents out = rank;
   const auto offset = static_cast<std::uint32_t>(out.rma.size());
-  out.rma.insert(out.rma.end(), other.rma.begin(), other.rma.end());
+  for (std::size_t k = 0; k < other.rma.size(); ++k) out.rma.push_back(other.rma[k]);
   std::vector<trace::Event> extra = other.events;
   for (trace::Event& e : extra) e.ref += offset;
   std::vector<trace::Event> merged;

@@ -170,29 +170,32 @@ int run(int argc, char** argv) {
   try {
     const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD, options);
     progress("write", 0);
-    report::Report rep = analyzer::gatherReport(local, result, MPI_COMM_WORLD);
     std::vector<trace::LocationClockCorrection> corrections;
     if (result.timeCorrection.applied) corrections = analyzer::gatherClockCorrections(result, MPI_COMM_WORLD);
     std::string writeError;
-    if (me == 0) try {
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      rep.meta.emplace_back("waitscope_version", WAITSCOPE_VERSION);
-      rep.meta.emplace_back("command_line", commandLine(argc, argv, size));
-      rep.meta.emplace_back("trace", fs::absolute(o.trace).string());
-      rep.meta.emplace_back("created", report::isoUtcNow());
-      rep.meta.emplace_back("analysis_seconds", std::to_string(seconds));
-      rep.meta.emplace_back("kind", "trace analysis");
-      report::writeReport(rep, o.report);
-      // The corrected times for the views, beside the report; a stale one from an earlier
-      // analysis of a report by this name goes.
-      const std::string side = trace::clockCorrectionPath(o.report);
-      if (result.timeCorrection.applied) trace::writeClockCorrections(side, corrections);
-      else trace::removeClockCorrections(side);
-    } catch (const std::bad_alloc&) {
-      writeError = "rank 0: " + replay::outOfMemoryMessage("write", replay::memoryState(), local.eventCount());
-    } catch (const std::exception& e) {
-      writeError = e.what();
-    }
+    // Rank 0 writes the report as the instances come in from the ranks (never all of them at once).
+    const auto write = [&](report::Report& rep, const report::InstanceSource& instances) {
+      try {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        rep.meta.emplace_back("waitscope_version", WAITSCOPE_VERSION);
+        rep.meta.emplace_back("command_line", commandLine(argc, argv, size));
+        rep.meta.emplace_back("trace", fs::absolute(o.trace).string());
+        rep.meta.emplace_back("created", report::isoUtcNow());
+        rep.meta.emplace_back("analysis_seconds", std::to_string(seconds));
+        rep.meta.emplace_back("kind", "trace analysis");
+        report::writeReport(rep, o.report, instances);
+        // The corrected times for the views, beside the report; a stale one from an earlier
+        // analysis of a report by this name goes.
+        const std::string side = trace::clockCorrectionPath(o.report);
+        if (result.timeCorrection.applied) trace::writeClockCorrections(side, corrections);
+        else trace::removeClockCorrections(side);
+      } catch (const std::bad_alloc&) {
+        writeError = "rank 0: " + replay::outOfMemoryMessage("write", replay::memoryState(), local.eventCount());
+      } catch (const std::exception& e) {
+        writeError = e.what();
+      }
+    };
+    const report::Report rep = analyzer::gatherReportStreamed(local, result, MPI_COMM_WORLD, write);
     writeError = broadcast(writeError, MPI_COMM_WORLD);
     if (!writeError.empty()) {
       if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n", writeError.c_str());

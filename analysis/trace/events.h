@@ -1,10 +1,14 @@
 #pragma once
 // Per-location event storage: one 16-byte record per event in time order, and
 // side tables for the payload of the (comparatively rare) communication events.
-// Region enter/leave, the bulk of every trace, need no side table.
+// Region enter/leave, the bulk of every trace, need no side table. The events
+// are reserved from the location's definition; how many of them are messages is
+// known only once they are read, so the side tables grow in chunks (a vector's
+// doubling would hold up to three times a message-heavy trace's table).
 #include <cstdint>
 #include <vector>
 
+#include "analysis/trace/chunked_vector.h"
 #include "analysis/trace/event_kind.h"
 #include "analysis/trace/ids.h"
 
@@ -62,9 +66,9 @@ struct RmaRecord {
 struct LocationEvents {
   LocationId location = kNone;
   std::vector<Event> events;
-  std::vector<MessageRecord> messages;
-  std::vector<CollectiveRecord> collectives;
-  std::vector<RmaRecord> rma;
+  ChunkedVector<MessageRecord> messages;
+  ChunkedVector<CollectiveRecord> collectives;
+  ChunkedVector<RmaRecord> rma;
 
   const MessageRecord& message(const Event& e) const { return messages[e.ref]; }
   const CollectiveRecord& collective(const Event& e) const { return collectives[e.ref]; }

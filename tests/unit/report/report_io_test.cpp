@@ -5,7 +5,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
+#include <vector>
 
 #include "analysis/report/report_io.h"
 #include "tests/support/test_support.h"
@@ -149,6 +151,57 @@ TEST(report_io, WriterRejectsAnInconsistentReport) {
   r = sampleReport();
   r.severities.push_back(r.severities[4]);
   rejects(r, "two severity rows");
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+// An analysis hands its ranks' instances to the writer run by run (writeReport's source):
+// the file reads as the report with all of them written at once, across the 65536-record rows.
+TEST(report_io, StreamedInstancesReadAsTheWholeReport) {
+  TempDir dir;
+  Report whole = sampleReport();
+  const std::size_t own = whole.instances.size();
+  for (std::uint32_t i = 0; i < 70000; ++i)
+    whole.instances.push_back({i % 2, i % 3, 1, 0.5 * i, 0.5 * i + 0.25, i % 5 == 0 ? kNoId : (i + 1) % 3});
+  Report head = whole;  // the report's own instances, then the rest in runs of 1, 65536 and what is left
+  head.instances.resize(own);
+  std::vector<std::vector<Instance>> runs;
+  const std::size_t bounds[] = {own, own + 1, own + 1 + 65536, whole.instances.size()};
+  for (std::size_t k = 0; k + 1 < std::size(bounds); ++k)
+    runs.emplace_back(whole.instances.begin() + static_cast<std::ptrdiff_t>(bounds[k]),
+                      whole.instances.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]));
+  std::size_t next = 0;
+  const InstanceSource source = [&](std::vector<Instance>& into) {
+    if (next == runs.size()) return false;
+    into = runs[next++];
+    return true;
+  };
+  const std::string path = (dir / "streamed.wsr").string();
+  writeReport(head, path, source);
+  EXPECT_EQ(next, runs.size());
+  expectSameReport(readReport(path), whole);
+}
+
+TEST(report_io, StreamedInstanceOutOfRangeIsRejectedAndNothingIsLeft) {
+  TempDir dir;
+  const Report r = sampleReport();
+  const std::string path = (dir / "bad.wsr").string();
+  bool given = false;
+  const InstanceSource source = [&](std::vector<Instance>& into) {
+    if (given) return false;
+    given = true;
+    into = {r.instances[0], r.instances[0]};
+    into[1].location = 7;  // three locations
+    return true;
+  };
+  try {
+    writeReport(r, path, source);
+    FAIL() << "written";
+  } catch (const ReportError& e) {
+    expectOneLineNaming(e.what(), path);
+    // Counted after the report's own instances.
+    const std::string phrase = "instance " + std::to_string(r.instances.size() + 1) + ": location 7 out of range";
+    EXPECT_NE(std::string(e.what()).find(phrase), std::string::npos) << e.what();
+  }
   EXPECT_TRUE(fs::is_empty(dir.path()));
 }
 
