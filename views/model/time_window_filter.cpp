@@ -14,8 +14,6 @@ namespace {
 ReportDataPtr restricted(const ReportData& whole, const timeline::TimeWindowProfiler& profiler, double from,
                          double to) {
   timeline::TimeWindowProfile p = profiler.restrict(from, to);
-  for (std::size_t m = 0; m < p.report.metrics.size(); ++m)
-    if (!p.available[m]) p.report.metrics[m].displayName += " (n/a in window)";
   return std::make_shared<const ReportData>(std::move(p.report), whole.path(),
                                             TimeWindowRestriction{from, to, std::move(p.available)});
 }

@@ -3,8 +3,8 @@
 // the filter window (analysis/timeline/time_window_profile.h) from the
 // timeline index, off the GUI thread, and shows it in place
 // (Selection::showRestricted), so the trees, charts and critical path follow.
-// Metrics a window cannot restrict keep their place in the metric tree with
-// "(n/a in window)" after their name and no values.
+// Metrics a window cannot restrict keep their place in the metric tree, without
+// values (ReportData::metricAvailable; the trees show them as "n/a").
 #include <cstdint>
 #include <memory>
 

@@ -34,6 +34,7 @@ void ValueTreeModel::setTree(const ValueTree* tree) {
   }
   expanded_.assign(n, 0);
   presence_.clear();
+  unavailable_.clear();
   updatePeerMaxima();
   endResetModel();
 }
@@ -115,6 +116,14 @@ void ValueTreeModel::setRunFiles(QString fileA, QString fileB) {
 void ValueTreeModel::setPresence(std::vector<report::Presence> presence) {
   presence_ = std::move(presence);
   if (tree_ && tree_->size() > 0) emitValuesChanged();
+}
+
+void ValueTreeModel::setUnavailable(std::vector<char> unavailable, QString reason) {
+  if (std::find(unavailable.begin(), unavailable.end(), 1) == unavailable.end()) unavailable.clear();
+  if (unavailable == unavailable_ && reason == unavailableReason_) return;
+  unavailable_ = std::move(unavailable);
+  unavailableReason_ = std::move(reason);
+  if (tree_ && tree_->size() > 0) emitValuesChanged(NameColumn);
 }
 
 report::Presence ValueTreeModel::presence(std::uint32_t node) const {
@@ -233,13 +242,14 @@ void ValueTreeModel::updatePeerMaxima() {
   }
 }
 
-void ValueTreeModel::emitValuesChanged() {
+void ValueTreeModel::emitValuesChanged(int firstColumn) {
   if (!tree_ || tree_->size() == 0) return;
   // One signal per group of siblings (dataChanged needs a common parent), and
   // only for groups a view can show: children of collapsed items are fetched
   // afresh when they are expanded. Large call trees refill in a few signals.
-  // The name column changes too while comparing (marks of one run only).
-  const int first = presence_.empty() ? ValueColumn : NameColumn;
+  // The name column changes too while comparing (marks of one run only) or
+  // while some nodes have no value (grey names).
+  const int first = presence_.empty() && unavailable_.empty() ? firstColumn : NameColumn;
   const int last = columnCount() - 1;
   if (!tree_->roots.empty())
     emit dataChanged(index(0, first), index(static_cast<int>(tree_->roots.size()) - 1, last));
@@ -313,12 +323,15 @@ QVariant ValueTreeModel::data(const QModelIndex& index, int role) const {
   const std::uint32_t node = nodeOf(index);
   const bool name = index.column() == NameColumn;
   switch (role) {
-    case Qt::DisplayRole: return name ? tree_->names[node] + nameSuffix(node) : valueText(index.column(), node);
+    case Qt::DisplayRole:
+      if (name) return tree_->names[node] + nameSuffix(node);
+      return available(node) ? valueText(index.column(), node) : tr("n/a");
     case Qt::DecorationRole:
-      if (index.column() != shownColumn()) return {};
+      if (index.column() != shownColumn() || !available(node)) return {};
       return compared() && shownRun_ == CompareView::Difference ? differenceColor(colorShare(node))
                                                                  : severityColor(colorShare(node));
     case Qt::ForegroundRole: {
+      if (!available(node)) return QColor(Qt::gray);
       // B − A in blue where B is smaller, red where it is larger, like its colour box.
       if (!compared() || index.column() != DifferenceColumn) return {};
       const double value = absoluteIn(sets_[static_cast<std::size_t>(CompareView::Difference)], node);
@@ -332,6 +345,9 @@ QVariant ValueTreeModel::data(const QModelIndex& index, int role) const {
       return font;
     }
     case Qt::ToolTipRole: {
+      if (!available(node))
+        return tree_->toolTips[node].isEmpty() || !name ? unavailableReason_
+                                                        : tree_->toolTips[node] + QStringLiteral("<br>") + unavailableReason_;
       if (compared() && !name) {  // all three, also where narrow panes show only one column
         QStringList runs;
         for (const CompareView run : kCompareViews)

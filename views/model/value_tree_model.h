@@ -79,6 +79,13 @@ class ValueTreeModel : public QAbstractItemModel {
   void setPresence(std::vector<report::Presence> presence);
   report::Presence presence(std::uint32_t node) const;
 
+  // Nodes without a value (metrics a time window cannot restrict), one char per node; empty:
+  // every node has one. As Cube shows absent values, they show a grey "n/a" without a colour
+  // box, the name unchanged, and `reason` as their tooltip; they count as 0 for sorting,
+  // thresholds and the hot path.
+  void setUnavailable(std::vector<char> unavailable, QString reason);
+  bool available(std::uint32_t node) const { return node >= unavailable_.size() || !unavailable_[node]; }
+
   double exclusiveValue(std::uint32_t node) const;
   double inclusiveValue(std::uint32_t node) const;
   // What the item shows, absolute (inclusive when collapsed, exclusive when expanded) and in the mode.
@@ -131,7 +138,7 @@ class ValueTreeModel : public QAbstractItemModel {
   double largestIn(const Values& values, std::uint32_t node) const;
   std::size_t unitOfPeers(const Values& values, std::uint32_t node) const;
   void updatePeerMaxima();
-  void emitValuesChanged();
+  void emitValuesChanged(int firstColumn = ValueColumn);
   void emitHeaderChanged();
   QString valueText(int column, std::uint32_t node) const;
   QString nameSuffix(std::uint32_t node) const;
@@ -146,6 +153,8 @@ class ValueTreeModel : public QAbstractItemModel {
   ValueMode mode_ = ValueMode::Absolute;
   CompareView shownRun_ = CompareView::Difference;
   std::vector<report::Presence> presence_;
+  std::vector<char> unavailable_;
+  QString unavailableReason_;
   QString fileA_, fileB_;
 };
 

@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -35,7 +36,7 @@ AssessmentPane::AssessmentPane(Selection* selection, QWidget* parent)
   header->setSectionResizeMode(AssessmentModel::MeaningColumn, QHeaderView::Stretch);
   header->setSectionResizeMode(AssessmentModel::LinkColumn, QHeaderView::ResizeToContents);
   // Wrapped sentences need taller rows whenever the sentence column changes width.
-  connect(header, &QHeaderView::sectionResized, table_, [this] { table_->resizeRowsToContents(); });
+  connect(header, &QHeaderView::sectionResized, this, [this] { fitRows(); });
   connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
     if (index.column() == AssessmentModel::LinkColumn) followLink(index.row());
   });
@@ -88,7 +89,27 @@ bool AssessmentPane::followLink(int row) {
 
 void AssessmentPane::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
+  fitRows();
+}
+
+void AssessmentPane::fitRows() {
+  if (fitting_) return;
+  const QScopedValueRollback<bool> guard(fitting_, true);
+  const auto rowsHeight = [this] {
+    int sum = 0;
+    for (int r = 0; r < model_->rowCount(); ++r) sum += table_->rowHeight(r);
+    return sum;
+  };
+  const bool wrap = table_->wordWrap();
+  table_->setWordWrap(true);
+  table_->setTextElideMode(Qt::ElideNone);
   table_->resizeRowsToContents();
+  if (rowsHeight() > table_->viewport()->height()) {
+    table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideRight);
+    table_->resizeRowsToContents();
+  }
+  if (wrap != table_->wordWrap()) table_->viewport()->update();
 }
 
 void AssessmentPane::refresh() {
@@ -102,7 +123,7 @@ void AssessmentPane::refresh() {
   notice_->setText(why);
   notice_->setVisible(!why.isEmpty());
   table_->setVisible(why.isEmpty());
-  table_->resizeRowsToContents();
+  fitRows();
 }
 
 }  // namespace waitscope::views

@@ -43,6 +43,10 @@ class AssessmentPane : public QWidget {
 
  private:
   void refresh();
+  // Rows of wrapped sentences where they all fit; else one line each (the sentence whole in
+  // its tooltip), so that every row stays in view in a low dock.
+  void fitRows();
+  bool fitting_ = false;  // fitRows resizes rows, which resizes columns, which calls it again
 
   Selection* selection_;
   AssessmentModel* model_;

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <utility>
 
+#include <QAction>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -12,14 +13,13 @@
 #include <QBoxSet>
 #include <QChart>
 #include <QChartView>
-#include <QCheckBox>
 #include <QCursor>
 #include <QFontMetrics>
+#include <QGraphicsLayout>
 #include <QHBoxLayout>
 #include <QLocale>
 #include <QToolTip>
 #include <QValueAxis>
-#include <QVBoxLayout>
 
 #include "views/model/number_format.h"
 #include "views/model/value_mode.h"
@@ -64,6 +64,7 @@ QChart* plainChart(bool dark) {
   chart->setLocale(QLocale());
   chart->legend()->hide();
   chart->setMargins(QMargins(4, 4, 4, 4));
+  chart->layout()->setContentsMargins(0, 0, 0, 0);  // the plots get the height, not a frame around them
   chart->setBackgroundRoundness(0);
   return chart;
 }
@@ -110,22 +111,23 @@ ChartPane::ChartPane(QWidget* parent) : QWidget(parent) {
     else
       QToolTip::hideText();
   });
-  sortBox_ = new QCheckBox(tr("Sort by value"), this);
-  connect(sortBox_, &QCheckBox::toggled, this, [this] { rebuild(); });
-
-  // The check box below the box plot, not below both: the bars keep the whole height.
-  auto* boxColumn = new QVBoxLayout;
-  boxColumn->setContentsMargins(0, 0, 0, 0);
-  boxColumn->addWidget(boxView_, 1);
-  boxColumn->addWidget(sortBox_);
-  // Below this the axes lose their labels and titles to "...": the splitter and the docks
-  // around the browser must leave the charts at least this much.
-  barView_->setMinimumHeight(kMinimumChartHeight);
-  boxView_->setMinimumHeight(kMinimumChartHeight - sortBox_->sizeHint().height() - boxColumn->spacing());
+  // Sorting is in the charts' context menu (and View > Charts Sorted by Value), not in a
+  // check box below them: every pixel of height goes to the plots, so that the trees above
+  // keep theirs in small windows.
+  sortAction_ = new QAction(tr("Sort by Value"), this);
+  sortAction_->setCheckable(true);
+  connect(sortAction_, &QAction::toggled, this, [this] { rebuild(); });
+  for (QChartView* view : {barView_, boxView_}) {
+    view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    view->addAction(sortAction_);
+    // Below this the axes lose their labels and titles to "...": the splitter and the docks
+    // around the browser must leave the charts at least this much.
+    view->setMinimumHeight(kMinimumChartHeight);
+  }
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(barView_, 3);
-  layout->addLayout(boxColumn, 1);
+  layout->addWidget(boxView_, 1);
   rebuild();
 }
 
@@ -138,8 +140,8 @@ void ChartPane::setValues(std::vector<double> values, QStringList labels, const 
   rebuild();
 }
 
-void ChartPane::setSorted(bool sorted) { sortBox_->setChecked(sorted); }
-bool ChartPane::sorted() const { return sortBox_->isChecked(); }
+void ChartPane::setSorted(bool sorted) { sortAction_->setChecked(sorted); }
+bool ChartPane::sorted() const { return sortAction_->isChecked(); }
 
 void ChartPane::rebuild() {
   std::vector<std::size_t> order(values_.size());

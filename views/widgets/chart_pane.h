@@ -7,12 +7,12 @@
 
 #include "analysis/report/report.h"
 
+class QAction;
 class QBarCategoryAxis;
 class QBarSet;
 class QBoxSet;
 class QChart;
 class QChartView;
-class QCheckBox;
 class QValueAxis;
 
 namespace waitscope::views {
@@ -22,15 +22,18 @@ class ChartPane : public QWidget {
  public:
   explicit ChartPane(QWidget* parent = nullptr);
 
-  // Height of each chart below which its axis labels and titles no longer fit.
-  static constexpr int kMinimumChartHeight = 170;
+  // Height of each chart below which its axis labels and titles no longer fit: the title,
+  // a plot of 80 px (five value-axis labels), the rank labels and the margins.
+  static constexpr int kMinimumChartHeight = 140;
 
   // One value per location with its label; `title` names metric and call path. Times are
   // drawn in the unit that fits the largest one (the value axis is titled "ms", "us", ...).
   void setValues(std::vector<double> values, QStringList labels, const QString& title,
                  report::MetricUnit unit = report::MetricUnit::Seconds);
+  // Bars largest first (the charts' context menu: Sort by Value).
   void setSorted(bool sorted);
   bool sorted() const;
+  QAction* sortAction() const { return sortAction_; }
 
   // What the bar chart shows, in drawing order (tests and CSV).
   const std::vector<double>& barValues() const { return barValues_; }
@@ -56,7 +59,7 @@ class ChartPane : public QWidget {
   QValueAxis* valueAxis_ = nullptr;
   QBoxSet* boxSet_ = nullptr;
   QValueAxis* boxAxis_ = nullptr;
-  QCheckBox* sortBox_ = nullptr;
+  QAction* sortAction_ = nullptr;  // the charts' context menu
   std::vector<double> values_, barValues_, quartiles_;
   QStringList labels_, barLabels_;
   QString title_;

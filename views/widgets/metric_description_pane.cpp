@@ -30,9 +30,12 @@ MetricDescriptionPane::MetricDescriptionPane(QWidget* parent) : QTextBrowser(par
 }
 
 QSize MetricDescriptionPane::sizeHint() const {
-  // About five lines: the name, the path and a short description without scrolling.
   return {QTextBrowser::sizeHint().width(), fontMetrics().lineSpacing() * 5 + 2 * frameWidth()};
 }
+
+int MetricDescriptionPane::minimumUsefulHeight() const { return fontMetrics().lineSpacing() * 2 + 2 * frameWidth(); }
+
+QSize MetricDescriptionPane::minimumSizeHint() const { return {QTextBrowser::minimumSizeHint().width(), 0}; }
 
 QString MetricDescriptionPane::describeMetric(const report::Report& report, std::uint32_t metric) {
   if (metric >= report.metrics.size()) return {};

@@ -21,7 +21,11 @@ class MetricDescriptionPane : public QTextBrowser {
   // The HTML for one metric (tests, tooltips).
   static QString describeMetric(const report::Report& report, std::uint32_t metric);
 
+  // About five lines: the name, the path and a short description without scrolling.
   QSize sizeHint() const override;
+  // Two lines (the name and the path): any smaller and the pane is better collapsed.
+  int minimumUsefulHeight() const;
+  QSize minimumSizeHint() const override;
 };
 
 }  // namespace waitscope::views

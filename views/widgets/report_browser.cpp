@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <QComboBox>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -80,6 +81,10 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
   metricSplitter_->addWidget(descriptionPane_);
   metricSplitter_->setStretchFactor(0, 1);
   metricSplitter_->setStretchFactor(1, 0);
+  metricSplitter_->setCollapsible(0, false);
+  metricSplitter_->setCollapsible(1, true);
+  metricSplitter_->installEventFilter(this);
+  connect(metricSplitter_, &QSplitter::splitterMoved, this, [this] { descriptionSized_ = true; });
   treeSplitter_->addWidget(metricSplitter_);
   treeSplitter_->addWidget(callPane_);
   treeSplitter_->addWidget(systemPane_);
@@ -146,6 +151,18 @@ ReportBrowser::ReportBrowser(Selection* selection, QWidget* parent)
     for (TreePane* pane : {metricPane_, callPane_, systemPane_}) pane->setThreshold(selection_->threshold());
   });
   onReport();
+}
+
+bool ReportBrowser::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == metricSplitter_ && event->type() == QEvent::Resize && !descriptionSized_) fitDescription();
+  return QWidget::eventFilter(watched, event);
+}
+
+void ReportBrowser::fitDescription() {
+  const int total = metricSplitter_->height() - metricSplitter_->handleWidth();
+  int description = std::min(descriptionPane_->sizeHint().height(), total - metricPane_->heightForRows(kTreeRows));
+  if (description < descriptionPane_->minimumUsefulHeight()) description = 0;
+  metricSplitter_->setSizes({total - description, description});
 }
 
 void ReportBrowser::writePicks(TreePane* pane) {
@@ -224,6 +241,8 @@ void ReportBrowser::onReport() {
     chartPane_->setValues({}, {}, {}, {});
     return;
   }
+  // The metric tree keeps kTreeRows rows: in a low window the docks below give way.
+  metricPane_->setMinimumHeight(metricPane_->heightForRows(kTreeRows));
   std::vector<report::MetricUnit> units;
   for (const report::Metric& m : current->report().metrics) units.push_back(m.unit);
   metricModel_->setNodeUnits(std::move(units));
@@ -268,6 +287,29 @@ void ReportBrowser::fillMetrics() {
     references.totalPerRoot = true;
     return Filled{run.metricExclusive(), references};
   }, report::MetricUnit::Seconds);
+  markUnavailable();
+}
+
+bool ReportBrowser::pickedUnavailable() const {
+  const ReportDataPtr& current = selection_->report();
+  if (!current) return false;
+  return std::any_of(selection_->metrics().begin(), selection_->metrics().end(),
+                     [&](const TreePick& pick) { return !current->metricAvailable(pick.node); });
+}
+
+void ReportBrowser::markUnavailable() {
+  const ReportDataPtr& current = selection_->report();
+  const QString reason = tr("Not available in this time window: this metric cannot be restricted to part of "
+                            "the run (docs/time-window.md says which can). Esc or Clear shows the whole run's value.");
+  std::vector<char> metrics;
+  if (current && current->timeWindow())
+    for (std::uint32_t m = 0; m < current->report().metrics.size(); ++m) metrics.push_back(!current->metricAvailable(m));
+  metricModel_->setUnavailable(std::move(metrics), reason);
+  const bool picked = pickedUnavailable();
+  for (ValueTreeModel* model : {callModel_, regionModel_, systemModel_}) {
+    const std::size_t nodes = model->tree() ? model->tree()->size() : 0;
+    model->setUnavailable(picked ? std::vector<char>(nodes, 1) : std::vector<char>{}, reason);
+  }
 }
 
 void ReportBrowser::onReportUpdated() {
@@ -294,6 +336,7 @@ void ReportBrowser::onMetrics() {
   const report::MetricUnit unit = current->unit(picks);
   fill(callModel_, [&](const ReportData& run) { return picked(run, picks, run.callPathValues(metrics)); }, unit);
   fill(regionModel_, [&](const ReportData& run) { return picked(run, picks, run.regionValues(metrics)); }, unit);
+  markUnavailable();
   callPane_->refresh();
   onCallPaths();
 }
@@ -332,6 +375,7 @@ void ReportBrowser::updateCharts(std::vector<double> values) {
                   : callPaths.isEmpty() ? tr("%1 (select a call path)").arg(metrics)
                                         : tr("%1 in %2").arg(metrics, callPaths);
   if (comparison) title += QStringLiteral(" — ") + compareViewName(selection_->compareView());
+  if (pickedUnavailable()) title += tr(" (n/a in this time window)");
   chartPane_->setValues(std::move(values), labels, title, current->unit(selection_->metrics()));
 }
 

@@ -36,7 +36,11 @@ class ReportBrowser : public QWidget {
   ChartPane* chartPane() const { return chartPane_; }
   // Below the metric tree: what the selected metric measures and what to change.
   MetricDescriptionPane* descriptionPane() const { return descriptionPane_; }
+  // The metric tree above its description. The description takes its height (about five
+  // lines) only where the tree keeps kTreeRows rows beside it, else it starts collapsed to
+  // the splitter's handle; once the handle is dragged, the user's sizes stay.
   QSplitter* metricSplitter() const { return metricSplitter_; }
+  static constexpr int kTreeRows = 9;
   QSplitter* treeSplitter() const { return treeSplitter_; }
   QSplitter* chartSplitter() const { return chartSplitter_; }
   ValueTreeModel* metricModel() const { return metricModel_; }
@@ -91,8 +95,14 @@ class ReportBrowser : public QWidget {
   void updateCharts(std::vector<double> byLocation);
   // "metric: Late Sender (seconds); call path: main/MPI_Recv; values: Absolute".
   QString csvCaption() const;
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  void fitDescription();
   void updateCompareBar();
   void fillMetrics();
+  // Metrics a time window cannot restrict: "n/a" in the metric tree, and everywhere in the
+  // other trees while one of them is picked.
+  void markUnavailable();
+  bool pickedUnavailable() const;
   // The middle pane's tree, without carrying picks over.
   void switchMiddleTree(bool flat);
   // What the system tree's context menu offers: the call paths whose values it shows.
@@ -119,6 +129,7 @@ class ReportBrowser : public QWidget {
   ChartPane* chartPane_;
   MetricDescriptionPane* descriptionPane_;
   QSplitter* metricSplitter_;
+  bool descriptionSized_ = false;  // the user dragged the description's handle
   QSplitter* treeSplitter_;
   QSplitter* chartSplitter_;
   QWidget* compareBar_;

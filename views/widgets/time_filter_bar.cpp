@@ -67,8 +67,8 @@ void TimeFilterBar::refresh() {
     label_->setText(tr("Time filter %1 (computing…)").arg(window));
   else
     label_->setText(tr("Time filter %1: values of this window only").arg(window));
-  label_->setToolTip(tr("The trees, charts and critical path show the window %1; metrics marked "
-                        "\"n/a in window\" cannot be restricted to it. Esc or Clear shows the whole run.")
+  label_->setToolTip(tr("The trees, charts and critical path show the window %1; metrics shown as "
+                        "\"n/a\" cannot be restricted to it. Esc or Clear shows the whole run.")
                          .arg(window));
   setVisible(true);
 }

@@ -295,6 +295,12 @@ void TreePane::expandSubtree(std::uint32_t node, bool expanded) {
     for (auto it = order.rbegin(); it != order.rend(); ++it) view_->setExpanded(*it, false);
 }
 
+int TreePane::heightForRows(int rows) const {
+  const int row = view_->sizeHintForRow(0) > 0 ? view_->sizeHintForRow(0) : view_->fontMetrics().lineSpacing() + 2;
+  const int findRow = std::max({search_->sizeHint().height(), previous_->sizeHint().height(), next_->sizeHint().height()});
+  return view_->header()->sizeHint().height() + 2 * view_->frameWidth() + rows * row + layout()->spacing() + findRow;
+}
+
 QString TreePane::selectedText() const {
   if (!model_ || !model_->tree()) return {};
   std::vector<char> selected(model_->tree()->size(), 0);
@@ -391,7 +397,10 @@ QString TreePane::toCsv() const {
   out += QLatin1Char('\n');
   for (const std::uint32_t node : visibleOrder()) {
     out += QStringLiteral("%1,%2").arg(model_->tree()->depth[node]).arg(quote(model_->tree()->names[node]));
-    if (!model_->compared()) out += QLatin1Char(',') + QString::number(model_->shownValue(node), 'g', 17);
+    // A node without a value (n/a in a time window) has an empty cell.
+    if (!model_->compared())
+      out += QLatin1Char(',') +
+             (model_->available(node) ? QString::number(model_->shownValue(node), 'g', 17) : QString());
     for (const CompareView run : kCompareViews)
       if (model_->compared()) out += QLatin1Char(',') + QString::number(model_->runValue(run, node), 'g', 17);
     out += QLatin1Char('\n');

@@ -32,6 +32,8 @@ class TreePane : public QWidget {
   ValueTreeModel* model() const { return model_; }
   QTreeView* view() const { return view_; }
   QLineEdit* searchField() const { return search_; }
+  // The pane's height with room for `rows` rows: the header, the frame and the find field too.
+  int heightForRows(int rows) const;
 
   // What the selected items stand for: collapsed inclusive, expanded exclusive.
   TreePicks picks() const;

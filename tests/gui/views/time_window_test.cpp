@@ -1,9 +1,11 @@
 // The time filter in the views, offscreen: Selection's filter, the restricted
 // report computed off the GUI thread and shown in place (picks kept), the trees'
 // values equal to the window computation, metrics that a window cannot restrict
-// named "n/a in window" with no values, the status-bar indicator, Filter to
+// shown as a grey "n/a" (name unchanged, a tooltip why), the status-bar indicator, Filter to
 // Timeline Window, Clear (Esc), and a report without a timeline.
 #include <QAction>
+#include <QChart>
+#include <QColor>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -13,7 +15,9 @@
 #include "views/model/report_data.h"
 #include "views/model/selection.h"
 #include "views/model/time_window_filter.h"
+#include "views/model/value_mode.h"
 #include "views/model/value_tree_model.h"
+#include "views/widgets/chart_pane.h"
 #include "views/widgets/report_browser.h"
 #include "views/widgets/time_filter_bar.h"
 #include "views/widgets/tree_pane.h"
@@ -73,12 +77,32 @@ class TimeWindowTest : public QObject {
     QCOMPARE(browser.callPane()->picks(), (TreePicks{{send_, true}}));
     QVERIFY(!bar.isHidden());
     QVERIFY2(bar.text().contains(QStringLiteral("values of this window only")), qPrintable(bar.text()));
-    // Bytes cannot be restricted to a window: named so, and without values.
+    // Bytes cannot be restricted to a window: its name unchanged, a grey "n/a" without a
+    // colour box, a tooltip saying why; picked, the other trees and the chart say n/a too.
     const std::uint32_t bytes = test::kTwBytes;
     QVERIFY(!selection.report()->metricAvailable(bytes));
     QVERIFY(selection.report()->metricAvailable(test::kTwP2p));
-    QVERIFY(selection.report()->report().metrics[bytes].displayName.ends_with("(n/a in window)"));
-    QCOMPARE(browser.metricModel()->inclusiveValue(bytes), 0.0);
+    const ValueTreeModel* metrics = browser.metricModel();
+    const QModelIndex bytesName = metrics->indexOfNode(bytes), bytesValue = metrics->indexOfNode(bytes, 1);
+    QCOMPARE(bytesName.data().toString(), QStringLiteral("Bytes"));
+    QCOMPARE(bytesValue.data().toString(), QStringLiteral("n/a"));
+    QCOMPARE(bytesValue.data(Qt::ForegroundRole).value<QColor>(), QColor(Qt::gray));
+    QCOMPARE(bytesName.data(Qt::ForegroundRole).value<QColor>(), QColor(Qt::gray));
+    QVERIFY(!bytesValue.data(Qt::DecorationRole).isValid());
+    QVERIFY2(bytesValue.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Not available in this time window")),
+             qPrintable(bytesValue.data(Qt::ToolTipRole).toString()));
+    QCOMPARE(metrics->inclusiveValue(bytes), 0.0);
+    const QModelIndex p2pValue = metrics->indexOfNode(test::kTwP2p, 1);
+    QVERIFY(p2pValue.data().toString() != QStringLiteral("n/a"));
+    QVERIFY(!p2pValue.data(Qt::ForegroundRole).isValid());
+    QVERIFY(browser.selectMetric(QStringLiteral("bytes")));
+    QCOMPARE(calls->indexOfNode(send_, 1).data().toString(), QStringLiteral("n/a"));
+    QCOMPARE(browser.systemModel()->indexOfNode(0, 1).data().toString(), QStringLiteral("n/a"));
+    QVERIFY(browser.chartPane()->barChart()->title().contains(QStringLiteral("n/a")));
+    QVERIFY(browser.callPane()->toCsv().contains(QStringLiteral("MPI_Send,\n")));  // an empty cell
+    QVERIFY(browser.selectMetric(QStringLiteral("mpi_point2point")));
+    QCOMPARE(calls->indexOfNode(send_, 1).data().toString(), formatValue(3.0 / 64, ValueMode::Absolute,
+                                                                            report::MetricUnit::Seconds));
 
     // A second window over the whole [1.5, 4.5] of the sends.
     selection.setTimeFilter(1.5, 4.5);
@@ -95,6 +119,8 @@ class TimeWindowTest : public QObject {
     QVERIFY(!selection.hasTimeFilter());
     QVERIFY(!selection.report()->timeWindow());
     QCOMPARE(calls->exclusiveValue(send_), 0.375);
+    QVERIFY(metrics->indexOfNode(bytes, 1).data().toString() != QStringLiteral("n/a"));
+    QVERIFY(!metrics->indexOfNode(bytes, 1).data(Qt::ForegroundRole).isValid());
     QVERIFY(bar.isHidden());
     QVERIFY(!bar.clearAction()->isEnabled());
   }
