@@ -45,7 +45,7 @@ test-sanitize: setup
 MPICH_TESTS ?= -L mpi -E '^(mpi_measure_abort|mpi_measure_output)$$'
 test-mpich:
 	bash scripts/setup.sh --mpich
-	cmake -S . -B $(MPICH_BUILD) -G "$(GENERATOR)" -DWAITSCOPE_GUI=OFF -DWAITSCOPE_BENCH=OFF \
+	cmake -S . -B $(MPICH_BUILD) -G "$(GENERATOR)" -DWAITSCOPE_GUI=OFF -DWAITSCOPE_BENCH=OFF -DWAITSCOPE_MPI_TESTS_ONLY=ON \
 	  -DWAITSCOPE_WERROR=$(WERROR) -DMPI_C_COMPILER=mpicc.mpich -DMPI_CXX_COMPILER=mpicxx.mpich
 	cmake --build $(MPICH_BUILD) -j $(JOBS)
 	cd $(MPICH_BUILD) && ctest --output-on-failure -j $(JOBS) $(MPICH_TESTS) --timeout 600
