@@ -194,7 +194,7 @@ std::string firstProblem(const Report& report) {
     return "two severity rows for metric " + std::to_string(*twin >> 32) + " and call path " +
            std::to_string(*twin & 0xffffffffU);
   for (std::size_t i = 0; i < report.instances.size(); ++i)
-    if (std::string problem = instanceProblem(report, report.instances[i], i); !problem.empty()) return problem;
+    if (std::string bad = instanceProblem(report, report.instances[i], i); !bad.empty()) return bad;
   for (std::size_t i = 0; i < report.criticalPath.size(); ++i) {
     const PathSegment& s = report.criticalPath[i];
     if (s.location >= locations) return outOfRange("critical-path segment", i, "location", s.location);
