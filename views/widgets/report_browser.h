@@ -40,7 +40,7 @@ class ReportBrowser : public QWidget {
   // lines) only where the tree keeps kTreeRows rows beside it, else it starts collapsed to
   // the splitter's handle; once the handle is dragged, the user's sizes stay.
   QSplitter* metricSplitter() const { return metricSplitter_; }
-  static constexpr int kTreeRows = 9;
+  static constexpr int kTreeRows = 7;
   QSplitter* treeSplitter() const { return treeSplitter_; }
   QSplitter* chartSplitter() const { return chartSplitter_; }
   ValueTreeModel* metricModel() const { return metricModel_; }
