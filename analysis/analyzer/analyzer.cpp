@@ -11,7 +11,6 @@
 #include "analysis/patterns/collective_patterns.h"
 #include "analysis/patterns/p2p_patterns.h"
 #include "analysis/patterns/rma_active_patterns.h"
-#include "analysis/patterns/rma_lock_order.h"
 #include "analysis/patterns/rma_passive_patterns.h"
 #include "analysis/patterns/time_metrics.h"
 #include "analysis/replay/call_index.h"
@@ -99,7 +98,6 @@ struct Families {
   patterns::RmaActive rmaActive;
   std::optional<patterns::Collectives> collectives;
   std::optional<patterns::PointToPoint> p2p;
-  std::optional<patterns::RmaLockOrder> lockOrder;
 
   Families(const trace::Trace& local, const trace::LocationEvents& events, trace::Rank me, int size,
            const Communicators& comms, replay::Severities& severities)
@@ -124,7 +122,6 @@ struct Families {
     progress(50);
     p2p.emplace(ctx);
     agree(p2p->exchange(), world, yieldCore);
-    lockOrder.emplace(ctx);
   }
 
   // Over corrected times: validate() passed on the same events (the correction moves times, never
@@ -133,7 +130,6 @@ struct Families {
     collectives.emplace(ctx);
     p2p.emplace(ctx);
     agree(p2p->exchange(), world, yieldCore);
-    lockOrder.emplace(ctx);
   }
 };
 
@@ -141,7 +137,7 @@ struct Families {
 // corrected times, or nothing if no relation was broken.
 std::optional<trace::LocationEvents> correctTimes(const trace::LocationEvents& recorded, const Families& families,
                                                   replay::TimeCorrectionSummary& summary) {
-  TimeCorrection tc = correctClocks(families.ctx, *families.p2p, *families.collectives, *families.lockOrder);
+  TimeCorrection tc = correctClocks(families.ctx, *families.p2p, *families.collectives);
   summary.violations = tc.violations;
   summary.rounds = tc.rounds;
   if (!tc.applied) return std::nullopt;
@@ -213,7 +209,6 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
   result.clockViolations.rma = f.rmaActive.detect();
   progress("replay", 75);
   f.rmaPassive.detect();
-  result.clockViolations.rma += f.lockOrder->detect();
   progress("replay", 100);
   if (!options.causes) return result;
   // The causes need the events, the call index and the wait states, not the pattern families'

@@ -70,24 +70,19 @@ struct Window {
   std::uint64_t fences = 0;       // since creation
   std::vector<int> epochTargets;  // targets of transfers since the last epoch-closing fence
 };
-// A synchronizing call on a window: a fence, or the window's creation or free (which every
-// member leaves only after all have entered).
 struct Fence {
   std::uint32_t enter, leave;  // events
   bool closes;
   std::vector<int> targets;  // this rank's transfer targets in the epoch it closes
-  bool createOrFree = false;
 };
 
 class Edges {
  public:
-  Edges(const replay::ReplayContext& ctx, const patterns::PointToPoint& p2p, const Collectives& collectives,
-        const patterns::RmaLockOrder& locks)
+  Edges(const replay::ReplayContext& ctx, const patterns::PointToPoint& p2p, const Collectives& collectives)
       : ctx_(ctx) {
     addMessages(p2p);
     addCollectives(collectives);
     addRma();
-    addLocks(locks);
   }
 
   std::vector<std::uint32_t> exported, bounded;
@@ -140,8 +135,6 @@ class Edges {
         switch (o.kind) {
           case Collectives::Kind::Barrier:
           case Collectives::Kind::NxN:
-          case Collectives::Kind::Init:
-          case Collectives::Kind::Finalize:
             g.ops.push_back({exportSlot(enter), boundSlot(leave), true});
             break;
           case Collectives::Kind::Scan:
@@ -183,8 +176,6 @@ class Edges {
           if (rec.object >= defs.windows.size()) break;
           const replay::Call* call = ctx_.calls.callOf(i);  // a record outside every call stands for itself
           const WindowCall what = windowCall(rec.op);
-          if (what == WindowCall::Create || what == WindowCall::Free)
-            fences[rec.object].push_back({call ? call->enterEvent : i, call ? call->leaveEvent : i, false, {}, true});
           if (what == WindowCall::Create) {
             Window& w = windows[rec.object];
             w = Window{};
@@ -193,7 +184,7 @@ class Edges {
           } else if (what == WindowCall::Free) {
             windows.erase(rec.object);
           } else if (what == WindowCall::Fence) {
-            Fence f{call ? call->enterEvent : i, call ? call->leaveEvent : i, false, {}, false};
+            Fence f{call ? call->enterEvent : i, call ? call->leaveEvent : i, false, {}};
             if (const auto it = windows.find(rec.object); it != windows.end()) {
               Window& w = it->second;
               if (w.fences++ > 0) {
@@ -281,12 +272,6 @@ class Edges {
     addFences(fences);
   }
 
-  // A lock granted after the previous conflicting holder released it.
-  void addLocks(const patterns::RmaLockOrder& locks) {
-    for (const auto& e : locks.precedes()) outgoing.push_back({e.peer, e.key, exportSlot(e.event)});
-    for (const auto& e : locks.follows()) incoming.push_back({e.peer, e.key, boundSlot(e.event)});
-  }
-
   // Per window, in window order on every member: which fences closed an epoch in which another
   // member transferred to this one (one reduction over all of the window's fences), and the
   // fences as a group.
@@ -308,7 +293,7 @@ class Edges {
                           MPI_UNSIGNED_CHAR, MPI_MAX, comm);
       Group g{comm, {}, false};
       for (std::size_t f = 0; f < n; ++f) {
-        const bool waits = list[f].createOrFree || (list[f].closes && targeted[f] != 0);
+        const bool waits = list[f].closes && targeted[f] != 0;
         g.ops.push_back({exportSlot(list[f].enter), waits ? boundSlot(list[f].leave) : kNone, true});
       }
       groups.push_back(std::move(g));
@@ -410,9 +395,9 @@ class Exchange {
 }  // namespace
 
 TimeCorrection correctClocks(const replay::ReplayContext& ctx, const patterns::PointToPoint& p2p,
-                             const patterns::Collectives& collectives, const patterns::RmaLockOrder& locks) {
+                             const patterns::Collectives& collectives) {
   TimeCorrection out;
-  const Edges edges(ctx, p2p, collectives, locks);
+  const Edges edges(ctx, p2p, collectives);
   const auto& events = ctx.events.events;
   const ControlledLogicalClock clock(events, edges.exported, edges.bounded);
   Exchange exchange(ctx, edges);

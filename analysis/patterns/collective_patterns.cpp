@@ -262,11 +262,9 @@ std::uint64_t Collectives::detect() {
             break;
           case Kind::Init:
             completion(Metric::MpiInitCompletion, call.enter);
-            leftBefore(maxEnter[k].value);
             break;
           case Kind::Finalize:
             waitUntil(Metric::MpiFinalizeWait, maxEnter[k].value, maxEnter[k].rank);
-            leftBefore(maxEnter[k].value);
             break;
           case Kind::Other:
             break;

@@ -367,14 +367,12 @@ class ActiveReplay {
 
   // Wait at Create / Wait at Free: the call is synchronizing if every member
   // entered it before any left it; then the wait is the latest enter minus
-  // this rank's enter. For the clock condition both count as synchronizing, as
-  // the implementations make them: leaving before the last member entered is a
-  // violation.
+  // this rank's enter. The standard does not promise that either synchronizes,
+  // so leaving early is no clock-condition violation.
   void collectiveWait(Metric metric, const ExchangeWindow& w, MPI_Comm comm, const Call& call) {
     const Overlap o = overlap(comm, w.rank, call);
     if (o.synchronizing() && call.path != kNone)
       ctx_.severities.addWait(metric, call.path, call.enter, o.latestEnter, worldOf(w, o.latestRank));
-    if (call.leave < o.latestEnter) violation(call.path);
   }
 
   // ---- fences ----

@@ -155,9 +155,10 @@ unsigned leftBeforeLast(const std::function<double(trace::Rank)>& enter, const s
 
 // The same skewed trace without its offsets is analyzed on the raw clocks: rank 1's clock runs a
 // quarter second ahead, so its send seems to start after rank 0's receive has completed, and the
-// later ranks seem to enter the barrier, the allreduce, the closing fence, MPI_Init, MPI_Finalize
-// and the window's creation and free after the earlier ones have left them (clock-condition
-// violations, docs/patterns.md).
+// later ranks seem to enter the barrier, the allreduce and the closing fence after the earlier
+// ones have left them (clock-condition violations, docs/patterns.md). MPI_Init, MPI_Finalize and
+// the window's creation and free seem out of order too, but the standard does not promise that
+// they synchronize: no violation.
 TEST(ClockOffsets, WithoutTheOffsetsTheSkewedRunDiffers) {
   const std::filesystem::path dir = sharedDir();
   ASSERT_FALSE(dir.empty());
@@ -176,20 +177,15 @@ TEST(ClockOffsets, WithoutTheOffsetsTheSkewedRunDiffers) {
   std::filesystem::remove_all(dir);
   EXPECT_EQ(expected.metaValue("clock_violations"), "0");
   const trace::Rank n = size();
-  auto at = [](double t) { return [t](trace::Rank) { return t; }; };
-  // The barrier, the allreduce, and MPI_Init and MPI_Finalize, which synchronize too.
   const unsigned collective =
       leftBeforeLast([](trace::Rank r) { return 2.5 + 0.1 * r; }, [n](trace::Rank) { return 2.6 + 0.1 * (n - 1); }) +
       leftBeforeLast([n](trace::Rank r) { return 3.5 + 0.05 * (n - 1 - r); },
-                     [n](trace::Rank) { return 3.7 + 0.05 * (n - 1); }) +
-      leftBeforeLast(at(0.0), at(0.5)) + leftBeforeLast(at(9.0), at(9.5));
+                     [n](trace::Rank) { return 3.7 + 0.05 * (n - 1); });
   // Every rank is the target of its left neighbour's put before the closing fence. In the GATS
   // epoch the origins' MPI_Win_complete returns after rank 0's post on every clock (rank 0's is
   // the earliest), but rank 0's MPI_Win_wait returns before a complete whose clock is far enough ahead.
-  // The closing fence, and the window's creation and free, which synchronize too.
   unsigned rma =
-      leftBeforeLast([](trace::Rank r) { return 4.6 + 0.02 * r; }, [n](trace::Rank) { return 4.7 + 0.02 * (n - 1); }) +
-      leftBeforeLast(at(4.0), at(4.1)) + leftBeforeLast(at(8.0), at(8.1));
+      leftBeforeLast([](trace::Rank r) { return 4.6 + 0.02 * r; }, [n](trace::Rank) { return 4.7 + 0.02 * (n - 1); });
   double lastComplete = -1.0;
   for (trace::Rank r = 1; r < n; ++r) lastComplete = std::max(lastComplete, clockOf(r, true).local(6.0 + 0.05 * r));
   rma += clockOf(0, true).local(6.3) < lastComplete;

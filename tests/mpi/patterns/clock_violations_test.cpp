@@ -44,6 +44,15 @@ void expectCorrected(const report::Report& raw, const report::Report& corrected)
   EXPECT_NEAR(totalOf(corrected, "clock_violations"), 0.0, kEps);
 }
 
+// Nothing to correct: the report is the one of the recorded times, without a word about it.
+void expectNothingCorrected(const report::Report& raw, const report::Report& corrected) {
+  EXPECT_EQ(corrected.metaValue("time_correction"), "");
+  ASSERT_EQ(corrected.severities.size(), raw.severities.size());
+  for (std::size_t i = 0; i < raw.severities.size(); ++i)
+    EXPECT_EQ(corrected.severities[i].values, raw.severities[i].values);
+  EXPECT_EQ(corrected.meta.size(), raw.meta.size());
+}
+
 // The report of the recorded times; on the way, the correction's must say it corrected every
 // violation counted there (rank 0 only).
 report::Report analyzeAndCorrect(TraceBuilder& b) {
@@ -83,11 +92,7 @@ TEST(ClockViolations, NoneWhenTheClocksAgree) {
   const report::Report rep = s.analyze(recordedTimes());
   const report::Report corrected = analyzeBuilt(s.b);
   if (!isRoot()) return;
-  // Nothing to correct: the report is the one of the recorded times, without a word about it.
-  EXPECT_EQ(corrected.metaValue("time_correction"), "");
-  ASSERT_EQ(corrected.severities.size(), rep.severities.size());
-  for (std::size_t i = 0; i < rep.severities.size(); ++i) EXPECT_EQ(corrected.severities[i].values, rep.severities[i].values);
-  EXPECT_EQ(corrected.meta.size(), rep.meta.size());
+  expectNothingCorrected(rep, corrected);
   EXPECT_GT(totalOf(rep, "mpi_latesender"), 0.0);
   EXPECT_GT(totalOf(rep, "mpi_barrier_wait"), 0.0);
   EXPECT_GT(totalOf(rep, "mpi_rma_sync_late_post"), 0.0);
@@ -238,67 +243,34 @@ TEST(ClockViolations, ScanLeftBeforeALowerRankEntered) {
   expectCounts(rep, 0, n - 1, 0);
 }
 
-// MPI_Init and MPI_Finalize synchronize: rank r enters both 0.1 r later than rank 0 and leaves
-// 0.05 s later, so every rank but the last leaves each before the last entered: 2 (N - 1).
-TEST(ClockViolations, InitAndFinalizeLeftBeforeTheLastEntered) {
+// Orders the MPI standard does not promise, each the way a run on one clock can record it: rank
+// r enters MPI_Init, the window's creation and free and MPI_Finalize 0.1 r after rank 0 and
+// leaves each 0.05 s later (none has to synchronize); exclusive locks on rank 0's window whose
+// MPI_Win_lock returns in rank order while the epochs end in reverse order (a lazy lock is
+// granted in MPI_Win_unlock, in any order: Open MPI's osc pt2pt). No violation; nothing corrected.
+TEST(ClockViolations, NoneWhereTheStandardPromisesNoOrder) {
   const Rank n = size();
   TraceBuilder b(n);
-  for (Rank r = 0; r < n; ++r) b.rank(r).enter(0.0, "main").init(0.1 * r, 0.1 * r + 0.05);
-  for (Rank r = 0; r < n; ++r) b.rank(r).finalize(9.0 + 0.1 * r, 9.05 + 0.1 * r).leave(10.0, "main");
-  const report::Report rep = analyzeAndCorrect(b);
-  if (!isRoot()) return;
-  for (Rank r = 0; r < n; ++r) {
-    const double expected = r + 1 < n ? 1.0 : 0.0;
-    EXPECT_NEAR(valueOf(rep, "clock_violations_collective", "main/MPI_Init", r), expected, kEps) << r;
-    EXPECT_NEAR(valueOf(rep, "clock_violations_collective", "main/MPI_Finalize", r), expected, kEps) << r;
-  }
-  expectCounts(rep, 0, 2 * (n - 1), 0);
-}
-
-// Window creation and free synchronize: rank r enters both 0.1 r later than rank 0 and leaves
-// 0.05 s later: every rank but the last leaves each before the last entered, 2 (N - 1).
-TEST(ClockViolations, WindowCreateAndFreeLeftBeforeTheLastEntered) {
-  const Rank n = size();
-  TraceBuilder b(n);
-  beginFrame(b);
   std::vector<double> createEnter, createLeave, freeEnter, freeLeave;
   for (Rank r = 0; r < n; ++r) {
+    b.rank(r).enter(0.0, "main").init(0.1 * r, 0.1 * r + 0.05);
     createEnter.push_back(1.0 + 0.1 * r);
     createLeave.push_back(1.05 + 0.1 * r);
     freeEnter.push_back(7.0 + 0.1 * r);
     freeLeave.push_back(7.05 + 0.1 * r);
   }
   const trace::WinId win = b.createWindow(b.world(), createEnter, createLeave);
+  for (Rank r = 0; r < n; ++r)
+    b.rank(r)
+        .lock(2.0 + 0.01 * r, 2.01 + 0.01 * r, win, 0, trace::RmaLockType::Exclusive)
+        .unlock(3.0 - 0.1 * r, 3.05 - 0.1 * r, win, 0);
   b.freeWindow(win, freeEnter, freeLeave);
-  endFrame(b);
-  const report::Report rep = analyzeAndCorrect(b);
+  for (Rank r = 0; r < n; ++r) b.rank(r).finalize(9.0 + 0.1 * r, 9.05 + 0.1 * r).leave(10.0, "main");
+  const report::Report rep = analyzeBuilt(b, recordedTimes());
+  const report::Report corrected = analyzeBuilt(b);
   if (!isRoot()) return;
-  for (Rank r = 0; r < n; ++r) {
-    const double expected = r + 1 < n ? 1.0 : 0.0;
-    EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_create", r), expected, kEps) << r;
-    EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_free", r), expected, kEps) << r;
-  }
-  expectCounts(rep, 0, 0, 2 * (n - 1));
-}
-
-// Exclusive locks on rank 0's window, taken in rank order (MPI_Win_lock returns at 2.01 + 0.01 r)
-// and released in reverse (MPI_Win_unlock entered at 3.0 - 0.1 r, left 0.05 s later): every rank
-// but 0 finishes its epoch, so must have been granted the lock, before the previous holder began
-// to release it: N - 1, on the unlock calls. Shared locks that overlap afterwards break nothing.
-TEST(ClockViolations, LockGrantedBeforeThePreviousHolderReleased) {
-  const Rank n = size();
-  Scenario s;
-  for (Rank r = 0; r < n; ++r)
-    s.rank(r)
-        .lock(2.0 + 0.01 * r, 2.01 + 0.01 * r, s.win, 0, trace::RmaLockType::Exclusive)
-        .unlock(3.0 - 0.1 * r, 3.05 - 0.1 * r, s.win, 0)
-        .lock(5.0, 5.1 + 0.01 * r, s.win, 0, trace::RmaLockType::Shared)
-        .unlock(5.5, 5.6, s.win, 0);
-  const report::Report rep = analyzeAndCorrect(s);
-  if (!isRoot()) return;
-  for (Rank r = 0; r < n; ++r)
-    EXPECT_NEAR(valueOf(rep, "clock_violations_rma", "main/MPI_Win_unlock", r), r > 0 ? 1.0 : 0.0, kEps) << r;
-  expectCounts(rep, 0, 0, n - 1);
+  expectCounts(rep, 0, 0, 0);
+  expectNothingCorrected(rep, corrected);
 }
 
 }  // namespace

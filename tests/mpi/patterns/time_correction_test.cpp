@@ -15,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/analyzer/time_correction.h"
 #include "analysis/trace/clock_correction_file.h"
 #include "tests/mpi/patterns/scenario.h"
 
@@ -279,40 +278,6 @@ TEST(TimeCorrection, RmaWaitsMatchTheUnskewedRun) {
                {"mpi_rma_early_wait", "main/work/MPI_Win_wait"},
                {"mpi_rma_late_complete", "main/work/MPI_Win_wait"}},
               0.05);
-}
-
-// Lock epochs: rank 0 holds rank 0's window exclusively from 2.1 (MPI_Win_lock returns) and
-// begins to release it at 3.0 (MPI_Win_unlock entered); rank 1's lock returns later, at 2.6, but
-// its clock shows its whole epoch over at 2.9 (MPI_Win_unlock returns), before rank 0's release.
-// The correction moves exactly that return to the release plus the minimum latency; nothing else
-// is broken on the recorded times.
-TEST(TimeCorrection, LockEpochFollowsThePreviousRelease) {
-  const Rank n = size();
-  TraceBuilder b(n);
-  for (Rank r = 0; r < n; ++r) b.rank(r).enter(0.0, "main").init(0.0, 0.5);
-  const trace::WinId win = b.createWindow(b.world(), std::vector<double>(n, 1.0), std::vector<double>(n, 1.1));
-  b.rank(0).lock(2.0, 2.1, win, 0, trace::RmaLockType::Exclusive).unlock(3.0, 3.1, win, 0);
-  b.rank(1).lock(2.5, 2.6, win, 0, trace::RmaLockType::Exclusive).unlock(2.8, 2.9, win, 0);
-  b.freeWindow(win, std::vector<double>(n, 8.0), std::vector<double>(n, 8.1));
-  for (Rank r = 0; r < n; ++r) b.rank(r).finalize(9.0, 9.5).leave(10.0, "main");
-
-  const auto [raw, rep, all] = analyzeCorrected(b);
-  if (!isRoot()) return;
-  EXPECT_EQ(raw.metaValue("clock_violations_rma"), "1");
-  EXPECT_EQ(raw.metaValue("clock_violations"), "1");
-  expectCorrected(rep, 1);
-  ASSERT_EQ(all.size(), static_cast<std::size_t>(n));
-  EXPECT_TRUE(all[0].empty());
-  // Rank 1's MPI_Win_unlock leave: the only leave at 2.9.
-  const std::vector<trace::Event>& events = b.trace().locations[1].events;
-  const std::vector<double> c = all[1].correctedTimes(events);
-  std::size_t returns = 0;
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    if (events[i].kind != trace::EventKind::Leave || events[i].time != 2.9) continue;
-    ++returns;
-    EXPECT_NEAR(c[i], 3.0 + analyzer::kMinLatency, 1e-12);
-  }
-  EXPECT_EQ(returns, 1u);
 }
 
 }  // namespace
