@@ -10,7 +10,6 @@
 #include <QFile>
 #include <QImage>
 #include <QProcess>
-#include <QSet>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -24,6 +23,7 @@
 #include "app/main_window.h"
 #include "app/report_loader.h"
 #include "tests/gui/support/tool_process.h"
+#include "tests/gui/support/xvfb_screenshots.h"
 #include "views/model/selection.h"
 #include "views/timeline/critical_path_pane.h"
 #include "views/timeline/timeline_view.h"
@@ -59,26 +59,19 @@ class AppWindowE2eTest : public QObject {
   }
 
   void screenshotOfTheRealWindow() {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the xcb platform on Xvfb's display
-    env.remove(QStringLiteral("DISPLAY"));
     const QString png = dir_.filePath(QStringLiteral("window.png"));
     const QString csv = dir_.filePath(QStringLiteral("calls.csv"));
-    QVERIFY(runTool(QStringLiteral("xvfb-run"),
-                    {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
-                     binary(QStringLiteral("app/waitscope")), report_, QStringLiteral("--select-metric"),
-                     QStringLiteral("mpi_rma_wait_at_fence"), QStringLiteral("--size"), QStringLiteral("1280x800"),
-                     QStringLiteral("--export-png"), png, QStringLiteral("--export-csv"), csv, QStringLiteral("--quit")},
-                    env, 120000));
+    QVERIFY(waitscope::test::exportOnXvfb(binary(QStringLiteral("app/waitscope")),
+                                          {report_, QStringLiteral("--select-metric"),
+                                           QStringLiteral("mpi_rma_wait_at_fence"), QStringLiteral("--export-csv"), csv},
+                                          QSize(1280, 800), png));
 
     const QImage image(png);
     QVERIFY2(!image.isNull(), qPrintable(png));
     QCOMPARE(image.size(), QSize(1280, 800));
     // Not blank: trees, colour boxes, text and charts give many colours.
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2)
-      for (int x = 0; x < image.width(); x += 2) colours.insert(image.pixel(x, y));
-    QVERIFY2(colours.size() > 100, qPrintable(QStringLiteral("only %1 colours").arg(colours.size())));
+    const int colours = waitscope::test::colourCount(image);
+    QVERIFY2(colours > 100, qPrintable(QStringLiteral("only %1 colours").arg(colours)));
 
     // The call tree shows Wait at Fence: its root's inclusive value is the metric's total.
     const auto report = waitscope::report::readReport(report_.toStdString());

@@ -26,6 +26,7 @@
 #include "analysis/report/report_queries.h"
 #include "app/main_window.h"
 #include "tests/gui/e2e/e2e_process.h"
+#include "tests/gui/support/xvfb_screenshots.h"
 #include "views/model/selection.h"
 #include "views/model/value_tree_model.h"
 #include "views/widgets/chart_pane.h"
@@ -35,14 +36,14 @@
 
 using waitscope::test::binary;
 using waitscope::test::colourCount;
-using waitscope::test::xvfbEnvironment;
+using waitscope::test::kScreenSizes;
+using waitscope::test::sizeText;
 using waitscope::views::CompareView;
 using waitscope::views::ValueTreeModel;
 
 namespace {
 
 constexpr char kInner[] = "WAITSCOPE_COMPARE_E2E_INNER";  // set in the run under xvfb-run: the folder of the reports
-const QList<QSize> kSizes = {QSize(1024, 700), QSize(1600, 1000)};
 
 // Pixels of the difference's red (B slower), its colour boxes and numbers, in the first `rows`
 // rows: of a window's picture only the top third, the trees (the timelines below draw MPI in
@@ -127,19 +128,14 @@ class CompareE2eTest : public QObject {
     if (inner()) QSKIP("run by the outer test");
     const double totalA = fenceTotal(report(QStringLiteral("a"))), totalB = fenceTotal(report(QStringLiteral("b")));
     QVERIFY(totalB > totalA + 0.05);  // 5 fences with 30 ms more imbalance on 4 ranks
-    for (const QSize& size : kSizes) {
-      const QString png = QStringLiteral("%1/cli-compare-%2x%3.png").arg(dir_).arg(size.width()).arg(size.height());
+    for (const QSize& size : kScreenSizes) {
+      const QString png = QStringLiteral("%1/cli-compare-%2.png").arg(dir_, sizeText(size));
       const QString csv = dir_ + QStringLiteral("/compare-calls.csv");
-      QString output;
-      QVERIFY2(waitscope::test::runProcess(QStringLiteral("xvfb-run"),
-                   {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
-                    binary(QStringLiteral("app/waitscope")), report(QStringLiteral("a")), QStringLiteral("--compare"),
-                    report(QStringLiteral("b")), QStringLiteral("--select-metric"),
-                    QStringLiteral("mpi_rma_wait_at_fence"), QStringLiteral("--size"),
-                    QStringLiteral("%1x%2").arg(size.width()).arg(size.height()), QStringLiteral("--export-png"), png,
-                    QStringLiteral("--export-csv"), csv, QStringLiteral("--quit")},
-                   xvfbEnvironment(), &output),
-               qPrintable(output));
+      QVERIFY(waitscope::test::exportOnXvfb(binary(QStringLiteral("app/waitscope")),
+                                            {report(QStringLiteral("a")), QStringLiteral("--compare"),
+                                             report(QStringLiteral("b")), QStringLiteral("--select-metric"),
+                                             QStringLiteral("mpi_rma_wait_at_fence"), QStringLiteral("--export-csv"), csv},
+                                            size, png));
       const QImage image(png);
       QCOMPARE(image.size(), size);
       QVERIFY(colourCount(image) > 100);
@@ -171,26 +167,16 @@ class CompareE2eTest : public QObject {
 
   void comparisonWindowOnXvfb() {
     if (!inner()) {
-      QProcessEnvironment env = xvfbEnvironment();
-      env.insert(QString::fromLatin1(kInner), dir_);
-      QString output;
-      QVERIFY2(waitscope::test::runProcess(QStringLiteral("xvfb-run"),
-                   {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
-                    QCoreApplication::applicationFilePath(), QStringLiteral("comparisonWindowOnXvfb")},
-                   env, &output),
-               qPrintable(output));
-      for (const QSize& size : kSizes)
-        QVERIFY(QFileInfo::exists(QStringLiteral("%1/window-compare-%2x%3.png").arg(dir_).arg(size.width()).arg(size.height())));
+      QVERIFY(waitscope::test::runSelfOnXvfb(QStringLiteral("comparisonWindowOnXvfb"), kInner, dir_));
+      for (const QSize& size : kScreenSizes)
+        QVERIFY(QFileInfo::exists(QStringLiteral("%1/window-compare-%2.png").arg(dir_, sizeText(size))));
       return;
     }
     QCOMPARE(QGuiApplication::platformName(), QStringLiteral("xcb"));
     const double totalB = fenceTotal(report(QStringLiteral("b")));
-    for (const QSize& size : kSizes) {
+    for (const QSize& size : kScreenSizes) {
       waitscope::app::MainWindow window;
-      window.setInteractive(false);
-      window.resize(size);
-      window.show();
-      QVERIFY(QTest::qWaitForWindowExposed(&window));
+      QVERIFY(waitscope::test::showOnScreen(window, size));
       QSignalSpy loaded(&window, &waitscope::app::MainWindow::reportLoaded);
       window.openReport(report(QStringLiteral("a")));
       QVERIFY(loaded.wait(30000));
@@ -220,7 +206,7 @@ class CompareE2eTest : public QObject {
       QVERIFY(colourCount(picture) > 100);
       const QImage trees = browser->grab().toImage();
       QVERIFY(redPixels(trees, trees.height()) > 30);
-      QVERIFY(picture.save(QStringLiteral("%1/window-compare-%2x%3.png").arg(dir_).arg(size.width()).arg(size.height())));
+      QVERIFY(picture.save(QStringLiteral("%1/window-compare-%2.png").arg(dir_, sizeText(size))));
 
       // The selector switches the trees and the chart to run B.
       selector->setCurrentIndex(selector->findData(int(CompareView::RunB)));

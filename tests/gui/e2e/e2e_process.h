@@ -1,11 +1,9 @@
 #pragma once
-// What the end-to-end GUI tests share: the build's real binaries, running them
-// to completion, recording and analyzing a run, Xvfb's environment, and
-// whether a picture is blank. The including target defines
-// WAITSCOPE_BINARY_DIR and WAITSCOPE_MPIEXEC.
-#include <QImage>
+// What the end-to-end GUI tests share besides the screenshots on Xvfb
+// (tests/gui/support/xvfb_screenshots.h): the build's real binaries, running
+// them to completion, recording and analyzing a run. The including target
+// defines WAITSCOPE_BINARY_DIR and WAITSCOPE_MPIEXEC.
 #include <QProcess>
-#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -41,22 +39,6 @@ inline bool recordReport(const QStringList& program, int processes, const QStrin
                      binary(QStringLiteral("analysis/tools/waitscope-analyze")), QStringLiteral("--quiet"),
                      traceDir + QStringLiteral("/traces.otf2"), QStringLiteral("-o"), report},
                     env, output);
-}
-
-// For xvfb-run: the xcb platform on Xvfb's own display.
-inline QProcessEnvironment xvfbEnvironment() {
-  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-  env.remove(QStringLiteral("DISPLAY"));
-  return env;
-}
-
-// Distinct colours (every other pixel): text, colour boxes and lines give many, a blank picture few.
-inline int colourCount(const QImage& image) {
-  QSet<QRgb> colours;
-  for (int y = 0; y < image.height(); y += 2)
-    for (int x = 0; x < image.width(); x += 2) colours.insert(image.pixel(x, y));
-  return static_cast<int>(colours.size());
 }
 
 }  // namespace waitscope::test

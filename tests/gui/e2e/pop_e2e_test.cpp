@@ -21,6 +21,7 @@
 #include "app/main_window.h"
 #include "app/report_loader.h"
 #include "tests/gui/e2e/e2e_process.h"
+#include "tests/gui/support/xvfb_screenshots.h"
 #include "views/model/assessment_model.h"
 #include "views/model/selection.h"
 #include "views/widgets/assessment_pane.h"
@@ -31,12 +32,12 @@
 
 using waitscope::test::binary;
 using waitscope::test::colourCount;
-using waitscope::test::xvfbEnvironment;
+using waitscope::test::kScreenSizes;
+using waitscope::test::sizeText;
 
 namespace {
 
 constexpr char kInner[] = "WAITSCOPE_POP_E2E_INNER";  // set in the run under xvfb-run: the folder of the reports
-const QList<QSize> kSizes = {QSize(1024, 700), QSize(1600, 1000)};
 
 }  // namespace
 
@@ -90,17 +91,14 @@ class PopE2eTest : public QObject {
   void seriesFromTheRealBinary() {
     if (inner()) QSKIP("run by the outer test");
     const QString missing = dir_ + QStringLiteral("/missing.waitscope");
-    for (const QSize& size : kSizes) {
-      const QString png = QStringLiteral("%1/cli-series-%2x%3.png").arg(dir_).arg(size.width()).arg(size.height());
+    for (const QSize& size : kScreenSizes) {
+      const QString png = QStringLiteral("%1/cli-series-%2.png").arg(dir_, sizeText(size));
       const QString csv = dir_ + QStringLiteral("/series.csv");
       QString output;
-      QVERIFY2(waitscope::test::runProcess(QStringLiteral("xvfb-run"),
-                   {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
-                    binary(QStringLiteral("app/waitscope")), QStringLiteral("--series"), report(4), missing, report(2),
-                    QStringLiteral("--size"), QStringLiteral("%1x%2").arg(size.width()).arg(size.height()),
-                    QStringLiteral("--export-png"), png, QStringLiteral("--export-csv"), csv, QStringLiteral("--quit")},
-                   xvfbEnvironment(), &output),
-               qPrintable(output));
+      QVERIFY(waitscope::test::exportOnXvfb(
+          binary(QStringLiteral("app/waitscope")),
+          {QStringLiteral("--series"), report(4), missing, report(2), QStringLiteral("--export-csv"), csv}, size, png,
+          &output));
       // The unreadable file is named in one line; the others are shown.
       QVERIFY2(output.contains(QStringLiteral("waitscope: %1: no such file").arg(missing)), qPrintable(output));
       const QImage image(png);
@@ -119,28 +117,17 @@ class PopE2eTest : public QObject {
 
   void assessmentAndSeriesWindowOnXvfb() {
     if (!inner()) {
-      QProcessEnvironment env = xvfbEnvironment();
-      env.insert(QString::fromLatin1(kInner), dir_);
-      QString output;
-      QVERIFY2(waitscope::test::runProcess(QStringLiteral("xvfb-run"),
-                   {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
-                    QCoreApplication::applicationFilePath(), QStringLiteral("assessmentAndSeriesWindowOnXvfb")},
-                   env, &output),
-               qPrintable(output));
-      for (const QSize& size : kSizes)
+      QVERIFY(waitscope::test::runSelfOnXvfb(QStringLiteral("assessmentAndSeriesWindowOnXvfb"), kInner, dir_));
+      for (const QSize& size : kScreenSizes)
         for (const char* what : {"assessment", "series"})
-          QVERIFY(QFileInfo::exists(
-              QStringLiteral("%1/%2-%3x%4.png").arg(dir_, QLatin1String(what)).arg(size.width()).arg(size.height())));
+          QVERIFY(QFileInfo::exists(QStringLiteral("%1/%2-%3.png").arg(dir_, QLatin1String(what), sizeText(size))));
       return;
     }
     QCOMPARE(QGuiApplication::platformName(), QStringLiteral("xcb"));
-    for (const QSize& size : kSizes) {
-      const QString suffix = QStringLiteral("%1x%2.png").arg(size.width()).arg(size.height());
+    for (const QSize& size : kScreenSizes) {
+      const QString suffix = sizeText(size) + QStringLiteral(".png");
       waitscope::app::MainWindow window;
-      window.setInteractive(false);
-      window.resize(size);
-      window.show();
-      QVERIFY(QTest::qWaitForWindowExposed(&window));
+      QVERIFY(waitscope::test::showOnScreen(window, size));
       const waitscope::app::LoadResult four = waitscope::app::ReportLoader::loadNow(report(4));
       const waitscope::app::LoadResult two = waitscope::app::ReportLoader::loadNow(report(2));
       QVERIFY2(four.report && two.report, qPrintable(four.error + two.error));

@@ -20,6 +20,7 @@
 #include "app/main_window.h"
 #include "app/report_loader.h"
 #include "tests/gui/e2e/e2e_process.h"
+#include "tests/gui/support/xvfb_screenshots.h"
 #include "views/model/selection.h"
 #include "views/model/value_tree_model.h"
 #include "views/widgets/header_fit.h"
@@ -29,15 +30,13 @@
 
 using waitscope::test::binary;
 using waitscope::test::colourCount;
-using waitscope::test::xvfbEnvironment;
+using waitscope::test::kScreenSizes;
+using waitscope::test::sizeText;
 using namespace waitscope::views;
 
 namespace {
 
 constexpr char kInner[] = "WAITSCOPE_TREE_E2E_INNER";  // set in the run under xvfb-run: the folder of the report
-const QList<QSize> kSizes = {QSize(1024, 700), QSize(1600, 1000)};
-
-QString sizeText(const QSize& size) { return QStringLiteral("%1x%2").arg(size.width()).arg(size.height()); }
 
 }  // namespace
 
@@ -71,17 +70,12 @@ class TreeViewsE2eTest : public QObject {
 
   void flatProfileFromTheRealBinary() {
     if (inner()) QSKIP("run by the outer test");
-    for (const QSize& size : kSizes) {
+    for (const QSize& size : kScreenSizes) {
       const QString png = QStringLiteral("%1/cli-flat-%2.png").arg(dir_, sizeText(size));
       const QString csv = dir_ + QStringLiteral("/flat.csv");
-      QString output;
-      QVERIFY2(waitscope::test::runProcess(QStringLiteral("xvfb-run"),
-                   {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
-                    binary(QStringLiteral("app/waitscope")), report(), QStringLiteral("--flat"),
-                    QStringLiteral("--size"), sizeText(size), QStringLiteral("--export-png"), png,
-                    QStringLiteral("--export-csv"), csv, QStringLiteral("--quit")},
-                   xvfbEnvironment(), &output),
-               qPrintable(output));
+      QVERIFY(waitscope::test::exportOnXvfb(binary(QStringLiteral("app/waitscope")),
+                                            {report(), QStringLiteral("--flat"), QStringLiteral("--export-csv"), csv},
+                                            size, png));
       const QImage image(png);
       QCOMPARE(image.size(), size);
       QVERIFY(colourCount(image) > 100);
@@ -103,26 +97,16 @@ class TreeViewsE2eTest : public QObject {
 
   void treesOnXvfb() {
     if (!inner()) {
-      QProcessEnvironment env = xvfbEnvironment();
-      env.insert(QString::fromLatin1(kInner), dir_);
-      QString output;
-      QVERIFY2(waitscope::test::runProcess(QStringLiteral("xvfb-run"),
-                   {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
-                    QCoreApplication::applicationFilePath(), QStringLiteral("treesOnXvfb")},
-                   env, &output),
-               qPrintable(output));
-      for (const QSize& size : kSizes)
+      QVERIFY(waitscope::test::runSelfOnXvfb(QStringLiteral("treesOnXvfb"), kInner, dir_));
+      for (const QSize& size : kScreenSizes)
         for (const char* what : {"trees", "flat"})
           QVERIFY(QFileInfo::exists(QStringLiteral("%1/%2-%3.png").arg(dir_, QLatin1String(what), sizeText(size))));
       return;
     }
     QCOMPARE(QGuiApplication::platformName(), QStringLiteral("xcb"));
-    for (const QSize& size : kSizes) {
+    for (const QSize& size : kScreenSizes) {
       waitscope::app::MainWindow window;
-      window.setInteractive(false);
-      window.resize(size);
-      window.show();
-      QVERIFY(QTest::qWaitForWindowExposed(&window));
+      QVERIFY(waitscope::test::showOnScreen(window, size));
       const waitscope::app::LoadResult loaded = waitscope::app::ReportLoader::loadNow(report());
       QVERIFY2(loaded.report, qPrintable(loaded.error));
       window.showReport(loaded.report);

@@ -31,6 +31,7 @@
 #include "analysis/timeline/time_window_profile.h"
 #include "app/main_window.h"
 #include "tests/gui/e2e/e2e_process.h"
+#include "tests/gui/support/xvfb_screenshots.h"
 #include "views/model/communication_matrix_model.h"
 #include "views/model/selection.h"
 #include "views/model/time_window_filter.h"
@@ -43,12 +44,12 @@
 
 using waitscope::test::binary;
 using waitscope::test::colourCount;
-using waitscope::test::xvfbEnvironment;
+using waitscope::test::kScreenSizes;
+using waitscope::test::sizeText;
 
 namespace {
 
 constexpr char kInner[] = "WAITSCOPE_WINDOW_MATRIX_E2E_INNER";  // set in the run under xvfb-run: the folder
-const QList<QSize> kSizes = {QSize(1024, 700), QSize(1600, 1000)};
 constexpr char kMetric[] = "mpi_rma_wait_at_fence";
 
 struct Expected {
@@ -95,26 +96,11 @@ waitscope::timeline::CommunicationMatrix expectedMatrix(const QString& reportPat
 
 bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
 
-QStringList xvfbRun(const QStringList& command) {
-  return QStringList{QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24")} + command;
+// The real binary on `report` with `arguments` on Xvfb: its window at `size`, exported to `png`.
+bool exportOnXvfb(const QString& report, const QStringList& arguments, const QSize& size, const QString& png) {
+  return waitscope::test::exportOnXvfb(binary(QStringLiteral("app/waitscope")), QStringList{report} + arguments, size,
+                                       png);
 }
-
-// The real binary on REPORT with `arguments`, on Xvfb.
-bool runAppOnXvfb(const QString& report, const QStringList& arguments, QString* output) {
-  return waitscope::test::runProcess(QStringLiteral("xvfb-run"),
-                                     xvfbRun(QStringList{binary(QStringLiteral("app/waitscope")), report} + arguments),
-                                     xvfbEnvironment(), output);
-}
-
-// This test's `function` again, in-process on Xvfb's display, with the folder of the report.
-bool runSelfOnXvfb(const QString& function, const QString& dir, QString* output) {
-  QProcessEnvironment env = xvfbEnvironment();
-  env.insert(QString::fromLatin1(kInner), dir);
-  return waitscope::test::runProcess(QStringLiteral("xvfb-run"),
-                                     xvfbRun({QCoreApplication::applicationFilePath(), function}), env, output);
-}
-
-QString sizeText(const QSize& size) { return QStringLiteral("%1x%2").arg(size.width()).arg(size.height()); }
 
 }  // namespace
 
@@ -128,10 +114,7 @@ class WindowMatrixE2eTest : public QObject {
 
   // Shows `window` at `size` with the report open and its timeline loaded.
   bool openWithTimeline(waitscope::app::MainWindow& window, const QSize& size) const {
-    window.setInteractive(false);
-    window.resize(size);
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window)) return false;
+    if (!waitscope::test::showOnScreen(window, size)) return false;
     QSignalSpy timeline(&window, &waitscope::app::MainWindow::timelineReady);
     window.openReport(report());
     return timeline.wait(60000);
@@ -166,17 +149,13 @@ class WindowMatrixE2eTest : public QObject {
     if (inner()) QSKIP("run by the outer test");
     const Expected e = expected(report());
     const QString window = QStringLiteral("%1:%2").arg(e.from, 0, 'g', 17).arg(e.to, 0, 'g', 17);
-    for (const QSize& size : kSizes) {
+    for (const QSize& size : kScreenSizes) {
       const QString png = QStringLiteral("%1/cli-window-%2.png").arg(dir_, sizeText(size));
       const QString csv = dir_ + QStringLiteral("/window-calls.csv");
-      QString output;
-      QVERIFY2(runAppOnXvfb(report(),
-                            {QStringLiteral("--time-window"), window, QStringLiteral("--select-metric"),
-                             QLatin1String(kMetric), QStringLiteral("--size"), sizeText(size),
-                             QStringLiteral("--export-png"), png, QStringLiteral("--export-csv"), csv,
-                             QStringLiteral("--quit")},
-                            &output),
-               qPrintable(output));
+      QVERIFY(exportOnXvfb(report(),
+                           {QStringLiteral("--time-window"), window, QStringLiteral("--select-metric"),
+                            QLatin1String(kMetric), QStringLiteral("--export-csv"), csv},
+                           size, png));
       const QImage image(png);
       QCOMPARE(image.size(), size);
       QVERIFY(colourCount(image) > 100);
@@ -211,15 +190,14 @@ class WindowMatrixE2eTest : public QObject {
 
   void filterInTheWindowOnXvfb() {
     if (!inner()) {
-      QString output;
-      QVERIFY2(runSelfOnXvfb(QStringLiteral("filterInTheWindowOnXvfb"), dir_, &output), qPrintable(output));
-      for (const QSize& size : kSizes)
+      QVERIFY(waitscope::test::runSelfOnXvfb(QStringLiteral("filterInTheWindowOnXvfb"), kInner, dir_));
+      for (const QSize& size : kScreenSizes)
         QVERIFY(QFileInfo::exists(QStringLiteral("%1/window-filter-%2.png").arg(dir_, sizeText(size))));
       return;
     }
     QCOMPARE(QGuiApplication::platformName(), QStringLiteral("xcb"));
     const Expected e = expected(report());
-    for (const QSize& size : kSizes) {
+    for (const QSize& size : kScreenSizes) {
       waitscope::app::MainWindow window;
       QVERIFY(openWithTimeline(window, size));
       waitscope::views::ReportBrowser* browser = window.browser();
@@ -275,17 +253,13 @@ class WindowMatrixE2eTest : public QObject {
     using waitscope::timeline::MatrixQuantity;
     QCOMPARE(expected.size(), 4u);
     QVERIFY(expected.total(MatrixQuantity::Bytes) > 0.0);  // the fences' puts
-    for (const QSize& size : kSizes) {
+    for (const QSize& size : kScreenSizes) {
       const QString png = QStringLiteral("%1/cli-matrix-%2.png").arg(dir_, sizeText(size));
       const QString csv = dir_ + QStringLiteral("/matrix");  // ".csv" is added
-      QString output;
-      QVERIFY2(runAppOnXvfb(report(),
-                            {QStringLiteral("--view"), QStringLiteral("matrix"), QStringLiteral("--matrix"),
-                             QStringLiteral("bytes"), QStringLiteral("--size"), sizeText(size),
-                             QStringLiteral("--export-png"), png, QStringLiteral("--export-csv"), csv,
-                             QStringLiteral("--quit")},
-                            &output),
-               qPrintable(output));
+      QVERIFY(exportOnXvfb(report(),
+                           {QStringLiteral("--view"), QStringLiteral("matrix"), QStringLiteral("--matrix"),
+                            QStringLiteral("bytes"), QStringLiteral("--export-csv"), csv},
+                           size, png));
       const QImage image(png);
       QCOMPARE(image.size(), size);
       QVERIFY(colourCount(image) > 20);
@@ -307,14 +281,13 @@ class WindowMatrixE2eTest : public QObject {
 
   void matrixDockOnXvfb() {
     if (!inner()) {
-      QString output;
-      QVERIFY2(runSelfOnXvfb(QStringLiteral("matrixDockOnXvfb"), dir_, &output), qPrintable(output));
-      for (const QSize& size : kSizes)
+      QVERIFY(waitscope::test::runSelfOnXvfb(QStringLiteral("matrixDockOnXvfb"), kInner, dir_));
+      for (const QSize& size : kScreenSizes)
         QVERIFY(QFileInfo::exists(QStringLiteral("%1/window-matrix-%2.png").arg(dir_, sizeText(size))));
       return;
     }
     const waitscope::timeline::CommunicationMatrix expected = expectedMatrix(report());
-    for (const QSize& size : kSizes) {
+    for (const QSize& size : kScreenSizes) {
       waitscope::app::MainWindow window;
       QVERIFY(openWithTimeline(window, size));
       auto* dock = window.findChild<QDockWidget*>(QStringLiteral("communicationMatrixDock"));

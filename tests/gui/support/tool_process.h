@@ -10,19 +10,23 @@
 
 namespace waitscope::test {
 
+// `output` (optional) gets everything it printed.
 inline bool runTool(const QString& program, const QStringList& arguments, const QProcessEnvironment& env,
-                    int timeoutMs = 180000) {
+                    int timeoutMs = 180000, QString* output = nullptr) {
   QProcess process;
   process.setProcessEnvironment(env);
   process.setProcessChannelMode(QProcess::MergedChannels);
   process.start(program, arguments);
-  if (!process.waitForFinished(timeoutMs)) {
-    process.kill();
-    qWarning() << program << "timed out:" << process.readAll();
+  const bool finished = process.waitForFinished(timeoutMs);
+  if (!finished) process.kill();
+  const QByteArray printed = process.readAll();
+  if (output) *output = QString::fromUtf8(printed);
+  if (!finished) {
+    qWarning() << program << "timed out:" << printed;
     return false;
   }
   if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-    qWarning() << program << arguments << "failed:" << process.readAll();
+    qWarning() << program << arguments << "failed:" << printed;
     return false;
   }
   return true;

@@ -27,7 +27,7 @@
 #include "analysis/report/report_io.h"
 #include "app/comparison_timeline_loader.h"
 #include "app/main_window.h"
-#include "tests/gui/support/tool_process.h"
+#include "tests/gui/support/xvfb_screenshots.h"
 #include "views/model/selection.h"
 #include "views/timeline/stacked_timelines.h"
 #include "views/timeline/timeline_colors.h"
@@ -36,12 +36,13 @@
 
 namespace {
 
+using waitscope::test::kScreenSizes;
+using waitscope::test::sizeText;
 using waitscope::views::StackedTimelines;
 
 constexpr char kShotsVariable[] = "WAITSCOPE_STACKED_SHOTS";  // set: this process draws the window
-const QList<QSize> kSizes = {QSize(1024, 700), QSize(1600, 1000)};
 
-QString shotName(const QSize& size) { return QStringLiteral("stacked-%1x%2").arg(size.width()).arg(size.height()); }
+QString shotName(const QSize& size) { return QStringLiteral("stacked-") + sizeText(size); }
 
 // The second process: for each size, the stacked runs in a window on the X
 // server, grabbed from it, with each view's rectangle in a text file beside.
@@ -52,15 +53,13 @@ int drawOnXServer(const QString& dir) {
     qWarning() << "no timeline:" << runs.a.notice << runs.b.notice;
     return 1;
   }
-  for (const QSize& size : kSizes) {
+  for (const QSize& size : kScreenSizes) {
     StackedTimelines stacked;
     stacked.setRuns(runs.a, runs.b);
     waitscope::views::TimelineAlignment alignment;
     alignment.kind = waitscope::views::TimelineAlignment::Kind::EndOfMpiInit;
     stacked.setAlignment(alignment);
-    stacked.resize(size);
-    stacked.show();
-    if (!QTest::qWaitForWindowExposed(&stacked)) return 2;
+    if (!waitscope::test::showOnScreen(stacked, size)) return 2;
     QTest::qWait(300);  // the first paint after mapping
     const QImage shot = stacked.screen()->grabWindow(stacked.winId()).toImage();
     const QString base = QDir(dir).filePath(shotName(size));
@@ -124,23 +123,18 @@ class StackedTimelinesE2eTest : public QObject {
   }
 
   void screenshotsOfBothRunsStacked() {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the xcb platform on Xvfb's display
-    env.remove(QStringLiteral("DISPLAY"));
+    QProcessEnvironment env = waitscope::test::xvfbEnvironment();
     env.insert(QString::fromLatin1(kShotsVariable), dir_.path());
-    const QStringList xvfb = {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1700x1100x24"),
-                              QCoreApplication::applicationFilePath()};
-    QVERIFY(waitscope::test::runTool(QStringLiteral("xvfb-run"), xvfb, env, 120000));
-    for (const QSize& size : kSizes) {
+    QVERIFY(waitscope::test::runOnXvfb({QCoreApplication::applicationFilePath()}, env, nullptr,
+                                       QStringLiteral("1700x1100x24")));
+    for (const QSize& size : kScreenSizes) {
       const QString base = dir_.filePath(shotName(size));
       const QImage image(base + QStringLiteral(".png"));
       QVERIFY2(!image.isNull(), qPrintable(base));
       QCOMPARE(image.size(), size);
       // Not blank: tool bar, labels, ruler, regions, epochs, wait states and the legend.
-      QSet<QRgb> colours;
-      for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2) colours.insert(image.pixel(x, y));
-      QVERIFY2(colours.size() > 50, qPrintable(QStringLiteral("only %1 colours").arg(colours.size())));
+      const int colours = waitscope::test::colourCount(image);
+      QVERIFY2(colours > 50, qPrintable(QStringLiteral("only %1 colours").arg(colours)));
       // Both runs' rows are drawn: each view's plot is largely region colour (4 ranks each).
       QFile rects(base + QStringLiteral(".txt"));
       QVERIFY(rects.open(QIODevice::ReadOnly | QIODevice::Text));

@@ -28,7 +28,7 @@
 #include <QTextStream>
 
 #include "app/main_window.h"
-#include "tests/gui/support/tool_process.h"
+#include "tests/gui/support/xvfb_screenshots.h"
 #include "views/model/report_data.h"
 #include "views/model/selection.h"
 #include "views/timeline/details_line.h"
@@ -41,14 +41,15 @@
 
 namespace {
 
+using waitscope::test::kScreenSizes;
+using waitscope::test::sizeText;
 using waitscope::views::TimelineView;
 
 constexpr char kShotsVariable[] = "WAITSCOPE_TIMELINE_SHOTS";  // set: this process draws the window
 constexpr int kRanks = 8;
-const QList<QSize> kSizes = {QSize(1024, 700), QSize(1600, 1000)};
 
 QString shotName(const QSize& size, const char* what) {
-  return QStringLiteral("timeline-%1x%2-%3").arg(size.width()).arg(size.height()).arg(QLatin1String(what));
+  return QStringLiteral("timeline-%1-%2").arg(sizeText(size), QLatin1String(what));
 }
 
 QString rectText(const QRect& r) { return QStringLiteral("%1 %2 %3 %4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()); }
@@ -59,10 +60,7 @@ QRect rectOf(const QStringList& v, int at) {
 
 // `window` at `size` on the X server with `report` open and its timeline painted.
 bool showWithTimeline(waitscope::app::MainWindow& window, const QSize& size, const QString& report) {
-  window.setInteractive(false);
-  window.resize(size);
-  window.show();
-  if (!QTest::qWaitForWindowExposed(&window)) return false;
+  if (!waitscope::test::showOnScreen(window, size)) return false;
   QSignalSpy ready(&window, &waitscope::app::MainWindow::timelineReady);
   window.openReport(report);
   if (!ready.wait(60000)) return false;
@@ -72,7 +70,7 @@ bool showWithTimeline(waitscope::app::MainWindow& window, const QSize& size, con
 
 // The hybrid report at the first size: per location its row's y, depth and height.
 int drawHybrid(const QString& dir) {
-  const QSize size = kSizes.front();
+  const QSize size = kScreenSizes.front();
   waitscope::app::MainWindow window;
   if (!showWithTimeline(window, size, QDir(dir).filePath(QStringLiteral("cuda.waitscope")))) return 12;
   TimelineView* view = window.findChild<waitscope::views::TimelinePane*>()->view();
@@ -96,7 +94,7 @@ int drawHybrid(const QString& dir) {
 // The second process: for each size, the main window with the report on the X
 // server, grabbed before and while hovering, with the layout in a text file beside.
 int drawOnXServer(const QString& dir) {
-  for (const QSize& size : kSizes) {
+  for (const QSize& size : kScreenSizes) {
     waitscope::app::MainWindow window;
     if (!showWithTimeline(window, size, QDir(dir).filePath(QStringLiteral("fence.waitscope")))) return 2;
     auto* pane = window.findChild<waitscope::views::TimelinePane*>();
@@ -178,19 +176,16 @@ class TimelineE2eTest : public QObject {
   }
 
   void screenshotsShowEveryRowTheWholeLegendAndAStillPlot() {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the xcb platform on Xvfb's display
-    env.remove(QStringLiteral("DISPLAY"));
+    QProcessEnvironment env = waitscope::test::xvfbEnvironment();
     env.insert(QString::fromLatin1(kShotsVariable), dir_.path());
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));  // no saved layout
-    const QStringList xvfb = {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1700x1100x24"),
-                              QCoreApplication::applicationFilePath()};
-    QVERIFY(waitscope::test::runTool(QStringLiteral("xvfb-run"), xvfb, env, 180000));
+    QVERIFY(waitscope::test::runOnXvfb({QCoreApplication::applicationFilePath()}, env, nullptr,
+                                       QStringLiteral("1700x1100x24")));
     const QString keep = qEnvironmentVariable("WAITSCOPE_KEEP_SHOTS");
     QSet<QRgb> groups;
     for (const QColor& c : waitscope::views::TimelineColors().groups) groups.insert(c.rgb());
-    for (const QSize& size : kSizes) {
-      const QString where = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+    for (const QSize& size : kScreenSizes) {
+      const QString where = sizeText(size);
       const QImage still(dir_.filePath(shotName(size, "still.png")));
       const QImage hover(dir_.filePath(shotName(size, "hover.png")));
       QVERIFY2(!still.isNull() && !hover.isNull(), qPrintable(where));
@@ -254,7 +249,7 @@ class TimelineE2eTest : public QObject {
  private:
   // Runs after the screenshots above (the same second process drew it).
   void hybridRowsAreUnderTheirProcessAndFillThePlot() {
-    const QSize size = kSizes.front();
+    const QSize size = kScreenSizes.front();
     const QImage shot(dir_.filePath(shotName(size, "hybrid.png")));
     QVERIFY(!shot.isNull());
     if (const QString keep = qEnvironmentVariable("WAITSCOPE_KEEP_SHOTS"); !keep.isEmpty())
