@@ -19,6 +19,27 @@ static void *send_from_thread(void *arg)
     return NULL;
 }
 
+/* Rank 0 accepts on `port`, rank 1 connects; one message over the new communicator. */
+static void message_over_port(int rank, char *port)
+{
+    MPI_Comm other;
+    int value = 0;
+    if (rank == 0) {
+        MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &other);
+        value = 7;
+        MPI_Send(&value, 1, MPI_INT, 0, 1, other);
+        MPI_Close_port(port);
+    } else {
+        MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &other);
+        MPI_Recv(&value, 1, MPI_INT, 0, 1, other, MPI_STATUS_IGNORE);
+        if (value != 7) {
+            fprintf(stderr, "unrecordable: wrong message over the connected communicator\n");
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    MPI_Comm_disconnect(&other);
+}
+
 int main(int argc, char **argv)
 {
     const int freed = argc > 1 && strcmp(argv[1], "--freed-receive") == 0;
@@ -53,7 +74,6 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD); /* the freed receive has its message before value goes */
     } else if (connect) {
         char port[MPI_MAX_PORT_NAME] = "";
-        MPI_Comm other;
         if (rank == 0) {
             /* Not every MPI opens ports (MPICH's ch4:ucx does not): an empty name tells rank 1. */
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -61,29 +81,13 @@ int main(int argc, char **argv)
             if (MPI_Open_port(MPI_INFO_NULL, port) != MPI_SUCCESS)
                 port[0] = '\0';
             MPI_Send(port, MPI_MAX_PORT_NAME, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
-            if (port[0] == '\0') {
-                fprintf(stderr, "unrecordable: this MPI cannot open a port\n");
-                MPI_Finalize();
-                return 0;
-            }
-            MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &other);
-            value = 7;
-            MPI_Send(&value, 1, MPI_INT, 0, 1, other);
-            MPI_Close_port(port);
         } else {
             MPI_Recv(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            if (port[0] == '\0') {
-                MPI_Finalize();
-                return 0;
-            }
-            MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &other);
-            MPI_Recv(&value, 1, MPI_INT, 0, 1, other, MPI_STATUS_IGNORE);
-            if (value != 7) {
-                fprintf(stderr, "unrecordable: wrong message over the connected communicator\n");
-                MPI_Abort(MPI_COMM_WORLD, 1);
-            }
         }
-        MPI_Comm_disconnect(&other);
+        if (port[0] != '\0')
+            message_over_port(rank, port);
+        else if (rank == 0)
+            fprintf(stderr, "unrecordable: this MPI cannot open a port\n");
     }
     MPI_Finalize();
     return 0;

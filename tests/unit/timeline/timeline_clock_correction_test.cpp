@@ -177,7 +177,7 @@ TEST(timeline_clock_correction, AnAnalyzedTracesMessagesArriveAfterTheyLeave) {
   const std::string reportPath = (dir / "run.waitscope").string();
   const test::CommandResult analyzed =
       test::run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " + std::string(WAITSCOPE_MPIEXEC) +
-                " --oversubscribe -n 2 " + test::tool("waitscope-analyze") + " " + anchor + " -o " + reportPath + " --quiet");
+                " -n 2 " + test::tool("waitscope-analyze") + " " + anchor + " -o " + reportPath + " --quiet");
   ASSERT_EQ(analyzed.exitCode, 0) << analyzed.err;
   const report::Report report = report::readReport(reportPath);
   ASSERT_EQ(report.metaValue("time_correction"), "controlled logical clock");
