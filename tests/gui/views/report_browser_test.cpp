@@ -23,6 +23,7 @@
 #include "app/main_window.h"
 #include "app/report_loader.h"
 #include "app/scripted_export.h"
+#include "tests/gui/views/opened_window.h"
 #include "tests/gui/views/sample_report.h"
 #include "views/model/selection.h"
 #include "views/model/value_tree_model.h"
@@ -41,16 +42,6 @@ class ReportBrowserTest : public QObject {
   QTemporaryDir dir_;
   QString reportPath_;
 
-  std::unique_ptr<MainWindow> openedWindow() {
-    auto window = std::make_unique<MainWindow>();
-    window->setInteractive(false);
-    window->show();
-    QSignalSpy loaded(window.get(), &MainWindow::reportLoaded);
-    window->openReport(reportPath_);
-    if (!loaded.wait(10000)) qFatal("report did not load");
-    return window;
-  }
-
  private slots:
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
@@ -62,7 +53,7 @@ class ReportBrowserTest : public QObject {
   }
 
   void selectingAMetricFillsTheCallTreeAndACallPathTheSystemTree() {
-    auto window = openedWindow();
+    auto window = openedWindow(reportPath_);
     ReportBrowser* browser = window->browser();
     // Opening selects the first metric root (time) and the call-tree root (main).
     QCOMPARE(window->selection()->metrics(), (TreePicks{{kTime, true}}));
@@ -143,7 +134,7 @@ class ReportBrowserTest : public QObject {
 
   void picksWrittenElsewhereAreSelectedInTheTrees() {
     // What a click on the timeline or the critical-path pane writes into the selection.
-    auto window = openedWindow();
+    auto window = openedWindow(reportPath_);
     ReportBrowser* browser = window->browser();
     Selection* selection = window->selection();
     browser->setFlatProfile(true);
@@ -163,7 +154,7 @@ class ReportBrowserTest : public QObject {
   }
 
   void flatProfileAndModes() {
-    auto window = openedWindow();
+    auto window = openedWindow(reportPath_);
     ReportBrowser* browser = window->browser();
     browser->selectMetric(QStringLiteral("mpi"));
     browser->setFlatProfile(true);
@@ -178,7 +169,7 @@ class ReportBrowserTest : public QObject {
   }
 
   void findAndHotPath() {
-    auto window = openedWindow();
+    auto window = openedWindow(reportPath_);
     ReportBrowser* browser = window->browser();
     browser->selectMetric(QStringLiteral("mpi"));
     TreePane* calls = browser->callPane();
@@ -200,7 +191,7 @@ class ReportBrowserTest : public QObject {
   }
 
   void exportWritesWhatIsShown() {
-    auto window = openedWindow();
+    auto window = openedWindow(reportPath_);
     window->resize(900, 600);
     QApplication::processEvents();
     ReportBrowser* browser = window->browser();
@@ -302,7 +293,7 @@ class ReportBrowserTest : public QObject {
   }
 
   void cancelKeepsTheShownReport() {
-    auto window = openedWindow();
+    auto window = openedWindow(reportPath_);
     const ReportDataPtr shown = window->selection()->report();
     QSignalSpy loaded(window.get(), &MainWindow::reportLoaded);
     window->openReport(reportPath_);
@@ -343,7 +334,7 @@ class ReportBrowserTest : public QObject {
 
   void settingsAreRemembered() {
     {
-      auto window = openedWindow();
+      auto window = openedWindow(reportPath_);
       window->selection()->setMode(ValueMode::PeerPercent);
       window->browser()->treeSplitter()->setSizes({100, 500, 300});
       window->saveSettings();
