@@ -421,23 +421,47 @@ Report convert(const std::vector<TarEntry>& entries, const std::string& name) {
       if (doc.elements[g].name != "locationgroup") continue;
       const std::string groupName = trimmed(doc.childText(g, "name"));
       const auto rank = static_cast<std::uint32_t>(integer(doc.childText(g, "rank"), "locationgroup rank", 0, kNone - 1));
-      std::vector<std::uint32_t> threads;
-      for (const std::uint32_t l : doc.elements[g].children)
-        if (doc.elements[l].name == "location") threads.push_back(l);
+      // A process's group holds its master thread first, then its other threads, GPU streams
+      // and metric locations (hybrid runs); a group of another type (Cube 4.5's "accelerator",
+      // "metrics") holds no process.
+      const std::string groupType = trimmed(doc.childText(g, "type"));
+      bool master = groupType.empty() || groupType == "process";
       // Each thread's name repeats its process's: a long one is cut, so that a
       // small file cannot multiply one name by its thousands of threads.
-      const std::string threadPrefix = groupName.size() <= 256 ? groupName + ", " : groupName.substr(0, 256) + "..., ";
-      for (const std::uint32_t l : threads) {
+      const std::string threadPrefix = groupName.size() <= 256 ? groupName + " / " : groupName.substr(0, 256) + "... / ";
+      for (const std::uint32_t l : doc.elements[g].children) {
+        if (doc.elements[l].name != "location") continue;
         const std::uint32_t id = idAttribute(doc, l, "Id");
-        const std::string threadName = trimmed(doc.childText(l, "name"));
-        Location location{threads.size() == 1 ? groupName : threadPrefix + threadName, rank, nodeIndex};
+        Location location{groupName, rank, nodeIndex, LocationKind::Process};
+        if (!master) {
+          const std::string type = trimmed(doc.childText(l, "type"));
+          location.name = threadPrefix + trimmed(doc.childText(l, "name"));
+          location.kind = type == "gpu" || type == "accelerator stream" ? LocationKind::Accelerator
+                          : type == "metric"                            ? LocationKind::Metric
+                                                                        : LocationKind::Thread;
+        }
+        master = false;
         if (!byCubeId.emplace(id, std::move(location)).second) throw Damaged{"two locations with Id " + std::to_string(id)};
       }
     }
   }
   if (!byCubeId.empty() && byCubeId.rbegin()->first != byCubeId.size() - 1)
     throw Damaged{"location ids are not 0 to " + std::to_string(byCubeId.size() - 1)};
-  for (auto& [id, location] : byCubeId) report.locations.push_back(std::move(location));
+  // The report's order: the processes by rank, then the other locations by their process's rank;
+  // values are read in Cube's location order and put in this one.
+  std::vector<std::uint32_t> cubeOf;  // report location -> Cube location
+  for (const auto& [id, location] : byCubeId) cubeOf.push_back(id);
+  std::stable_sort(cubeOf.begin(), cubeOf.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const Location& x = byCubeId.at(a);
+    const Location& y = byCubeId.at(b);
+    return std::pair(x.kind != LocationKind::Process, x.rank) < std::pair(y.kind != LocationKind::Process, y.rank);
+  });
+  for (const std::uint32_t id : cubeOf) report.locations.push_back(std::move(byCubeId.at(id)));
+  const auto inReportOrder = [&](const std::vector<double>& cubeOrder) {
+    std::vector<double> out(cubeOrder.size());
+    for (std::size_t l = 0; l < cubeOf.size(); ++l) out[l] = cubeOrder[cubeOf[l]];
+    return out;
+  };
   const std::size_t locationCount = report.locations.size();
 
   // Metrics: keep the additive ones; a skipped metric's children move up.
@@ -501,7 +525,7 @@ Report convert(const std::vector<TarEntry>& entries, const std::string& name) {
     }
     for (std::uint32_t c = 0; c < callCount; ++c)
       if (std::any_of(values[c].begin(), values[c].end(), [](double v) { return v != 0.0; }))
-        report.severities.push_back({m, c, std::move(values[c])});
+        report.severities.push_back({m, c, inReportOrder(values[c])});
   }
   if (!skipped.empty()) report.meta.emplace_back("cube_skipped_metrics", join(skipped));
   if (!derived.empty()) report.meta.emplace_back("cube_derived_metrics", join(derived));

@@ -118,7 +118,11 @@ TEST(cube, ThreadsAndGpuStreamsHaveCubesLocationTypes) {
   hybrid.locations.push_back({"MPI Rank 0 / OMP thread 1", 0, 1, LocationKind::Thread});
   hybrid.locations.push_back({"MPI Rank 0 / CUDA[0:7]", 0, 1, LocationKind::Accelerator});
   hybrid.locations.push_back({"MPI Rank 1 / PAPI", 1, 1, LocationKind::Metric});
-  for (SeverityRow& r : hybrid.severities) r.values.resize(hybrid.locations.size(), 0.0);
+  const std::size_t processes = hybrid.locations.size() - 3;
+  for (SeverityRow& r : hybrid.severities) {
+    r.values.resize(hybrid.locations.size(), 0.0);
+    for (std::size_t l = processes; l < r.values.size(); ++l) r.values[l] = 2.0 * static_cast<double>(l + 1);
+  }
   writeCube(hybrid, path);
   std::ifstream in(path, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -139,7 +143,17 @@ TEST(cube, ThreadsAndGpuStreamsHaveCubesLocationTypes) {
   const std::size_t next = anchor.find("</locationgroup>", group);
   EXPECT_LT(anchor.find("<name>OMP thread 1</name>", group), next);
   EXPECT_LT(anchor.find("<name>CUDA[0:7]</name>", group), next);
-  EXPECT_EQ(readCube(path).locations.size(), hybrid.locations.size());
+  // Read back, the threads and streams are again locations of their kind after the processes
+  // (Cube lists each after its master thread), and every value sits at its location.
+  const Report back = readCube(path);
+  ASSERT_EQ(back.locations.size(), hybrid.locations.size());
+  for (std::size_t l = 0; l < hybrid.locations.size(); ++l) {
+    EXPECT_EQ(back.locations[l].name, hybrid.locations[l].name) << l;
+    EXPECT_EQ(back.locations[l].rank, hybrid.locations[l].rank) << l;
+    EXPECT_EQ(back.locations[l].kind, hybrid.locations[l].kind) << l;
+  }
+  EXPECT_EQ(back.processCount(), hybrid.processCount());
+  EXPECT_EQ(rowsOf(back), rowsOf(hybrid));
 }
 
 TEST(cube, DeepCallTreesNeitherExhaustTheStackNorBloatTheFile) {
@@ -290,8 +304,12 @@ TEST(cube, DenseIndexCompressedDataAndThreads) {
             {{"0.index", index}, {"0.data", data}}),
       "hand.cubex");
   ASSERT_EQ(r.locations.size(), 2U);
-  EXPECT_EQ(r.locations[1].name, "rank 0, t1");
+  EXPECT_EQ(r.locations[0].name, "rank 0");
+  EXPECT_EQ(r.locations[0].kind, LocationKind::Process);
+  EXPECT_EQ(r.locations[1].name, "rank 0 / t1");
   EXPECT_EQ(r.locations[1].rank, 0U);
+  EXPECT_EQ(r.locations[1].kind, LocationKind::Thread);
+  EXPECT_EQ(r.processCount(), 1U);
   EXPECT_EQ(r.regions[0].name, "a & b");
   EXPECT_EQ(r.regions[0].paradigm, "user");
   EXPECT_EQ(r.callPaths[1].callSiteLine, 5U);
