@@ -194,7 +194,7 @@ int runTimeCorrection(const Args& args) {
       const double t = timed([&] {
         waitscope::trace::ReadOptions ro;
         ro.warn = [](const std::string&) {};
-        const waitscope::trace::Trace local = waitscope::trace::readTraceForRank(anchor, MPI_COMM_WORLD, ro);
+        waitscope::trace::Trace local = waitscope::trace::readTraceForRank(anchor, MPI_COMM_WORLD, ro);
         waitscope::analyzer::AnalysisOptions options;
         options.causes = false;
         options.timeCorrection = correct;
@@ -269,7 +269,7 @@ int run(const Args& args) {
       steps.mark("start");
       waitscope::trace::ReadOptions ro;
       ro.warn = [](const std::string&) {};
-      const waitscope::trace::Trace local = waitscope::trace::readTraceForRank(anchor, MPI_COMM_WORLD, ro);
+      waitscope::trace::Trace local = waitscope::trace::readTraceForRank(anchor, MPI_COMM_WORLD, ro);
       steps.mark("read");
       waitscope::analyzer::AnalysisOptions options;
       options.causes = causes;

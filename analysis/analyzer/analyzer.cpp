@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -88,8 +87,8 @@ std::string validateReferences(const ReplayContext& ctx) {
   return {};
 }
 
-// The pattern families over one version of this location's events (as recorded, or with
-// corrected times), validated: every rank builds and validates them in the same order.
+// The pattern families over this location's events, validated: every rank builds and validates
+// them in the same order.
 struct Families {
   CallIndex calls;
   ReplayContext ctx;
@@ -124,38 +123,34 @@ struct Families {
     agree(p2p->exchange(), world, yieldCore);
   }
 
-  // Over corrected times: validate() passed on the same events (the correction moves times, never
-  // the order), so its checks are not repeated; only what holds times is built again.
-  void rebuild(MPI_Comm world, bool yieldCore) {
+  // After the times of the events changed in place: validate() passed on the same events (the
+  // correction moves times, never the order), so its checks are not repeated; the call index
+  // takes the new times, and the families that hold times are built again.
+  void retime(const trace::Trace& local, MPI_Comm world, bool yieldCore) {
+    calls.retime(ctx.events, local.callTree);
     collectives.emplace(ctx);
     p2p.emplace(ctx);
     agree(p2p->exchange(), world, yieldCore);
   }
 };
 
-// Corrects clock-condition violations (time_correction.h): returns the location's events with
-// corrected times, or nothing if no relation was broken.
-std::optional<trace::LocationEvents> correctTimes(const trace::LocationEvents& recorded, const Families& families,
-                                                  replay::TimeCorrectionSummary& summary) {
+// Corrects clock-condition violations (time_correction.h) in `events`, the location's events the
+// families were built over; returns whether any relation was broken (then the times changed).
+bool correctTimes(trace::LocationEvents& events, const Families& families, replay::TimeCorrectionSummary& summary) {
   TimeCorrection tc = correctClocks(families.ctx, *families.p2p, *families.collectives);
   summary.violations = tc.violations;
   summary.rounds = tc.rounds;
-  if (!tc.applied) return std::nullopt;
+  if (!tc.applied) return false;
   summary.applied = true;
-  std::optional<trace::LocationEvents> corrected(recorded);
-  tc.correction.apply(corrected->events);
-  for (std::size_t i = 0; i < recorded.events.size(); ++i) {
-    const double shift = corrected->events[i].time - recorded.events[i].time;
-    if (shift == 0.0) continue;
-    ++summary.movedEvents;
-    summary.largestShift = std::max(summary.largestShift, shift);
-  }
+  const trace::ClockShifts shifts = tc.correction.apply(events.events);
+  summary.movedEvents = shifts.moved;
+  summary.largestShift = shifts.largest;
   summary.correction = std::move(tc.correction);
-  return corrected;
+  return true;
 }
 
 // analyzeLocation; `phase` follows the progress reports, for the out-of-memory line.
-LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const AnalysisOptions& options,
+LocalResult analyzePhases(trace::Trace& local, MPI_Comm world, const AnalysisOptions& options,
                           std::string_view& phase) {
   auto progress = [&](std::string_view name, int percent) {
     phase = name;
@@ -177,20 +172,11 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
   const Communicators comms(local.defs, world);
   const bool yieldCore = comms.nodeOversubscribed();
   const auto rank = static_cast<trace::Rank>(me);
-  auto families = std::make_unique<Families>(local, local.locations[0], rank, size, comms, result.severities);
-  families->validate(world, yieldCore, [&](int percent) { progress("validate", percent); });
-  // With corrected times the families are built again over them; the recorded events stay as read.
-  std::optional<trace::LocationEvents> corrected;
-  if (options.timeCorrection) {
-    corrected = correctTimes(local.locations[0], *families, result.timeCorrection);
-    if (corrected) {
-      families.reset();
-      families = std::make_unique<Families>(local, *corrected, rank, size, comms, result.severities);
-      families->rebuild(world, yieldCore);
-    }
-  }
+  Families f(local, local.locations[0], rank, size, comms, result.severities);
+  f.validate(world, yieldCore, [&](int percent) { progress("validate", percent); });
+  if (options.timeCorrection && correctTimes(local.locations[0], f, result.timeCorrection))
+    f.retime(local, world, yieldCore);
   progress("validate", 100);
-  Families& f = *families;
 
   progress("replay", 0);
   result.exclusiveTime = f.timeMetrics.detect();
@@ -226,7 +212,7 @@ LocalResult analyzePhases(const trace::Trace& local, MPI_Comm world, const Analy
 
 }  // namespace
 
-LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const AnalysisOptions& options) {
+LocalResult analyzeLocation(trace::Trace& local, MPI_Comm world, const AnalysisOptions& options) {
   std::string_view phase = "validate";
   try {
     return analyzePhases(local, world, options, phase);

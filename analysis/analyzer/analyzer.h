@@ -39,8 +39,11 @@ struct AnalysisOptions {
 };
 
 // Collective over `world`, whose rank r analyzes world rank r of the trace;
-// `local` holds the definitions and exactly that rank's location.
-LocalResult analyzeLocation(const trace::Trace& local, MPI_Comm world, const AnalysisOptions& options = {});
+// `local` holds the definitions and exactly that rank's location. If the times are corrected
+// (AnalysisOptions::timeCorrection), that location's events carry the corrected times afterwards:
+// the analysis corrects them in place rather than in a copy (result.timeCorrection.correction
+// recomputes them from the recorded ones).
+LocalResult analyzeLocation(trace::Trace& local, MPI_Comm world, const AnalysisOptions& options = {});
 
 // Collective over `world`: merges the call trees and severities of all ranks
 // into one report, returned on rank 0 (other ranks get an empty report).

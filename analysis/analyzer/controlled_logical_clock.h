@@ -22,7 +22,7 @@ namespace waitscope::analyzer {
 class ControlledLogicalClock {
  public:
   // `exported[k]`: event whose time other locations need (export slot k); `bounded[k]`: event
-  // that gets bound slot k. Any order, repeats allowed.
+  // that gets bound slot k. Any order, repeats allowed; fewer than 2^31 of each.
   ControlledLogicalClock(const std::vector<trace::Event>& events, const std::vector<std::uint32_t>& exported,
                          const std::vector<std::uint32_t>& bounded);
 
@@ -37,12 +37,16 @@ class ControlledLogicalClock {
   trace::LocationClockCorrection correction(const std::vector<double>& bounds) const;
 
  private:
+  // The recorded time is kept with the point, so that the passes read one array front to back
+  // instead of reaching into the location's events.
   struct Point {
+    double time;  // the event's recorded time
     std::uint32_t event;
-    std::uint32_t slot;
-    bool bound;  // a bound slot, else an export slot
+    std::uint32_t slot;  // kBound set: a bound slot, else an export slot
   };
-  const std::vector<trace::Event>& events_;
+  static constexpr std::uint32_t kBound = 1u << 31;
+  static void sortByEvent(std::vector<Point>& points);
+
   std::vector<Point> points_;  // by event; at one event the bounds first
   std::size_t exportCount_;
   std::size_t boundCount_;

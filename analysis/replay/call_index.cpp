@@ -144,4 +144,19 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
   blockStart_.push_back(static_cast<std::uint32_t>(events_.size()));
 }
 
+void CallIndex::retime(const trace::LocationEvents& events, const trace::CallTree& tree) {
+  const auto& ev = events.events;
+  RegionClock clock(tree, times_);
+  for (const trace::Event& e : ev) {
+    if (e.kind == EventKind::Enter) clock.enter(e);
+    else if (e.kind == EventKind::Leave) clock.leave(e);
+  }
+  for (std::size_t k = 0; k < events_.size(); ++k) nonRegion_[k].time = ev[events_[k]].time;
+  for (std::vector<Call>* list : {&calls_, &initCalls_, &finalizeCalls_})
+    for (Call& call : *list) {
+      call.enter = ev[call.enterEvent].time;
+      call.leave = ev[call.leaveEvent].time;
+    }
+}
+
 }  // namespace waitscope::replay

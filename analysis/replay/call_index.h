@@ -38,6 +38,11 @@ class CallIndex {
  public:
   CallIndex(const trace::LocationEvents& events, const trace::CallTree& tree, const trace::Definitions& defs);
 
+  // After the times of `events` (the ones it was built over) changed but not their order: takes
+  // the new times into every time it holds, as building it again over them would, without
+  // allocating.
+  void retime(const trace::LocationEvents& events, const trace::CallTree& tree);
+
   // The call around event `eventIndex`, or nullptr for enter/leave events and
   // events outside every region.
   const Call* callOf(std::size_t eventIndex) const {

@@ -32,6 +32,12 @@ struct ClockRamp {
   double jump;  // seconds the forward clock jumped at `to`
 };
 
+// What applying a correction did to a location's events.
+struct ClockShifts {
+  std::uint64_t moved = 0;  // events whose time changed
+  double largest = 0.0;     // seconds
+};
+
 struct LocationClockCorrection {
   std::vector<ClockAnchor> anchors;  // ascending events
   std::vector<ClockRamp> ramps;      // ascending, disjoint
@@ -42,8 +48,10 @@ struct LocationClockCorrection {
   std::vector<double> forwardTimes(const std::vector<Event>& events) const;
   // The corrected time of every event of `events` (the location's recorded events).
   std::vector<double> correctedTimes(const std::vector<Event>& events) const;
-  // Replaces the times of `events` by their corrected times.
-  void apply(std::vector<Event>& events) const;
+  // Replaces the times of `events` by their corrected times (exactly correctedTimes()'s), in one
+  // pass and without a copy of the times for the correction the controlled clock computes
+  // (anchors ascending, each ramp starting at or after the previous one's end).
+  ClockShifts apply(std::vector<Event>& events) const;
 };
 
 // The forward clock's offset at recorded time `time`, from an anchor set at `anchorTime`.

@@ -30,7 +30,7 @@ struct Analyzed {
 // analyzeBuilt, also summing the pieces every location found (the report keeps
 // only those with a call path).
 Analyzed analyzeWithPath(TraceBuilder& b) {
-  const trace::Trace local = localView(b.trace(), static_cast<Rank>(worldRank()));
+  trace::Trace local = localView(b.trace(), static_cast<Rank>(worldRank()));
   const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD);
   double mine = 0.0;
   for (const replay::PathPiece& p : result.criticalPath) mine += p.end - p.start;

@@ -42,7 +42,7 @@ trace::Trace localView(const trace::Trace& full, trace::Rank rank) {
 
 namespace {
 // Every analysis a test runs is checked against the invariants of every report.
-report::Report analyzeLocal(const trace::Trace& local, const analyzer::AnalysisOptions& options = {}) {
+report::Report analyzeLocal(trace::Trace local, const analyzer::AnalysisOptions& options = {}) {
   const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD, options);
   report::Report report = analyzer::gatherReport(local, result, MPI_COMM_WORLD);
   const std::vector<std::string> broken = invariantViolations(report);

@@ -90,7 +90,7 @@ struct CorrectedRun {
 CorrectedRun analyzeCorrected(TraceBuilder& b) {
   CorrectedRun run;
   run.raw = analyzeBuilt(b, recordedTimes());
-  const trace::Trace local = localView(b.trace(), static_cast<Rank>(worldRank()));
+  trace::Trace local = localView(b.trace(), static_cast<Rank>(worldRank()));
   const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD);
   run.corrected = analyzer::gatherReport(local, result, MPI_COMM_WORLD);
   run.corrections = analyzer::gatherClockCorrections(result, MPI_COMM_WORLD);

@@ -3,6 +3,8 @@
 // whose corrected times follow from the definitions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -95,6 +97,35 @@ TEST(ControlledLogicalClock, TheShiftDecaysToTheRecordedClock) {
   EXPECT_DOUBLE_EQ(t[0], 0.5);
   EXPECT_NEAR(t[2], events[2].time, 1e-9);
   EXPECT_DOUBLE_EQ(t[3], events[3].time);
+}
+
+// apply() replaces the times in place by exactly correctedTimes()'s and counts what moved, for
+// the correction the clock computes (two jumps, ramps back to back) and for hand-made ramps it
+// cannot apply in one pass (the second starts inside the first).
+TEST(ControlledLogicalClock, ApplyWritesTheCorrectedTimesAndCountsTheMovedEvents) {
+  const std::vector<Event> events = at({0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0});
+  const ControlledLogicalClock clock(events, {1, 6}, {3, 5});
+  const trace::LocationClockCorrection fromClock = clock.correction({5.0, 8.0});
+  ASSERT_EQ(fromClock.ramps.size(), 2u);
+  EXPECT_EQ(fromClock.ramps[1].from, fromClock.ramps[0].to);
+  trace::LocationClockCorrection overlapping;
+  overlapping.anchors = {{2, 1.0}, {5, 2.0}};
+  overlapping.ramps = {{0, 5, 1.5}, {3, 7, 0.5}};
+  for (const trace::LocationClockCorrection& c : {fromClock, overlapping}) {
+    const std::vector<double> expected = c.correctedTimes(events);
+    std::vector<Event> applied = events;
+    const trace::ClockShifts shifts = c.apply(applied);
+    std::uint64_t moved = 0;
+    double largest = 0.0;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      EXPECT_EQ(applied[i].time, expected[i]) << i;
+      if (expected[i] != events[i].time) ++moved;
+      largest = std::max(largest, expected[i] - events[i].time);
+    }
+    EXPECT_EQ(shifts.moved, moved);
+    EXPECT_GT(shifts.moved, 0u);
+    EXPECT_EQ(shifts.largest, largest);
+  }
 }
 
 }  // namespace
