@@ -1,5 +1,6 @@
 #include "app/main_window.h"
 
+#include <algorithm>
 #include <functional>
 
 #include <QAction>
@@ -31,6 +32,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableWidget>
+#include <QTimer>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -100,7 +102,7 @@ MainWindow::MainWindow(QWidget* parent)
   setWindowTitle(QStringLiteral("Waitscope"));
   setAcceptDrops(true);
   setCentralWidget(browser_);
-  resize(1280, 800);
+  resize(1280, kStartHeight);
   auto* sourceDock = new QDockWidget(tr("Source"), this);
   sourceDock->setObjectName(QStringLiteral("sourceDock"));  // saveState() needs a name
   sourceDock->setWidget(sourcePane_);
@@ -558,7 +560,8 @@ void MainWindow::updateRecentMenu() {
 void MainWindow::restoreSettings() {
   QSettings settings;
   restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-  restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+  // The saved docks are as the user left them.
+  if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) sharedHeight_ = height();
   browser_->treeSplitter()->restoreState(settings.value(QStringLiteral("window/treeSplitter")).toByteArray());
   browser_->chartSplitter()->restoreState(settings.value(QStringLiteral("window/chartSplitter")).toByteArray());
   views::ValueMode mode = views::ValueMode::Absolute;
@@ -579,6 +582,8 @@ void MainWindow::saveSettings() const {
 
 void MainWindow::resetLayout() {
   restoreState(defaultState_);
+  sharedHeight_ = 0;  // the default state's docks are for a new window: share this one's height
+  QTimer::singleShot(0, this, &MainWindow::shareHeightWithDocks);
   // Proportions as the browser starts: three equal trees, the charts a quarter of the height.
   browser_->treeSplitter()->setSizes({1, 1, 1});
   browser_->chartSplitter()->setSizes({540, 260});
@@ -638,6 +643,32 @@ QString MainWindow::openUserGuide() {
 void MainWindow::closeEvent(QCloseEvent* event) {
   saveSettings();
   QMainWindow::closeEvent(event);
+}
+
+// Both once the layout has placed the docks and the status bar at the new size; the resize
+// before the first show comes while the window is hidden.
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  QTimer::singleShot(0, this, &MainWindow::shareHeightWithDocks);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  QTimer::singleShot(0, this, &MainWindow::shareHeightWithDocks);
+}
+
+void MainWindow::shareHeightWithDocks() {
+  if (height() == sharedHeight_ || !isVisible()) return;
+  sharedHeight_ = height();
+  const int share = std::max(height(), kStartHeight) * 2 / 5;
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+    // A tab behind another is moved out of the window: its visible region is empty.
+    if (dockWidgetArea(dock) != Qt::BottomDockWidgetArea || dock->isFloating() || dock->visibleRegion().isEmpty())
+      continue;
+    // From the dock's top to the status bar: with the tabs below it, as resizeDocks counts.
+    if (statusBar()->y() - dock->y() < share) resizeDocks({dock}, {share}, Qt::Vertical);
+    return;
+  }
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -131,8 +131,17 @@ class MainWindow : public QMainWindow {
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
+  static constexpr int kStartHeight = 800;  // a new window's height before any --size or saved geometry
+  // Whenever the window's height changes, the bottom docks get at least two fifths of it (of
+  // kStartHeight in a lower window, where the trees give way first), so a tall window gives
+  // them room too (the timeline's rows, the POP table's wrapped sentences) and the trees keep
+  // the rest; docks the user made higher stay so.
+  void shareHeightWithDocks();
+  int sharedHeight_ = kStartHeight;
   void createActions();
   void addRecentFile(const QString& path);
   void updateRecentMenu();

@@ -2,10 +2,18 @@
 // metric tree shows ReportBrowser::kTreeRows rows (its description starts
 // collapsed where they would not fit beside it, and takes about five lines at
 // 1600x1000), and the POP efficiency table shows all its rows without scrolling.
+// In a taller window the bottom docks get two fifths of the height, so the POP
+// table's sentences wrap at 800x900 and 1600x1000 too, and fall back to one line
+// each only where wrapped rows would scroll (800x700).
+#include <algorithm>
+#include <utility>
+
 #include <QApplication>
 #include <QDockWidget>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -34,6 +42,27 @@ class SmallWindowTest : public QObject {
     window.resize(size);
     QTRY_COMPARE(window.size(), size);
     QTest::qWait(50);  // the splitters follow the new size
+  }
+
+  // The POP table with a reference run (seven rows), its dock raised.
+  void showPopTable(app::MainWindow& window) const {
+    window.assessmentPane()->setReference(
+        std::make_shared<ReportData>(report::readReport(two_.toStdString()), two_));
+    window.findChild<QDockWidget*>(QStringLiteral("assessmentDock"))->raise();
+  }
+
+  // Every row of `pane` in view, wrapped into several lines or one line each as `wrapped` says.
+  static void checkPopRows(AssessmentPane* pane, const QSize& size, bool wrapped) {
+    const QString where = QStringLiteral("%1x%2 pane %3").arg(size.width()).arg(size.height()).arg(pane->height());
+    QTRY_VERIFY2(pane->table()->wordWrap() == wrapped, qPrintable(where));
+    QTRY_VERIFY2(pane->table()->verticalScrollBar()->maximum() == 0, qPrintable(where));
+    int tallest = 0;
+    for (int r = 0; r < pane->model()->rowCount(); ++r) tallest = std::max(tallest, pane->table()->rowHeight(r));
+    // One line of the sentence and the cell's margins stay under two lines.
+    const int twoLines = 2 * pane->table()->fontMetrics().lineSpacing();
+    if (!wrapped) QVERIFY2(tallest < twoLines, qPrintable(where));
+    // At 800 px the sentence column is too narrow for any sentence on one line.
+    else if (size.width() < 1024) QVERIFY2(tallest >= twoLines, qPrintable(where));
   }
 
   // Whole rows the metric tree's viewport has room for.
@@ -84,6 +113,35 @@ class SmallWindowTest : public QObject {
     QTRY_VERIFY(pane->table()->isVisible());
     QTest::qWait(50);
     QTRY_COMPARE(pane->table()->verticalScrollBar()->maximum(), 0);
+  }
+
+  void popTableWrapsWhereTheWindowHasRoom() {
+    auto window = test::openedWindow(four_);
+    showPopTable(*window);
+    AssessmentPane* pane = window->assessmentPane();
+    QCOMPARE(pane->model()->rowCount(), 7);
+    // The window resized while shown: the docks follow its height, in both directions.
+    for (const auto& [size, wrapped] : {std::pair{QSize(800, 900), true}, std::pair{QSize(1600, 1000), true},
+                                        std::pair{QSize(800, 700), false}, std::pair{QSize(1024, 700), true},
+                                        std::pair{QSize(800, 900), true}}) {
+      showAt(*window, size);
+      const QDockWidget* dock = window->findChild<QDockWidget*>(QStringLiteral("assessmentDock"));
+      // The docks' area, with their tabs, down to the status bar.
+      const auto docks = [&] { return window->statusBar()->y() - dock->y(); };
+      if (size.height() > 800) QTRY_VERIFY2(docks() >= size.height() * 2 / 5, qPrintable(QString::number(docks())));
+      checkPopRows(pane, size, wrapped);
+    }
+    // A window opened at 800x900 (--size, or a new window on a tall screen) starts so too.
+    app::MainWindow tall;
+    tall.setInteractive(false);
+    tall.resize(800, 900);
+    tall.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tall));
+    QSignalSpy loaded(&tall, &app::MainWindow::reportLoaded);
+    tall.openReport(four_);
+    QVERIFY(loaded.wait(10000));
+    showPopTable(tall);
+    checkPopRows(tall.assessmentPane(), QSize(800, 900), true);
   }
 };
 
