@@ -6,7 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdio>
-#include <memory>
+#include <utility>
 
 #include "analysis/replay/merge_runs.h"
 
@@ -152,8 +152,8 @@ void DelayPropagation::appendStream(std::size_t& next, std::vector<double>& out,
     out.push_back(static_cast<double>(in.family));
     out.push_back(static_cast<double>(endProp - firstProp));
     for (std::size_t j = firstProp; j < endProp; ++j) {
-      out.push_back(static_cast<double>(caused_.props[j].first));
-      out.push_back(caused_.props[j].second);
+      out.push_back(static_cast<double>(caused_.props.waits[j]));
+      out.push_back(caused_.props.values[j]);
     }
   }
 }
@@ -223,12 +223,18 @@ void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMi
   for (std::size_t p = 0; p < n; ++p)
     at[p] = static_cast<std::size_t>(sendDispls[p]) + kFamilies * (causeBegin_[p + 1] - causeBegin_[p]);
   for (std::size_t i = 0; i < caused_.incoming.size(); ++i)
-    out[at[caused_.incoming[i].waiter]++] = caused_.incoming[i].indirect;
+    out[at[caused_.incoming[i].waiter]++] = caused_.indirect(i);
   comm_.call(MPI_Ialltoallv, out.data(), sendCounts.data(), sendDispls.data(), MPI_DOUBLE, in.data(),
              recvCounts.data(), recvDispls.data(), MPI_DOUBLE);
+  out = {};
   for (std::size_t p = 0; p < n; ++p) at[p] = static_cast<std::size_t>(recvDispls[p]);
-  for (std::size_t i = 0; i < caused_.incoming.size(); ++i)
-    for (double& phi : caused_.incoming[i].phi) phi = in[at[caused_.incoming[i].waiter]++];
+  // Each incoming wait state's phi stays where it arrived (kFamilies values at phiAt) until the
+  // backward replay has charged it.
+  for (std::size_t i = 0; i < caused_.incoming.size(); ++i) {
+    Incoming& inc = caused_.incoming[i];
+    inc.phiAt = static_cast<std::uint32_t>(at[inc.waiter]);
+    at[inc.waiter] += kFamilies;
+  }
   // Direct / indirect, per cause in the order in which the cause replayed
   // them (latest first).
   for (std::size_t p = 0; p < n; ++p) {
@@ -241,6 +247,7 @@ void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMi
       if (omega - indirect > 0.0) sums_.add(kDirect, w.path, omega - indirect);
     }
   }
+  phiIn_ = std::move(in);
 }
 
 // Rank 0: replays the ranks' item streams (through `windows`); answers holds,
@@ -354,20 +361,20 @@ void DelayPropagation::charge(std::size_t i) {
   const auto family = static_cast<std::size_t>(in.family);
   const double omega = in.omega, total = in.denom;
   const std::size_t endCharge = caused_.chargesEnd(i);
-  std::array<double, kFamilies> longTerm{};
+  std::array<double, kFamilies> longTerm{}, phi{};
+  std::copy_n(phiIn_.begin() + in.phiAt, kFamilies, phi.begin());
   if (total > 0.0) {
     for (std::size_t j = in.firstCharge; j < endCharge; ++j) {
       const CallPathId path = caused_.charges.paths[j];
       const double d = caused_.charges.values[j];
-      for (std::size_t g = 0; g < kFamilies; ++g) longTerm[g] = in.phi[g] * d / total;
+      for (std::size_t g = 0; g < kFamilies; ++g) longTerm[g] = phi[g] * d / total;
       chargePath(family, path, omega * d / total, longTerm);
     }
     for (std::size_t j = in.firstProp, end = caused_.propsEnd(i); j < end; ++j) {
-      const auto& [k, v] = caused_.props[j];
-      waits_[k].directShare += omega * v / total;
+      waits_[caused_.props.waits[j]].directShare += omega * caused_.props.values[j] / total;
     }
   } else {
-    for (std::size_t j = in.firstCharge; j < endCharge; ++j) chargePath(family, caused_.charges.paths[j], omega, in.phi);
+    for (std::size_t j = in.firstCharge; j < endCharge; ++j) chargePath(family, caused_.charges.paths[j], omega, phi);
   }
 }
 

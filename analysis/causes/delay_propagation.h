@@ -63,6 +63,7 @@ class DelayPropagation {
   const std::vector<std::uint32_t>& byCause_;
   CausedWaits& caused_;
   std::vector<Item> items_;
+  std::vector<double> phiIn_;  // the incoming wait states' phi, at their phiAt, as the exchange received them
   replay::PathSums sums_;
 };
 
