@@ -89,10 +89,10 @@ void DelayPropagation::orderItems() {
 void DelayPropagation::solvePropagation() {
   const int n = ctx_.worldSize;
   const int me = ctx_.worldRank;
-  // Chunk length in doubles: 512 KiB at a few ranks, less at many, so that rank 0's windows
-  // (at most two chunks each) stay within a few dozen MiB.
-  const std::size_t chunk = std::clamp<std::size_t>((std::size_t{1} << 22) / static_cast<std::size_t>(n),
-                                                    std::size_t{1} << 10, std::size_t{1} << 16);
+  // Chunk length in doubles: 64 KiB at a few ranks (large enough that the messages' latency does
+  // not count), 8 KiB at many, so that rank 0's windows (at most two chunks each) stay small.
+  const std::size_t chunk = std::clamp<std::size_t>((std::size_t{1} << 19) / static_cast<std::size_t>(n),
+                                                    std::size_t{1} << 10, std::size_t{1} << 13);
   const std::array<std::uint64_t, 2> mine{streamLength(), waits_.size()};
   std::vector<std::uint64_t> sizes(me == 0 ? 2 * static_cast<std::size_t>(n) : 0);
   comm_.call(MPI_Igather, mine.data(), 2, MPI_UINT64_T, sizes.data(), 2, MPI_UINT64_T, 0);
@@ -267,16 +267,14 @@ void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::v
     answerDispls[r + 1] = answerDispls[r] + answerCounts[r];
   }
   const std::size_t slots = waitDispls[n];
-  std::vector<double>& sent = answers;  // per slot, kFamilies values
-  sent.assign(kFamilies * slots, 0.0);
-  std::vector<double> phi(kFamilies * slots, 0.0);
+  // Per slot, kFamilies values: phi as it accumulates, and from the moment its rank passes the
+  // wait state on, what the waiter sends, frozen (later additions, which only a cycle brings, are
+  // dropped: nothing reads them).
+  std::vector<double>& phi = answers;
+  phi.assign(kFamilies * slots, 0.0);
   std::vector<char> done(slots, 0);
   const auto slot = [&](std::size_t r, std::size_t id) { return waitDispls[r] + id; };
-  const auto pass = [&](std::size_t own) {  // the waiter passes its wait state: phi so far is final
-    std::copy_n(phi.begin() + static_cast<std::ptrdiff_t>(kFamilies * own), kFamilies,
-                sent.begin() + static_cast<std::ptrdiff_t>(kFamilies * own));
-    done[own] = 1;
-  };
+  const auto pass = [&](std::size_t own) { done[own] = 1; };  // the waiter passes its wait state
   auto finished = [&](std::size_t r) { return !ensure(r, windows[r], 1, chunk); };
   bool warned = false;
   for (;;) {
@@ -299,11 +297,12 @@ void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::v
         const auto props = static_cast<std::size_t>(w.buf[w.at + 5]);
         ensure(r, w, 6 + 2 * props, chunk);
         const double* const item = w.buf.data() + w.at;
-        const double* const p = valid ? sent.data() + kFamilies * slot(waiter, id) : nullptr;
+        const double* const p = valid ? phi.data() + kFamilies * slot(waiter, id) : nullptr;
         const double omega = item[2], total = item[3];
         const auto family = static_cast<std::size_t>(item[4]);
         for (std::size_t k = 0; k < props; ++k) {
           const auto own = static_cast<std::size_t>(item[6 + 2 * k]);
+          if (done[slot(r, own)]) continue;
           const double v = item[7 + 2 * k];
           double* const into = phi.data() + kFamilies * slot(r, own);
           for (std::size_t g = 0; g < kFamilies; ++g) {
@@ -335,6 +334,9 @@ void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::v
         }
     }
   }
+  // A wait state its rank never passed sends nothing (each rank's stream holds all of its own).
+  for (std::size_t own = 0; own < slots; ++own)
+    if (!done[own]) std::fill_n(phi.begin() + static_cast<std::ptrdiff_t>(kFamilies * own), kFamilies, 0.0);
 }
 
 // The local replay in backward order, with every phi known: the same charges
