@@ -45,6 +45,7 @@ AnalyzedWaits collectWaits(const replay::Severities& severities, Rank me, int wo
     out.waits[kept++] = w;
   }
   out.waits.resize(kept);
+  out.waits.shrink_to_fit();  // reserved for every instance; they live through the whole backward replay
   // The wait states per cause, in wait-list order.
   const auto n = static_cast<std::size_t>(worldSize);
   out.causeBegin.assign(n + 1, 0);

@@ -8,7 +8,7 @@ using trace::CallPathId;
 using trace::Rank;
 
 void CausedWaits::prepare(Rank waiter, const WaitHeader& h, const std::vector<double>& theirTime, SearchHints& hints) {
-  Incoming in{h.syncTime, h.omega, 0.0, 0.0, {}, waiter, h.waitId, 0, 0, static_cast<Family>(h.family)};
+  Incoming in{h.syncTime, h.omega, 0.0, waiter, h.waitId, 0, 0, static_cast<Family>(h.family)};
   const double a = syncs_.previousSync(waiter, h.syncTime, hints);
   const double b = h.syncTime;
   profile_.profile(a, b, hints);
@@ -27,19 +27,18 @@ void CausedWaits::prepare(Rank waiter, const WaitHeader& h, const std::vector<do
   for (std::size_t k = first; k < waits_.size() && waits_[k].start < b; ++k) {
     const double v = std::min(b, waits_[k].end) - std::max(a, waits_[k].start);
     if (v > 0.0) {
-      props.emplace_back(k, v);
+      props.add(k, v);
       waited += v;
     }
   }
   const double total = sum + waited;
   if (total > 0.0) {
-    in.denom = total;
-    in.indirect = waited / total;
+    in.denom = total;  // indirect(): waited / total
   } else {
     // No excess time and no wait states in the interval (skewed or equal
     // intervals): the interval's own time takes the cost, else the call at t_S.
     charges.shrinkTo(in.firstCharge);
-    props.resize(in.firstProp);
+    props.shrinkTo(in.firstProp);
     double all = 0.0;
     for (const CallPathId path : profile_.profiled()) all += profile_.time(path);
     if (all > 0.0) {

@@ -3,10 +3,8 @@
 // charges on this location's synchronization interval (the call paths' delay, and the own wait
 // states inside the interval that pass the cost on). All but the propagated cost phi, which
 // follows the backward order (delay_propagation.h).
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "analysis/causes/analyzed_waits.h"
@@ -30,21 +28,22 @@ struct WaitHeader {
 
 // One remote wait state this rank caused: its charge on this location's
 // interval. Its (path, numerator) pairs in charges and (own wait, v) pairs
-// in props run from its first to the next one's first.
+// in props run from its first to the next one's first. 48 bytes: there is one
+// for every wait state of the trace; its indirect fraction follows from its
+// props (CausedWaits::indirect), and its propagated cost phi, known only after
+// the propagation, lies at phiAt in the propagation's buffer.
 struct Incoming {
   double syncTime;
   double omega;
   double denom;  // D; 0: the cost goes to the single path charges[first] undivided
-  double indirect;
-  // Propagated to the waiter's wait state from the backward order, per family of the later wait
-  // states it came from (Scalasca files a long-term cost under the wait state it caused last).
-  std::array<double, kFamilies> phi{};
   trace::Rank waiter;
   std::uint32_t waitId;
   std::uint32_t firstCharge;
   std::uint32_t firstProp;
   Family family;
+  std::uint32_t phiAt = 0;  // set by the propagation
 };
+static_assert(sizeof(Incoming) == 48, "one for every wait state: keep it compact");
 
 class CausedWaits {
  public:
@@ -60,6 +59,15 @@ class CausedWaits {
   }
   std::size_t propsEnd(std::size_t i) const {
     return i + 1 < incoming.size() ? incoming[i + 1].firstProp : props.size();
+  }
+  // The part of incoming[i]'s interval its cause spent in own wait states, sum v / D (0 without
+  // any): the same sum, in the same order, as prepare() formed.
+  double indirect(std::size_t i) const {
+    const std::size_t first = incoming[i].firstProp, end = propsEnd(i);
+    if (first == end) return 0.0;
+    double waited = 0.0;
+    for (std::size_t j = first; j < end; ++j) waited += props.values[j];
+    return waited / incoming[i].denom;
   }
 
   // Chunked: they grow to millions of entries on a rank that causes most wait
@@ -79,7 +87,20 @@ class CausedWaits {
       values.shrinkTo(n);
     }
   } charges;
-  std::vector<std::pair<std::size_t, double>> props;
+  // (own wait, v) pairs as two arrays, for the same reason.
+  struct Props {
+    trace::ChunkedVector<std::uint32_t> waits;
+    trace::ChunkedVector<double> values;
+    std::size_t size() const { return waits.size(); }
+    void add(std::size_t wait, double value) {
+      waits.push_back(static_cast<std::uint32_t>(wait));
+      values.push_back(value);
+    }
+    void shrinkTo(std::size_t n) {
+      waits.shrinkTo(n);
+      values.shrinkTo(n);
+    }
+  } props;
 
  private:
   const std::vector<Wait>& waits_;

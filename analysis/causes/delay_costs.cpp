@@ -41,7 +41,7 @@
 // interval profiles in batched all-to-all rounds (they do not depend on the
 // backward order); each cause prepares its charges but for the propagated cost
 // phi. Only phi follows the backward order: rank 0 replays all ranks' item
-// sequences (gathered without profiles) in the order of the distributed
+// sequences (without profiles, streamed to it in chunks as it needs them) in the order of the distributed
 // backward replay and scatters phi back; one all-to-all then carries phi to
 // the causes and the direct/indirect split back to the waiters, and each rank
 // charges its items in backward order.

@@ -6,7 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdio>
-#include <memory>
+#include <utility>
 
 #include "analysis/replay/merge_runs.h"
 
@@ -82,52 +82,115 @@ void DelayPropagation::orderItems() {
 // states, without profiles); rank 0 replays all ranks' sequences in the order
 // of the distributed replay (a receive item waits until its waiter has passed
 // the wait state) and returns each rank the phi of its own wait states, which
-// each waiter then sends to the causes.
+// each waiter then sends to the causes. The sequences travel in fixed chunks
+// that rank 0 takes as its replay reaches them, so that neither the senders
+// nor rank 0 hold a whole sequence, and rank 0's memory does not grow with the
+// number of ranks times their sequences.
 void DelayPropagation::solvePropagation() {
-  // Item stream, doubles: an own wait state is -1 - its index; a remote one
-  // {waiter, id, omega, D, family, count} and count (own wait, v) pairs.
-  std::vector<double> stream;
-  stream.reserve(waits_.size() + 6 * caused_.incoming.size() + 2 * caused_.props.size());
+  const int n = ctx_.worldSize;
+  const int me = ctx_.worldRank;
+  // Chunk length in doubles: 64 KiB at a few ranks (large enough that the messages' latency does
+  // not count), 8 KiB at many, so that rank 0's windows (at most two chunks each) stay small.
+  const std::size_t chunk = std::clamp<std::size_t>((std::size_t{1} << 19) / static_cast<std::size_t>(n),
+                                                    std::size_t{1} << 10, std::size_t{1} << 13);
+  const std::array<std::uint64_t, 2> mine{streamLength(), waits_.size()};
+  std::vector<std::uint64_t> sizes(me == 0 ? 2 * static_cast<std::size_t>(n) : 0);
+  comm_.call(MPI_Igather, mine.data(), 2, MPI_UINT64_T, sizes.data(), 2, MPI_UINT64_T, 0);
+  // Rank 0: per rank, phi of each own wait state (kFamilies values each).
+  std::vector<double> answers;
+  std::vector<int> answerCounts(me == 0 ? n : 0), answerDispls(me == 0 ? n + 1 : 0);
+  if (me == 0) {
+    std::vector<StreamWindow> windows(static_cast<std::size_t>(n));
+    std::vector<std::size_t> waitCounts(static_cast<std::size_t>(n));
+    for (std::size_t r = 0; r < windows.size(); ++r) {
+      windows[r].total = sizes[2 * r];
+      waitCounts[r] = sizes[2 * r + 1];
+      windows[r].buf.reserve(std::min<std::size_t>(2 * chunk, windows[r].total));
+    }
+    simulate(windows, waitCounts, chunk, answers, answerCounts, answerDispls);
+  } else {
+    sendStream(chunk);
+  }
+  std::vector<double> phiOfMine(kFamilies * waits_.size());
+  comm_.call(MPI_Iscatterv, answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, phiOfMine.data(),
+             static_cast<int>(phiOfMine.size()), MPI_DOUBLE, 0);
+  exchangePhiAndIndirect(phiOfMine);
+}
+
+// The item stream, doubles: an own wait state is -1 - its index; a remote one
+// {waiter, id, omega, D, family, count} and count (own wait, v) pairs; remote
+// ones that add to no phi here are left out.
+std::size_t DelayPropagation::streamLength() const {
+  std::size_t length = 0;
   for (const Item& item : items_) {
     if (item.from == 0) {
-      stream.push_back(-1.0 - static_cast<double>(item.index));
+      length += 1;
+      continue;
+    }
+    const std::size_t props = caused_.propsEnd(item.index) - caused_.incoming[item.index].firstProp;
+    if (props != 0) length += 6 + 2 * props;
+  }
+  return length;
+}
+
+// Appends whole items from items_[next] on to `out` until it holds at least `upTo` values or
+// the items run out.
+void DelayPropagation::appendStream(std::size_t& next, std::vector<double>& out, std::size_t upTo) const {
+  for (; next < items_.size() && out.size() < upTo; ++next) {
+    const Item& item = items_[next];
+    if (item.from == 0) {
+      out.push_back(-1.0 - static_cast<double>(item.index));
       continue;
     }
     const Incoming& in = caused_.incoming[item.index];
     const std::size_t firstProp = in.firstProp, endProp = caused_.propsEnd(item.index);
     if (endProp == firstProp) continue;  // adds to no phi here
-    stream.push_back(static_cast<double>(in.waiter));
-    stream.push_back(static_cast<double>(in.waitId));
-    stream.push_back(in.omega);
-    stream.push_back(in.denom);
-    stream.push_back(static_cast<double>(in.family));
-    stream.push_back(static_cast<double>(endProp - firstProp));
+    out.push_back(static_cast<double>(in.waiter));
+    out.push_back(static_cast<double>(in.waitId));
+    out.push_back(in.omega);
+    out.push_back(in.denom);
+    out.push_back(static_cast<double>(in.family));
+    out.push_back(static_cast<double>(endProp - firstProp));
     for (std::size_t j = firstProp; j < endProp; ++j) {
-      stream.push_back(static_cast<double>(caused_.props[j].first));
-      stream.push_back(caused_.props[j].second);
+      out.push_back(static_cast<double>(caused_.props.waits[j]));
+      out.push_back(caused_.props.values[j]);
     }
   }
-  const int n = ctx_.worldSize;
-  const int me = ctx_.worldRank;
-  const int count = static_cast<int>(stream.size());
-  std::vector<int> counts(me == 0 ? n : 0), displs(me == 0 ? n + 1 : 0);
-  comm_.call(MPI_Igather, &count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0);
-  std::unique_ptr<double[]> all;  // not zeroed: the gather fills it
-  if (me == 0) {
-    for (int r = 0; r < n; ++r) displs[r + 1] = displs[r] + counts[r];
-    all = std::make_unique_for_overwrite<double[]>(static_cast<std::size_t>(displs[n]));
+}
+
+// A rank other than 0: its stream to rank 0 in chunks of exactly `chunk` values but the last,
+// each sent synchronously, so that at most one of them waits at rank 0 before it is needed.
+void DelayPropagation::sendStream(std::size_t chunk) const {
+  std::vector<double> out;
+  out.reserve(2 * chunk);
+  std::size_t next = 0;
+  for (;;) {
+    appendStream(next, out, chunk);
+    const std::size_t count = std::min(chunk, out.size());
+    if (count == 0) break;
+    comm_.call(MPI_Issend, out.data(), static_cast<int>(count), MPI_DOUBLE, 0, 0);
+    out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(count));
   }
-  comm_.call(MPI_Igatherv, stream.data(), count, MPI_DOUBLE, all.get(), counts.data(), displs.data(), MPI_DOUBLE, 0);
-  stream = {};
-  // Rank 0: per rank, phi of each own wait state (kFamilies values each).
-  std::vector<double> answers;
-  std::vector<int> answerCounts(me == 0 ? n : 0), answerDispls(me == 0 ? n + 1 : 0);
-  if (me == 0) simulate(all.get(), displs, answers, answerCounts, answerDispls);
-  all.reset();
-  std::vector<double> phiOfMine(kFamilies * waits_.size());
-  comm_.call(MPI_Iscatterv, answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, phiOfMine.data(),
-             static_cast<int>(phiOfMine.size()), MPI_DOUBLE, 0);
-  exchangePhiAndIndirect(phiOfMine);
+}
+
+// Rank 0: makes rank r's window hold at least `need` unread values, taking in chunks of its
+// stream as needed (from rank r, or rank 0's own items); false if the stream ends before.
+bool DelayPropagation::ensure(std::size_t r, StreamWindow& w, std::size_t need, std::size_t chunk) const {
+  if (w.buf.size() - w.at >= need) return true;
+  w.buf.erase(w.buf.begin(), w.buf.begin() + static_cast<std::ptrdiff_t>(w.at));
+  w.at = 0;
+  while (w.buf.size() < need && w.received < w.total) {
+    const std::size_t before = w.buf.size();
+    if (r == 0) {
+      appendStream(w.nextItem, w.buf, before + chunk);
+    } else {
+      w.buf.resize(before + std::min(chunk, w.total - w.received));
+      comm_.call(MPI_Irecv, w.buf.data() + before, static_cast<int>(w.buf.size() - before), MPI_DOUBLE,
+                 static_cast<int>(r), 0);
+    }
+    w.received += w.buf.size() - before;
+  }
+  return w.buf.size() >= need;
 }
 
 // Each waiter sends each cause the phi of the wait states it caused (kFamilies values each), and
@@ -160,12 +223,18 @@ void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMi
   for (std::size_t p = 0; p < n; ++p)
     at[p] = static_cast<std::size_t>(sendDispls[p]) + kFamilies * (causeBegin_[p + 1] - causeBegin_[p]);
   for (std::size_t i = 0; i < caused_.incoming.size(); ++i)
-    out[at[caused_.incoming[i].waiter]++] = caused_.incoming[i].indirect;
+    out[at[caused_.incoming[i].waiter]++] = caused_.indirect(i);
   comm_.call(MPI_Ialltoallv, out.data(), sendCounts.data(), sendDispls.data(), MPI_DOUBLE, in.data(),
              recvCounts.data(), recvDispls.data(), MPI_DOUBLE);
+  out = {};
   for (std::size_t p = 0; p < n; ++p) at[p] = static_cast<std::size_t>(recvDispls[p]);
-  for (std::size_t i = 0; i < caused_.incoming.size(); ++i)
-    for (double& phi : caused_.incoming[i].phi) phi = in[at[caused_.incoming[i].waiter]++];
+  // Each incoming wait state's phi stays where it arrived (kFamilies values at phiAt) until the
+  // backward replay has charged it.
+  for (std::size_t i = 0; i < caused_.incoming.size(); ++i) {
+    Incoming& inc = caused_.incoming[i];
+    inc.phiAt = static_cast<std::uint32_t>(at[inc.waiter]);
+    at[inc.waiter] += kFamilies;
+  }
   // Direct / indirect, per cause in the order in which the cause replayed
   // them (latest first).
   for (std::size_t p = 0; p < n; ++p) {
@@ -178,71 +247,63 @@ void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMi
       if (omega - indirect > 0.0) sums_.add(kDirect, w.path, omega - indirect);
     }
   }
+  phiIn_ = std::move(in);
 }
 
-// Rank 0: replays the ranks' item streams (all[displs[r], displs[r + 1]));
-// answers holds, at answerDispls[r], the phi of rank r's own wait states as
-// its rank passed them (what its waiter sends), kFamilies values each: the
-// cost a wait state passes on keeps the family of the wait state it came from.
-void DelayPropagation::simulate(const double* all, const std::vector<int>& displs, std::vector<double>& answers,
-                                std::vector<int>& answerCounts, std::vector<int>& answerDispls) {
+// Rank 0: replays the ranks' item streams (through `windows`); answers holds,
+// at answerDispls[r], the phi of rank r's own wait states as its rank passed
+// them (what its waiter sends), kFamilies values each: the cost a wait state
+// passes on keeps the family of the wait state it came from.
+void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::vector<std::size_t>& waitCounts,
+                                std::size_t chunk, std::vector<double>& answers, std::vector<int>& answerCounts,
+                                std::vector<int>& answerDispls) const {
   const std::size_t n = answerCounts.size();
-  // Number of own wait states per rank: the largest send index + 1. The
-  // per-wait-state arrays are flat over the ranks, at waitDispls.
-  std::vector<std::size_t> waitCounts(n), waitDispls(n + 1, 0);
+  // The per-wait-state arrays are flat over the ranks, at waitDispls.
+  std::vector<std::size_t> waitDispls(n + 1, 0);
   answerDispls[0] = 0;
   for (std::size_t r = 0; r < n; ++r) {
-    std::size_t waits = 0;
-    for (std::size_t at = static_cast<std::size_t>(displs[r]); at < static_cast<std::size_t>(displs[r + 1]);) {
-      if (all[at] < 0.0) {
-        waits = std::max(waits, static_cast<std::size_t>(-1.0 - all[at]) + 1);
-        at += 1;
-      } else {
-        at += 6 + 2 * static_cast<std::size_t>(all[at + 5]);
-      }
-    }
-    waitCounts[r] = waits;
-    waitDispls[r + 1] = waitDispls[r] + waits;
-    answerCounts[r] = static_cast<int>(kFamilies * waits);
+    waitDispls[r + 1] = waitDispls[r] + waitCounts[r];
+    answerCounts[r] = static_cast<int>(kFamilies * waitCounts[r]);
     answerDispls[r + 1] = answerDispls[r] + answerCounts[r];
   }
   const std::size_t slots = waitDispls[n];
-  std::vector<double>& sent = answers;  // per slot, kFamilies values
-  sent.assign(kFamilies * slots, 0.0);
-  std::vector<double> phi(kFamilies * slots, 0.0);
+  // Per slot, kFamilies values: phi as it accumulates, and from the moment its rank passes the
+  // wait state on, what the waiter sends, frozen (later additions, which only a cycle brings, are
+  // dropped: nothing reads them).
+  std::vector<double>& phi = answers;
+  phi.assign(kFamilies * slots, 0.0);
   std::vector<char> done(slots, 0);
   const auto slot = [&](std::size_t r, std::size_t id) { return waitDispls[r] + id; };
-  const auto pass = [&](std::size_t own) {  // the waiter passes its wait state: phi so far is final
-    std::copy_n(phi.begin() + static_cast<std::ptrdiff_t>(kFamilies * own), kFamilies,
-                sent.begin() + static_cast<std::ptrdiff_t>(kFamilies * own));
-    done[own] = 1;
-  };
-  std::vector<std::size_t> pos(displs.begin(), displs.end() - 1);
-  auto finished = [&](std::size_t r) { return pos[r] >= static_cast<std::size_t>(displs[r + 1]); };
+  const auto pass = [&](std::size_t own) { done[own] = 1; };  // the waiter passes its wait state
+  auto finished = [&](std::size_t r) { return !ensure(r, windows[r], 1, chunk); };
   bool warned = false;
   for (;;) {
     bool progress = false, open = false;
     for (std::size_t r = 0; r < n; ++r) {
+      StreamWindow& w = windows[r];
       while (!finished(r)) {
-        std::size_t& at = pos[r];
-        if (all[at] < 0.0) {
-          const std::size_t own = slot(r, static_cast<std::size_t>(-1.0 - all[at]));
+        if (w.buf[w.at] < 0.0) {
+          const std::size_t own = slot(r, static_cast<std::size_t>(-1.0 - w.buf[w.at]));
           if (!done[own]) pass(own);  // what the waiter sends when it passes the wait state
-          at += 1;
+          w.at += 1;
           progress = true;
           continue;
         }
-        const auto waiter = static_cast<std::size_t>(all[at]);
-        const auto id = static_cast<std::size_t>(all[at + 1]);
+        ensure(r, w, 6, chunk);
+        const auto waiter = static_cast<std::size_t>(w.buf[w.at]);
+        const auto id = static_cast<std::size_t>(w.buf[w.at + 1]);
         const bool valid = waiter < n && id < waitCounts[waiter];
         if (valid && !done[slot(waiter, id)]) break;  // the waiter has not reached it yet
-        const double* const p = valid ? sent.data() + kFamilies * slot(waiter, id) : nullptr;
-        const double omega = all[at + 2], total = all[at + 3];
-        const auto family = static_cast<std::size_t>(all[at + 4]);
-        const auto props = static_cast<std::size_t>(all[at + 5]);
+        const auto props = static_cast<std::size_t>(w.buf[w.at + 5]);
+        ensure(r, w, 6 + 2 * props, chunk);
+        const double* const item = w.buf.data() + w.at;
+        const double* const p = valid ? phi.data() + kFamilies * slot(waiter, id) : nullptr;
+        const double omega = item[2], total = item[3];
+        const auto family = static_cast<std::size_t>(item[4]);
         for (std::size_t k = 0; k < props; ++k) {
-          const auto own = static_cast<std::size_t>(all[at + 6 + 2 * k]);
-          const double v = all[at + 7 + 2 * k];
+          const auto own = static_cast<std::size_t>(item[6 + 2 * k]);
+          if (done[slot(r, own)]) continue;
+          const double v = item[7 + 2 * k];
           double* const into = phi.data() + kFamilies * slot(r, own);
           for (std::size_t g = 0; g < kFamilies; ++g) {
             const double carried = p ? p[g] : 0.0;
@@ -250,7 +311,7 @@ void DelayPropagation::simulate(const double* all, const std::vector<int>& displ
             else if (carried != 0.0) into[g] += carried * v / total;
           }
         }
-        at += 6 + 2 * props;
+        w.at += 6 + 2 * props;
         progress = true;
       }
       if (!finished(r)) open = true;
@@ -267,11 +328,15 @@ void DelayPropagation::simulate(const double* all, const std::vector<int>& displ
       }
       for (std::size_t r = 0; r < n; ++r)
         if (!finished(r)) {
-          pass(slot(static_cast<std::size_t>(all[pos[r]]), static_cast<std::size_t>(all[pos[r] + 1])));
+          const StreamWindow& w = windows[r];
+          pass(slot(static_cast<std::size_t>(w.buf[w.at]), static_cast<std::size_t>(w.buf[w.at + 1])));
           break;
         }
     }
   }
+  // A wait state its rank never passed sends nothing (each rank's stream holds all of its own).
+  for (std::size_t own = 0; own < slots; ++own)
+    if (!done[own]) std::fill_n(phi.begin() + static_cast<std::ptrdiff_t>(kFamilies * own), kFamilies, 0.0);
 }
 
 // The local replay in backward order, with every phi known: the same charges
@@ -298,20 +363,20 @@ void DelayPropagation::charge(std::size_t i) {
   const auto family = static_cast<std::size_t>(in.family);
   const double omega = in.omega, total = in.denom;
   const std::size_t endCharge = caused_.chargesEnd(i);
-  std::array<double, kFamilies> longTerm{};
+  std::array<double, kFamilies> longTerm{}, phi{};
+  std::copy_n(phiIn_.begin() + in.phiAt, kFamilies, phi.begin());
   if (total > 0.0) {
     for (std::size_t j = in.firstCharge; j < endCharge; ++j) {
       const CallPathId path = caused_.charges.paths[j];
       const double d = caused_.charges.values[j];
-      for (std::size_t g = 0; g < kFamilies; ++g) longTerm[g] = in.phi[g] * d / total;
+      for (std::size_t g = 0; g < kFamilies; ++g) longTerm[g] = phi[g] * d / total;
       chargePath(family, path, omega * d / total, longTerm);
     }
     for (std::size_t j = in.firstProp, end = caused_.propsEnd(i); j < end; ++j) {
-      const auto& [k, v] = caused_.props[j];
-      waits_[k].directShare += omega * v / total;
+      waits_[caused_.props.waits[j]].directShare += omega * caused_.props.values[j] / total;
     }
   } else {
-    for (std::size_t j = in.firstCharge; j < endCharge; ++j) chargePath(family, caused_.charges.paths[j], omega, in.phi);
+    for (std::size_t j = in.firstCharge; j < endCharge; ++j) chargePath(family, caused_.charges.paths[j], omega, phi);
   }
 }
 

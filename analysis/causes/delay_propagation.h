@@ -33,11 +33,24 @@ class DelayPropagation {
     std::uint32_t from;   // 0: an own wait state (a send); else a remote one this rank caused, of waiter from - 1
   };
 
+  // Rank 0's view of one rank's item stream: a window of it, refilled in chunks.
+  struct StreamWindow {
+    std::vector<double> buf;
+    std::size_t at = 0;        // the next unread value in buf
+    std::size_t received = 0;  // values of the stream taken into buf so far
+    std::size_t total = 0;     // the stream's length
+    std::size_t nextItem = 0;  // rank 0's own stream: the next entry of items_ to write
+  };
+
   void orderItems();
   void solvePropagation();
+  std::size_t streamLength() const;
+  void appendStream(std::size_t& next, std::vector<double>& out, std::size_t upTo) const;
+  void sendStream(std::size_t chunk) const;
+  bool ensure(std::size_t r, StreamWindow& w, std::size_t need, std::size_t chunk) const;
   void exchangePhiAndIndirect(const std::vector<double>& phiOfMine);
-  static void simulate(const double* all, const std::vector<int>& displs, std::vector<double>& answers,
-                       std::vector<int>& answerCounts, std::vector<int>& answerDispls);
+  void simulate(std::vector<StreamWindow>& windows, const std::vector<std::size_t>& waitCounts, std::size_t chunk,
+                std::vector<double>& answers, std::vector<int>& answerCounts, std::vector<int>& answerDispls) const;
   void backwardReplay();
   void charge(std::size_t i);
   void chargePath(std::size_t family, trace::CallPathId path, double shortTerm,
@@ -50,6 +63,7 @@ class DelayPropagation {
   const std::vector<std::uint32_t>& byCause_;
   CausedWaits& caused_;
   std::vector<Item> items_;
+  std::vector<double> phiIn_;  // the incoming wait states' phi, at their phiAt, as the exchange received them
   replay::PathSums sums_;
 };
 

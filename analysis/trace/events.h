@@ -5,6 +5,7 @@
 // are reserved from the location's definition; how many of them are messages is
 // known only once they are read, so the side tables grow in chunks (a vector's
 // doubling would hold up to three times a message-heavy trace's table).
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -28,6 +29,22 @@ struct MessageRecord {
   std::uint32_t tag = 0;
   std::uint64_t bytes = 0;
   std::uint64_t request = 0;  // request id for the non-blocking kinds, 0 otherwise
+};
+
+// The message records that carry nothing but a request id (MPI_Isend complete, MPI_Irecv
+// request, request test and cancel): about half the point-to-point records of a program that
+// uses non-blocking calls, so they take 8 bytes in a table of their own, not a MessageRecord.
+constexpr bool requestOnly(EventKind kind) {
+  return kind == EventKind::MpiIsendComplete || kind == EventKind::MpiIrecvRequest ||
+         kind == EventKind::MpiRequestTest || kind == EventKind::MpiRequestCancelled;
+}
+
+// The point-to-point payloads: full records, and the request ids of the request-only ones.
+struct MessageTables {
+  ChunkedVector<MessageRecord> records;
+  ChunkedVector<std::uint64_t> requests;
+  // Message-family events of the location.
+  std::size_t size() const { return records.size() + requests.size(); }
 };
 
 // MPI collective end and RMA collective end (fence, window create/free).
@@ -66,18 +83,28 @@ struct RmaRecord {
 struct LocationEvents {
   LocationId location = kNone;
   std::vector<Event> events;
-  ChunkedVector<MessageRecord> messages;
+  MessageTables messages;
   ChunkedVector<CollectiveRecord> collectives;
   ChunkedVector<RmaRecord> rma;
 
-  const MessageRecord& message(const Event& e) const { return messages[e.ref]; }
+  // A request-only record reads as one with just its request id.
+  MessageRecord message(const Event& e) const {
+    if (requestOnly(e.kind)) return {kNone, kNone, 0, 0, messages.requests[e.ref]};
+    return messages.records[e.ref];
+  }
   const CollectiveRecord& collective(const Event& e) const { return collectives[e.ref]; }
   const RmaRecord& rmaRecord(const Event& e) const { return rma[e.ref]; }
 
   void addRegion(EventKind kind, double time, CallPathId path) { events.push_back({time, kind, path}); }
+  // Of a request-only kind (requestOnly()), only r.request is kept.
   void addMessage(EventKind kind, double time, const MessageRecord& r) {
-    events.push_back({time, kind, static_cast<std::uint32_t>(messages.size())});
-    messages.push_back(r);
+    if (requestOnly(kind)) {
+      events.push_back({time, kind, static_cast<std::uint32_t>(messages.requests.size())});
+      messages.requests.push_back(r.request);
+      return;
+    }
+    events.push_back({time, kind, static_cast<std::uint32_t>(messages.records.size())});
+    messages.records.push_back(r);
   }
   void addCollective(EventKind kind, double time, const CollectiveRecord& r) {
     events.push_back({time, kind, static_cast<std::uint32_t>(collectives.size())});
@@ -91,7 +118,8 @@ struct LocationEvents {
 
   // Bytes held by this location's arrays (capacity, as resident memory counts it).
   std::size_t memoryBytes() const {
-    return events.capacity() * sizeof(Event) + messages.capacity() * sizeof(MessageRecord) +
+    return events.capacity() * sizeof(Event) + messages.records.capacity() * sizeof(MessageRecord) +
+           messages.requests.capacity() * sizeof(std::uint64_t) +
            collectives.capacity() * sizeof(CollectiveRecord) + rma.capacity() * sizeof(RmaRecord);
   }
 };
