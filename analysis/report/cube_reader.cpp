@@ -432,8 +432,10 @@ Report convert(const std::vector<TarEntry>& entries, const std::string& name) {
       for (const std::uint32_t l : doc.elements[g].children) {
         if (doc.elements[l].name != "location") continue;
         const std::uint32_t id = idAttribute(doc, l, "Id");
-        Location location{groupName, rank, nodeIndex, LocationKind::Process};
-        if (!master) {
+        Location location{{}, rank, nodeIndex, LocationKind::Process};
+        if (master) {
+          location.name = groupName;
+        } else {
           const std::string type = trimmed(doc.childText(l, "type"));
           location.name = threadPrefix + trimmed(doc.childText(l, "name"));
           location.kind = type == "gpu" || type == "accelerator stream" ? LocationKind::Accelerator
