@@ -15,6 +15,7 @@
 
 #include "analysis/report/report_io.h"
 #include "app/main_window.h"
+#include "tests/gui/support/opened_window.h"
 #include "tests/unit/timeline/timeline_scenarios.h"
 #include "views/widgets/report_browser.h"
 #include "views/widgets/tree_pane.h"
@@ -46,14 +47,8 @@ class TimelineDocksTest : public QObject {
     QVERIFY(dir.isValid());
     const QString a = writeReportOf(dir.filePath(QStringLiteral("a.waitscope")), 8);
     const QString b = writeReportOf(dir.filePath(QStringLiteral("b.waitscope")), 8);
-    app::MainWindow window;
-    window.setInteractive(false);
-    window.resize(1024, 700);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy loaded(&window, &app::MainWindow::reportLoaded);
-    window.openReport(a);
-    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    auto opened = test::openedWindow(a, QSize(1024, 700));
+    app::MainWindow& window = *opened;
     QSignalSpy compared(&window, &app::MainWindow::comparisonOpened);
     window.openComparison(b);
     QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 20000);

@@ -11,7 +11,7 @@
 
 #include "analysis/report/report_io.h"
 #include "app/main_window.h"
-#include "tests/gui/views/opened_window.h"
+#include "tests/gui/support/opened_window.h"
 #include "tests/gui/views/sample_report.h"
 #include "views/model/selection.h"
 #include "views/widgets/chart_pane.h"

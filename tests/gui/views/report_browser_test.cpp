@@ -23,7 +23,7 @@
 #include "app/main_window.h"
 #include "app/report_loader.h"
 #include "app/scripted_export.h"
-#include "tests/gui/views/opened_window.h"
+#include "tests/gui/support/opened_window.h"
 #include "tests/gui/views/sample_report.h"
 #include "views/model/selection.h"
 #include "views/model/value_tree_model.h"

@@ -21,7 +21,7 @@
 #include <QTreeView>
 
 #include "analysis/report/report_io.h"
-#include "tests/gui/views/opened_window.h"
+#include "tests/gui/support/opened_window.h"
 #include "tests/gui/views/pop_report.h"
 #include "views/model/assessment_model.h"
 #include "views/widgets/assessment_pane.h"
@@ -132,16 +132,9 @@ class SmallWindowTest : public QObject {
       checkPopRows(pane, size, wrapped);
     }
     // A window opened at 800x900 (--size, or a new window on a tall screen) starts so too.
-    app::MainWindow tall;
-    tall.setInteractive(false);
-    tall.resize(800, 900);
-    tall.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&tall));
-    QSignalSpy loaded(&tall, &app::MainWindow::reportLoaded);
-    tall.openReport(four_);
-    QVERIFY(loaded.wait(10000));
-    showPopTable(tall);
-    checkPopRows(tall.assessmentPane(), QSize(800, 900), true);
+    auto tall = test::openedWindow(four_, QSize(800, 900));
+    showPopTable(*tall);
+    checkPopRows(tall->assessmentPane(), QSize(800, 900), true);
   }
 };
 

@@ -15,7 +15,7 @@
 #include "analysis/metrics/pattern_advice.h"
 #include "analysis/report/report_io.h"
 #include "app/main_window.h"
-#include "tests/gui/views/opened_window.h"
+#include "tests/gui/support/opened_window.h"
 #include "tests/gui/views/sample_report.h"
 #include "views/model/number_format.h"
 #include "views/model/selection.h"
