@@ -48,9 +48,10 @@ analyze() {  # name, trace, ranks
   mpiexec --oversubscribe -n "$3" </dev/null "$tools/waitscope-analyze" "$2" -o "$report" \
     >"$work/reports/$1.out" 2>"$work/reports/$1.err" || true
   local dump=absent
-  # Everything but when the report was made and how long that took.
+  # Everything but when the report was made, how long that took and the command line (which
+  # names the build directory, so that two builds side by side compare equal).
   [[ -f $report ]] && dump=$(sqlite3 "$report" .dump |
-    grep -v -E "^INSERT INTO meta VALUES\('(created|analysis_seconds)'" | sha256sum | cut -c1-16)
+    grep -v -E "^INSERT INTO meta VALUES\('(created|analysis_seconds|command_line)'" | sha256sum | cut -c1-16)
   local text
   # The tool's own lines (mpiexec's name the job).
   text=$(cat "$work/reports/$1.out" "$work/reports/$1.err" | { grep '^waitscope' || true; } |

@@ -149,6 +149,26 @@ bool correctTimes(trace::LocationEvents& events, const Families& families, repla
   return true;
 }
 
+// The time metrics of this rank's locations, then the point-to-point and collective patterns.
+template <typename Progress>
+void searchMessagesAndCollectives(Families& f, const trace::Trace& local, int me, int size, const Communicators& comms,
+                                  LocalResult& result, const Progress& progress) {
+  progress("replay", 0);
+  result.exclusiveTime = f.timeMetrics.detect();
+  // The threads and streams of this rank's process: their own events only, no exchange.
+  for (const trace::LocationEvents& thread : local.threadLocations) {
+    replay::ThreadResult& out = result.threads.emplace_back();
+    out.location = thread.location;
+    const CallIndex threadCalls(thread, local.callTree, local.defs);
+    ReplayContext threadCtx{local, thread, static_cast<trace::Rank>(me), size, comms, threadCalls, out.severities};
+    patterns::TimeMetrics(threadCtx).detect();
+  }
+  result.clockViolations.p2p = f.p2p->detect();
+  progress("replay", 25);
+  result.clockViolations.collective = f.collectives->detect();
+  progress("replay", 50);
+}
+
 // analyzeLocation; `phase` follows the progress reports, for the out-of-memory line.
 LocalResult analyzePhases(trace::Trace& local, MPI_Comm world, const AnalysisOptions& options,
                           std::string_view& phase) {
@@ -174,24 +194,35 @@ LocalResult analyzePhases(trace::Trace& local, MPI_Comm world, const AnalysisOpt
   const auto rank = static_cast<trace::Rank>(me);
   Families f(local, local.locations[0], rank, size, comms, result.severities);
   f.validate(world, yieldCore, [&](int percent) { progress("validate", percent); });
-  if (options.timeCorrection && correctTimes(local.locations[0], f, result.timeCorrection))
+  // Without windows, the only relations the correction keeps are those of messages and
+  // collective operations, and their pattern search counts exactly the violations the
+  // correction's first round would: searching first and correcting only if it found any spares
+  // a trace without violations (the usual one) the correction's exchange and its memory. The
+  // search runs in its usual order, so the results are the same bit for bit.
+  bool searched = false;
+  if (options.timeCorrection && local.defs.windows.empty()) {
+    searchMessagesAndCollectives(f, local, me, size, comms, result, [](std::string_view, int) {});
+    const unsigned long long mine = result.clockViolations.p2p + result.clockViolations.collective;
+    unsigned long long all = 0;
+    callAndWait(yieldCore, MPI_Iallreduce, &mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, world);
+    searched = all == 0;
+    if (searched) {
+      result.timeCorrection.rounds = 1;
+    } else {
+      result.severities = {};
+      result.threads.clear();
+      result.clockViolations = {};
+    }
+  }
+  if (!searched && options.timeCorrection && correctTimes(local.locations[0], f, result.timeCorrection))
     f.retime(local, world, yieldCore);
   progress("validate", 100);
 
-  progress("replay", 0);
-  result.exclusiveTime = f.timeMetrics.detect();
-  // The threads and streams of this rank's process: their own events only, no exchange.
-  for (const trace::LocationEvents& thread : local.threadLocations) {
-    replay::ThreadResult& out = result.threads.emplace_back();
-    out.location = thread.location;
-    const CallIndex threadCalls(thread, local.callTree, local.defs);
-    ReplayContext threadCtx{local, thread, static_cast<trace::Rank>(me), size, comms, threadCalls, out.severities};
-    patterns::TimeMetrics(threadCtx).detect();
+  if (searched) {
+    for (const int percent : {0, 25, 50}) progress("replay", percent);
+  } else {
+    searchMessagesAndCollectives(f, local, me, size, comms, result, progress);
   }
-  result.clockViolations.p2p = f.p2p->detect();
-  progress("replay", 25);
-  result.clockViolations.collective = f.collectives->detect();
-  progress("replay", 50);
   result.clockViolations.rma = f.rmaActive.detect();
   progress("replay", 75);
   f.rmaPassive.detect();
