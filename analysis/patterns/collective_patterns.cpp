@@ -17,7 +17,9 @@ namespace {
 using trace::CollectiveOp;
 using trace::EventKind;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr std::size_t kBatch = 1 << 15;  // operations per exchange: bounds memory, keeps messages large
+// Operations per exchange: keeps the messages large (64 KiB of maxima) and the memory small (half
+// a megabyte), whatever the number of operations.
+constexpr std::size_t kBatch = 1 << 12;
 
 using Kind = Collectives::Kind;
 using Operation = Collectives::Operation;
@@ -172,6 +174,10 @@ std::uint64_t Collectives::detect() {
   auto& sev = ctx.severities;
   const auto& defs = ctx.defs();
   const bool yieldCore = ctx.comms.nodeOversubscribed();
+  // Per operation of a batch: latest enter (and who), earliest leave, the root's enter, the latest
+  // enter of a process that sends data (and who), the latest enter of lower ranks.
+  std::vector<DoubleInt> enter, maxEnter, negLeave, minLeave, sender, lastSender, lowerMax;
+  std::vector<double> rootEnter, rootMax;
   for (trace::CommId c = 0; c < ops.size(); ++c) {
     if (!exchanged(ctx, c)) continue;
     const MPI_Comm comm = ctx.comms.get(c);
@@ -180,10 +186,9 @@ std::uint64_t Collectives::detect() {
     const auto& list = ops[c];
     for (std::size_t from = 0; from < list.size(); from += kBatch) {
       const std::size_t n = std::min(kBatch, list.size() - from);
-      // Per operation: latest enter (and who), earliest leave, the root's enter,
-      // the latest enter of a process that sends data (and who), the latest enter of lower ranks.
-      std::vector<DoubleInt> enter(n), maxEnter(n), negLeave(n), minLeave(n), sender(n), lastSender(n);
-      std::vector<double> rootEnter(n), rootMax(n);
+      for (auto* v : {&enter, &maxEnter, &negLeave, &minLeave, &sender, &lastSender}) v->resize(n);
+      rootEnter.resize(n);
+      rootMax.resize(n);
       bool anyScan = false;
       for (std::size_t k = 0; k < n; ++k) {
         const Operation& o = list[from + k];
@@ -202,7 +207,7 @@ std::uint64_t Collectives::detect() {
       MPI_Iallreduce(rootEnter.data(), rootMax.data(), count, MPI_DOUBLE, MPI_MAX, comm, &requests[2]);
       MPI_Iallreduce(sender.data(), lastSender.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &requests[3]);
       replay::waitAllFor(requests, yieldCore);
-      std::vector<DoubleInt> lowerMax(n, DoubleInt{-kInf, -1});
+      lowerMax.assign(n, DoubleInt{-kInf, -1});
       // Every member knows whether the batch has a scan (same operations everywhere).
       if (anyScan)
         replay::callAndWait(yieldCore, MPI_Iexscan, enter.data(), lowerMax.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC,

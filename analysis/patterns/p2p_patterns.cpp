@@ -337,30 +337,35 @@ std::uint64_t PointToPoint::detect() {
   const auto& regions = ctx_.defs().regions;
   std::vector<SendCompletion> completionKind(regions.size());  // per region: no string compare per send
   for (std::size_t r = 0; r < regions.size(); ++r) completionKind[r] = sendCompletion(regions[r].name);
-  std::unordered_set<std::uint32_t> lateSenderCalls;
+  // A bit per call, not a node per call: this runs over every receive of the trace.
+  std::vector<bool> lateSenderCalls(ctx_.calls.calls().size());
   for (const Receive& r : receives_) {
     const replay::Call* call = ctx_.calls.callById(r.call);
-    if (call && r.sendEnter > call->enter) lateSenderCalls.insert(r.call);
+    if (call && r.sendEnter > call->enter) lateSenderCalls[r.call] = true;
   }
-  struct Longest {
-    double post;
+  struct Wait {
+    std::uint32_t call;
     std::uint32_t dest;
+    double post;
   };
-  std::map<std::uint32_t, Longest> longest;  // per completing call, in call order
+  std::vector<Wait> waits;  // the sends' waits, then ordered by call: per call the first longest counts
   for (std::size_t i = 0; i < sends_.size(); ++i) {
     const std::uint32_t id = sends_[i].completion;
     const replay::Call* call = ctx_.calls.callById(id);
     if (!call) continue;
     const SendCompletion kind = completionKind[ctx_.trace.callTree[call->path].region];
-    if (kind == SendCompletion::None || (kind == SendCompletion::WaitMany && lateSenderCalls.count(id))) continue;
+    if (kind == SendCompletion::None || (kind == SendCompletion::WaitMany && lateSenderCalls[id])) continue;
     const double post = recvPostOfSend_[i];
     if (!(post > call->enter && post < call->leave)) continue;
-    const auto [it, added] = longest.try_emplace(id, Longest{post, sends_[i].dest});
-    if (!added && post > it->second.post) it->second = {post, sends_[i].dest};
+    waits.push_back({id, sends_[i].dest, post});
   }
-  for (const auto& [id, w] : longest) {
-    const replay::Call* call = ctx_.calls.callById(id);
-    sev.addWait(Metric::MpiLateReceiver, call->path, call->enter, w.post, w.dest);
+  std::stable_sort(waits.begin(), waits.end(), [](const Wait& a, const Wait& b) { return a.call < b.call; });
+  for (std::size_t i = 0; i < waits.size();) {
+    Wait longest = waits[i];
+    for (++i; i < waits.size() && waits[i].call == longest.call; ++i)
+      if (waits[i].post > longest.post) longest = waits[i];
+    const replay::Call* call = ctx_.calls.callById(longest.call);
+    sev.addWait(Metric::MpiLateReceiver, call->path, call->enter, longest.post, longest.dest);
   }
   return violations;
 }
