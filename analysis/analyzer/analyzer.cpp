@@ -51,7 +51,7 @@ std::string validateReferences(const ReplayContext& ctx) {
   const auto& ev = ctx.events;
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
-    const trace::Event& e = ctx.calls.nonRegion()[k];
+    const trace::Event& e = ctx.calls.nonRegionEvent(k);
     const char* problem = nullptr;  // no string per event: this runs for every communication event
     switch (trace::payloadFamily(e.kind)) {
       case trace::PayloadFamily::Message: {

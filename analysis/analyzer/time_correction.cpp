@@ -169,7 +169,7 @@ class Edges {
     auto world = [&](const Window& w, int commRank) { return w.ranks.members[static_cast<std::size_t>(commRank)]; };
     for (std::size_t k = 0; k < nonRegion.size(); ++k) {
       const std::uint32_t i = nonRegion[k];
-      const trace::Event& e = ctx_.calls.nonRegion()[k];
+      const trace::Event& e = ctx_.calls.nonRegionEvent(k);
       switch (e.kind) {
         case EventKind::RmaCollectiveEnd: {
           const auto& rec = ev.collective(e);

@@ -31,7 +31,7 @@ SyncIndex::SyncIndex(const replay::ReplayContext& ctx, const std::vector<Wait>& 
   traceStart_ = ev.events.empty() ? 0.0 : ev.events.front().time;
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
-    const trace::Event& e = ctx.calls.nonRegion()[k];
+    const trace::Event& e = ctx.calls.nonRegionEvent(k);
     switch (e.kind) {
       case EventKind::MpiSend:
       case EventKind::MpiIsend:

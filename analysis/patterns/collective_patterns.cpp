@@ -81,7 +81,7 @@ std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext
   const auto& ev = ctx.events;
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
-    const trace::Event& e = ctx.calls.nonRegion()[k];
+    const trace::Event& e = ctx.calls.nonRegionEvent(k);
     if (e.kind != EventKind::MpiCollectiveEnd) continue;
     const replay::Call* call = ctx.calls.callOfEntry(k);
     const auto& c = ev.collective(e);

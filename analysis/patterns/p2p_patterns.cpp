@@ -59,7 +59,8 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   std::unordered_set<std::uint64_t> cancelled;
   std::size_t sends = 0, receives = 0;  // reserved exactly: no array is copied as it grows
-  for (const trace::Event& e : ctx.calls.nonRegion()) {
+  for (const std::uint32_t i : nonRegion) {
+    const trace::Event& e = ev.events[i];
     const EventKind kind = e.kind;
     if (kind == EventKind::MpiRequestCancelled) cancelled.insert(ev.message(e).request);
     sends += kind == EventKind::MpiSend || kind == EventKind::MpiIsend;
@@ -76,7 +77,7 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
   std::unordered_map<std::uint64_t, std::uint32_t> isends;  // request id -> index into sends_
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
     const std::uint32_t i = nonRegion[k];
-    const trace::Event& e = ctx.calls.nonRegion()[k];
+    const trace::Event& e = ctx.calls.nonRegionEvent(k);
     const std::uint32_t callId = ctx.calls.callIdOfEntry(k);
     const replay::Call* call = ctx.calls.callById(callId);
     const double callEnter = call ? call->enter : e.time;

@@ -210,7 +210,7 @@ class ActiveReplay {
     const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
     for (std::size_t k = 0; k < nonRegion.size(); ++k) {
       const std::uint32_t i = nonRegion[k];
-      const trace::Event& e = ctx_.calls.nonRegion()[k];
+      const trace::Event& e = ctx_.calls.nonRegionEvent(k);
       switch (e.kind) {
         case EventKind::RmaCollectiveEnd: {
           const auto& rec = ev.collective(e);
@@ -388,7 +388,7 @@ class ActiveReplay {
     const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
     for (std::size_t k = 0; k < nonRegion.size(); ++k) {
       const std::uint32_t i = nonRegion[k];
-      const trace::Event& e = ctx_.calls.nonRegion()[k];
+      const trace::Event& e = ctx_.calls.nonRegionEvent(k);
       if (e.kind != EventKind::RmaCollectiveEnd) continue;
       const auto& rec = ev.collective(e);
       if (windowCall(rec.op) != WindowCall::Fence || rec.object >= mine.size()) continue;

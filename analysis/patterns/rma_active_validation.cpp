@@ -117,7 +117,7 @@ class Validator {
     for (std::size_t k = 0; k < nonRegion.size(); ++k) {
       if (!local_.empty()) break;
       const std::uint32_t i = nonRegion[k];
-      const trace::Event& e = ctx_.calls.nonRegion()[k];
+      const trace::Event& e = ctx_.calls.nonRegionEvent(k);
       if (e.kind == EventKind::RmaCollectiveEnd) {
         const auto& rec = ev.collective(e);
         const WindowCall kind = windowCall(rec.op);

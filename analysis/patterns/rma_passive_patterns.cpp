@@ -112,7 +112,7 @@ class Scanner {
     const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
     for (std::size_t k = 0; k < nonRegion.size(); ++k) {
       const std::uint32_t i = nonRegion[k];
-      const trace::Event& e = ctx_.calls.nonRegion()[k];
+      const trace::Event& e = ctx_.calls.nonRegionEvent(k);
       switch (e.kind) {
         case EventKind::RmaRequestLock: request(i, e, false); break;
         case EventKind::RmaAcquireLock: acquire(i, e); break;

@@ -49,7 +49,7 @@ std::vector<double> TimeMetrics::detect() {
                                         Metric::BytesRma});
   const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
-    const trace::Event& e = ctx_.calls.nonRegion()[k];
+    const trace::Event& e = ctx_.calls.nonRegionEvent(k);
     const replay::Call* call = ctx_.calls.callOfEntry(k);
     if (!call) continue;
     switch (e.kind) {

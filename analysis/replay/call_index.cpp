@@ -76,7 +76,8 @@ class RegionClock {
 }  // namespace
 
 CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree& tree,
-                     const trace::Definitions& defs) {
+                     const trace::Definitions& defs)
+    : locationEvents_(&events.events) {
   struct Open {
     std::uint32_t enterEvent;
     std::uint32_t call;  // kNone until an event inside needs it
@@ -95,7 +96,6 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
   // grow: every record is one event, and a collective adds its begin event.
   const std::size_t expected = events.messages.size() + 2 * events.collectives.size() + events.rma.size();
   events_.reserve(expected);
-  nonRegion_.reserve(expected);
   callOfEntry_.reserve(expected);
   calls_.reserve(events.messages.size() + events.collectives.size() + events.rma.size());
   for (std::uint32_t i = 0; i < ev.size(); ++i) {
@@ -127,7 +127,6 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
       }
     } else if (stack.empty()) {
       events_.push_back(i);
-      nonRegion_.push_back(e);
       callOfEntry_.push_back(trace::kNone);
     } else {
       Open& top = stack.back();
@@ -137,7 +136,6 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
         calls_.push_back({enter.ref, enter.time, enter.time, top.enterEvent, top.enterEvent});
       }
       events_.push_back(i);
-      nonRegion_.push_back(e);
       callOfEntry_.push_back(top.call);
     }
   }
@@ -151,7 +149,6 @@ void CallIndex::retime(const trace::LocationEvents& events, const trace::CallTre
     if (e.kind == EventKind::Enter) clock.enter(e);
     else if (e.kind == EventKind::Leave) clock.leave(e);
   }
-  for (std::size_t k = 0; k < events_.size(); ++k) nonRegion_[k].time = ev[events_[k]].time;
   for (std::vector<Call>* list : {&calls_, &initCalls_, &finalizeCalls_})
     for (Call& call : *list) {
       call.enter = ev[call.enterEvent].time;

@@ -61,7 +61,7 @@ TEST(CallIndex, AnEnvironmentCallTheTraceNeverLeavesIsListedAsNotLeft) {
   EXPECT_TRUE(CallIndex::left(index.initCalls()[0]));
 }
 
-TEST(CallIndex, KeepsACopyOfEveryCommunicationEventBesideItsIndex) {
+TEST(CallIndex, ListsEveryCommunicationEventWithItsCall) {
   TraceBuilder b(2);
   b.rank(0).enter(0.0, "main").send(1.0, 1.5, 1, 8, 7).send(2.0, 2.5, 1, 16, 7).leave(3.0, "main");
   b.rank(1).enter(0.0, "main").recv(0.5, 1.6, 0, 8, 7).recv(1.7, 2.6, 0, 16, 7).leave(3.0, "main");
@@ -69,15 +69,18 @@ TEST(CallIndex, KeepsACopyOfEveryCommunicationEventBesideItsIndex) {
   const auto& events = t.locations[1].events;
   const CallIndex index(t.locations[1], t.callTree, t.defs);
 
-  ASSERT_EQ(index.nonRegion().size(), 2u);
   ASSERT_EQ(index.nonRegionEvents().size(), 2u);
+  const double enters[] = {0.5, 1.7}, completions[] = {1.6, 2.6};
   for (std::size_t k = 0; k < 2; ++k) {
-    const auto& original = events[index.nonRegionEvents()[k]];
-    EXPECT_EQ(index.nonRegion()[k].kind, EventKind::MpiRecv);
-    EXPECT_EQ(index.nonRegion()[k].time, original.time);
-    EXPECT_EQ(index.nonRegion()[k].ref, original.ref);
+    EXPECT_EQ(&index.nonRegionEvent(k), &events[index.nonRegionEvents()[k]]);
+    EXPECT_EQ(index.nonRegionEvent(k).kind, EventKind::MpiRecv);
+    EXPECT_EQ(index.nonRegionEvent(k).time, completions[k]);
+    const Call* call = index.callOfEntry(k);
+    ASSERT_NE(call, nullptr);
+    EXPECT_EQ(call->enter, enters[k]);
+    EXPECT_EQ(call, index.callOf(index.nonRegionEvents()[k]));
   }
-  EXPECT_EQ(t.locations[1].message(index.nonRegion()[1]).bytes, 16u);
+  EXPECT_EQ(t.locations[1].message(index.nonRegionEvent(1)).bytes, 16u);
 }
 
 // The time metrics' sums come from the same pass: main 0-10 s calls foo twice
