@@ -7,12 +7,9 @@
 namespace waitscope::causes::delay {
 namespace {
 
-// Sorted `out` and sorted `list`, merged into `out`.
-void mergeInto(std::vector<double>& out, const std::vector<double>& list) {
-  const auto middle = static_cast<std::ptrdiff_t>(out.size());
-  out.insert(out.end(), list.begin(), list.end());
-  if (!std::is_sorted(out.begin() + middle, out.end())) std::sort(out.begin() + middle, out.end());
-  std::inplace_merge(out.begin(), out.begin() + middle, out.end());
+// Each list is in event order, which is time order but for nested calls.
+void sortTimes(std::vector<double>& times) {
+  if (!std::is_sorted(times.begin(), times.end())) std::sort(times.begin(), times.end());
 }
 
 }  // namespace
@@ -25,8 +22,8 @@ SyncIndex::SyncIndex(const replay::ReplayContext& ctx, const std::vector<Wait>& 
   const auto& ev = ctx.events;
   // MPI_Init and MPI_Finalize, at their enters, in time order.
   for (const auto* list : {&ctx.calls.initCalls(), &ctx.calls.finalizeCalls()})
-    for (const replay::Call& call : *list) globalSyncs_.push_back(call.enter);
-  std::sort(globalSyncs_.begin(), globalSyncs_.end());
+    for (const replay::Call& call : *list) globalSyncs_.times.push_back(call.enter);
+  sortTimes(globalSyncs_.times);
   perPeer_.assign(static_cast<std::size_t>(ctx.worldSize), {});
   traceStart_ = ev.events.empty() ? 0.0 : ev.events.front().time;
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
@@ -55,69 +52,60 @@ SyncIndex::SyncIndex(const replay::ReplayContext& ctx, const std::vector<Wait>& 
       case EventKind::MpiIrecv: {
         const auto& m = ev.message(e);
         const Rank peer = ctx.worldRankOf(m.comm, m.peer);
-        if (peer < perPeer_.size()) perPeer_[peer].push_back(at);
+        if (peer < perPeer_.size()) perPeer_[peer].times.push_back(at);
         break;
       }
       case EventKind::MpiCollectiveEnd:
-        perComm_[ev.collective(e).object].push_back(at);
+        perComm_[ev.collective(e).object].syncs.times.push_back(at);
         break;
       case EventKind::RmaCollectiveEnd: {
         const trace::WinId win = ev.collective(e).object;
-        if (win < defs.windows.size()) perComm_[defs.windows[win].comm].push_back(at);
+        if (win < defs.windows.size()) perComm_[defs.windows[win].comm].syncs.times.push_back(at);
         break;
       }
       case EventKind::RmaWinCreate:
       case EventKind::RmaWinDestroy: {
         const trace::WinId win = ev.rmaRecord(e).win;
-        if (win < defs.windows.size()) perComm_[defs.windows[win].comm].push_back(at);
+        if (win < defs.windows.size()) perComm_[defs.windows[win].comm].syncs.times.push_back(at);
         break;
       }
       case EventKind::RmaGroupSync: {
         const trace::GroupId g = ev.rmaRecord(e).group;
         if (g < defs.groups.size() && defs.groups[g].type != trace::GroupType::CommSelf)
           for (const Rank r : defs.groups[g].members)
-            if (r < perPeer_.size()) perPeer_[r].push_back(at);
+            if (r < perPeer_.size()) perPeer_[r].times.push_back(at);
         break;
       }
       default:
         break;
     }
   }
+  for (Times& peer : perPeer_) sortTimes(peer.times);
   for (auto& [comm, list] : perComm_) {
-    std::vector<char> members(static_cast<std::size_t>(ctx.worldSize), 0);
+    sortTimes(list.syncs.times);
+    list.members.assign(static_cast<std::size_t>(ctx.worldSize), 0);
     if (comm < defs.comms.size()) {
       const trace::GroupId g = defs.comms[comm].group;
       if (g < defs.groups.size() && defs.groups[g].type != trace::GroupType::CommSelf)
         for (const Rank r : defs.groups[g].members)
-          if (r < members.size()) members[r] = 1;
+          if (r < list.members.size()) list.members[r] = 1;
     }
-    commMembers_[comm] = std::move(members);
   }
-  merged_.resize(static_cast<std::size_t>(ctx.worldSize));
 }
 
-// All synchronization times with `peer` (messages, groups, communicators
-// containing it, MPI_Init/Finalize), sorted: built once per peer, so a query
-// is one binary search instead of one per communicator. Each list is in
-// event order, which is time order but for nested calls: merged, not sorted.
-SyncIndex::Merged& SyncIndex::syncsWith(Rank peer) {
-  Merged& slot = merged_[peer];
-  if (slot.built) return slot;
-  slot.built = true;
-  std::vector<double>& out = slot.times;
-  mergeInto(out, globalSyncs_);
-  mergeInto(out, perPeer_[peer]);
-  for (const auto& [comm, list] : perComm_)
-    if (commMembers_.at(comm)[peer]) mergeInto(out, list);
-  return slot;
-}
-
+// The latest of the synchronization times with `peer` (messages, groups, communicators containing
+// it, MPI_Init/Finalize) before t: the latest before t of each list.
 double SyncIndex::previousSync(Rank peer, double t, SearchHints& hints) {
   double best = std::min(traceStart_, t);
-  Merged& syncs = syncsWith(peer);
-  const std::vector<double>& list = syncs.times;
-  syncs.hint = replay::partitionPointNear(list.size(), syncs.hint, [&](std::size_t k) { return list[k] >= t; });
-  if (syncs.hint > 0) best = std::max(best, list[syncs.hint - 1]);
+  const auto latestBefore = [&](Times& list) {
+    const std::vector<double>& times = list.times;
+    list.hint = replay::partitionPointNear(times.size(), list.hint, [&](std::size_t k) { return times[k] >= t; });
+    if (list.hint > 0) best = std::max(best, times[list.hint - 1]);
+  };
+  latestBefore(globalSyncs_);
+  latestBefore(perPeer_[peer]);
+  for (auto& [comm, list] : perComm_)
+    if (list.members[peer]) latestBefore(list.syncs);
   // Synchronized where that call's own wait state ended (after a barrier wait,
   // both sides start from the last arrival; the completion parts count).
   hints.waitStart = replay::partitionPointNear(waits_.size(), hints.waitStart,

@@ -26,21 +26,23 @@ class SyncIndex {
   double previousSync(trace::Rank peer, double t, SearchHints& hints);
 
  private:
-  // All synchronization times with one peer, sorted, built on first use.
-  struct Merged {
-    bool built = false;
+  // Synchronization times, sorted, with the place of the last answer in them: the lists are kept
+  // apart and searched one by one, never merged per peer, which would copy every communicator's
+  // list once per peer asked about (on a world of N ranks, N copies of its collectives).
+  struct Times {
     std::vector<double> times;
-    std::size_t hint = 0;  // the last answer of previousSync
+    std::size_t hint = 0;
   };
-  Merged& syncsWith(trace::Rank peer);
+  struct CommTimes {
+    Times syncs;
+    std::vector<char> members;  // per world rank
+  };
 
   const std::vector<Wait>& waits_;
   double traceStart_ = 0.0;
-  std::vector<double> globalSyncs_;
-  std::vector<std::vector<double>> perPeer_;
-  std::map<trace::CommId, std::vector<double>> perComm_;
-  std::map<trace::CommId, std::vector<char>> commMembers_;
-  std::vector<Merged> merged_;  // per peer
+  Times globalSyncs_;
+  std::vector<Times> perPeer_;
+  std::map<trace::CommId, CommTimes> perComm_;
 };
 
 }  // namespace waitscope::causes::delay
