@@ -78,7 +78,7 @@ std::string validateReferences(const ReplayContext& ctx) {
     if (!problem) continue;
     std::ostringstream out;
     out.precision(9);
-    const Call* call = ctx.calls.callOfEntry(k);
+    const std::optional<Call> call = ctx.calls.callOfEntry(k);
     out << "rank " << ctx.worldRank << ": " << trace::name(e.kind) << " record";
     if (call) out << " in " << ctx.regionName(call->path);
     out << " at " << std::fixed << e.time << " s " << problem;

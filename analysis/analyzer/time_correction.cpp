@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -106,7 +107,7 @@ class Edges {
 
   void addMessages(const patterns::PointToPoint& p2p) {
     for (const auto& s : p2p.sends()) {
-      const replay::Call* call = ctx_.calls.callById(s.call);
+      const std::optional<replay::Call> call = ctx_.calls.callById(s.call);
       const std::uint32_t event = call ? call->enterEvent : s.event;
       outgoing.push_back({s.dest, std::uint64_t{s.comm} << 32 | s.tag, exportSlot(event)});
     }
@@ -174,7 +175,7 @@ class Edges {
         case EventKind::RmaCollectiveEnd: {
           const auto& rec = ev.collective(e);
           if (rec.object >= defs.windows.size()) break;
-          const replay::Call* call = ctx_.calls.callOf(i);  // a record outside every call stands for itself
+          const std::optional<replay::Call> call = ctx_.calls.callOf(i);  // a record outside every call stands for itself
           const WindowCall what = windowCall(rec.op);
           if (what == WindowCall::Create) {
             Window& w = windows[rec.object];
@@ -221,7 +222,7 @@ class Edges {
           break;
         case EventKind::RmaGroupSync: {
           const auto& rec = ev.rmaRecord(e);
-          const replay::Call* call = ctx_.calls.callOf(i);
+          const std::optional<replay::Call> call = ctx_.calls.callOf(i);
           const auto it = windows.find(rec.win);
           if (!call || it == windows.end()) break;
           Window& w = it->second;

@@ -1,6 +1,7 @@
 #include "analysis/causes/sync_index.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "analysis/replay/search_near.h"
 
@@ -21,8 +22,8 @@ SyncIndex::SyncIndex(const replay::ReplayContext& ctx, const std::vector<Wait>& 
   const auto& defs = ctx.defs();
   const auto& ev = ctx.events;
   // MPI_Init and MPI_Finalize, at their enters, in time order.
-  for (const auto* list : {&ctx.calls.initCalls(), &ctx.calls.finalizeCalls()})
-    for (const replay::Call& call : *list) globalSyncs_.times.push_back(call.enter);
+  for (const replay::Call& call : ctx.calls.initCalls()) globalSyncs_.times.push_back(call.enter);
+  for (const replay::Call& call : ctx.calls.finalizeCalls()) globalSyncs_.times.push_back(call.enter);
   sortTimes(globalSyncs_.times);
   perPeer_.assign(static_cast<std::size_t>(ctx.worldSize), {});
   traceStart_ = ev.events.empty() ? 0.0 : ev.events.front().time;
@@ -43,7 +44,7 @@ SyncIndex::SyncIndex(const replay::ReplayContext& ctx, const std::vector<Wait>& 
       default:
         continue;
     }
-    const replay::Call* call = ctx.calls.callOfEntry(k);
+    const std::optional<replay::Call> call = ctx.calls.callOfEntry(k);
     const double at = call ? call->enter : e.time;
     switch (e.kind) {
       case EventKind::MpiSend:

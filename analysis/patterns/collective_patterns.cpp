@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -83,7 +84,7 @@ std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
     const trace::Event& e = ctx.calls.nonRegionEvent(k);
     if (e.kind != EventKind::MpiCollectiveEnd) continue;
-    const replay::Call* call = ctx.calls.callOfEntry(k);
+    const std::optional<replay::Call> call = ctx.calls.callOfEntry(k);
     const auto& c = ev.collective(e);
     // Collectives on inter-communicators are not analyzed (the reader says so).
     if (!call || c.object >= ops.size() || defs.isInterComm(c.object)) continue;

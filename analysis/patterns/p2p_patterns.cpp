@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
@@ -29,7 +30,7 @@ static_assert(sizeof(WireSend) == 16);
 
 std::string where(const replay::ReplayContext& ctx, std::uint32_t event) {
   std::ostringstream out;
-  const replay::Call* call = ctx.calls.callOf(event);
+  const std::optional<replay::Call> call = ctx.calls.callOf(event);
   out << "rank " << ctx.worldRank << ": ";
   if (call) out << ctx.regionName(call->path) << ' ';
   out.precision(9);
@@ -79,7 +80,7 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
     const std::uint32_t i = nonRegion[k];
     const trace::Event& e = ctx.calls.nonRegionEvent(k);
     const std::uint32_t callId = ctx.calls.callIdOfEntry(k);
-    const replay::Call* call = ctx.calls.callById(callId);
+    const std::optional<replay::Call> call = ctx.calls.callById(callId);
     const double callEnter = call ? call->enter : e.time;
     switch (e.kind) {
       case EventKind::MpiSend:
@@ -295,7 +296,7 @@ std::uint64_t PointToPoint::detect() {
   // Late Sender per waiting call: receives completed by one call (a Waitall)
   // wait together for the latest of their senders.
   for (std::size_t i = 0; i < count;) {
-    const replay::Call* call = ctx_.calls.callById(receives_[i].call);
+    const std::optional<replay::Call> call = ctx_.calls.callById(receives_[i].call);
     std::size_t end = i + 1;
     while (end < count && receives_[end].call == receives_[i].call) ++end;
     std::size_t latest = i;
@@ -339,9 +340,9 @@ std::uint64_t PointToPoint::detect() {
   std::vector<SendCompletion> completionKind(regions.size());  // per region: no string compare per send
   for (std::size_t r = 0; r < regions.size(); ++r) completionKind[r] = sendCompletion(regions[r].name);
   // A bit per call, not a node per call: this runs over every receive of the trace.
-  std::vector<bool> lateSenderCalls(ctx_.calls.calls().size());
+  std::vector<bool> lateSenderCalls(ctx_.calls.callCount());
   for (const Receive& r : receives_) {
-    const replay::Call* call = ctx_.calls.callById(r.call);
+    const std::optional<replay::Call> call = ctx_.calls.callById(r.call);
     if (call && r.sendEnter > call->enter) lateSenderCalls[r.call] = true;
   }
   struct Wait {
@@ -352,7 +353,7 @@ std::uint64_t PointToPoint::detect() {
   std::vector<Wait> waits;  // the sends' waits, then ordered by call: per call the first longest counts
   for (std::size_t i = 0; i < sends_.size(); ++i) {
     const std::uint32_t id = sends_[i].completion;
-    const replay::Call* call = ctx_.calls.callById(id);
+    const std::optional<replay::Call> call = ctx_.calls.callById(id);
     if (!call) continue;
     const SendCompletion kind = completionKind[ctx_.trace.callTree[call->path].region];
     if (kind == SendCompletion::None || (kind == SendCompletion::WaitMany && lateSenderCalls[id])) continue;
@@ -365,7 +366,7 @@ std::uint64_t PointToPoint::detect() {
     Wait longest = waits[i];
     for (++i; i < waits.size() && waits[i].call == longest.call; ++i)
       if (waits[i].post > longest.post) longest = waits[i];
-    const replay::Call* call = ctx_.calls.callById(longest.call);
+    const std::optional<replay::Call> call = ctx_.calls.callById(longest.call);
     sev.addWait(Metric::MpiLateReceiver, call->path, call->enter, longest.post, longest.dest);
   }
   return violations;

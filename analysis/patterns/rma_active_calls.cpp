@@ -1,6 +1,7 @@
 #include "analysis/patterns/rma_active_calls.h"
 
 #include <iomanip>
+#include <optional>
 #include <sstream>
 
 namespace waitscope::patterns::rma_active {
@@ -48,7 +49,7 @@ std::string describe(const ReplayContext& ctx, std::string_view what, WinId win,
 }
 
 Call callAround(const ReplayContext& ctx, std::size_t i) {
-  if (const Call* call = ctx.calls.callOf(i)) return *call;
+  if (const std::optional<Call> call = ctx.calls.callOf(i)) return *call;
   Call none;
   none.enter = none.leave = ctx.events.events[i].time;
   return none;

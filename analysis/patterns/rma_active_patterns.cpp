@@ -32,6 +32,7 @@
 #include <limits>
 #include <map>
 #include <new>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -536,7 +537,7 @@ class ActiveReplay {
 
   // ---- general active target synchronization ----
   void groupSync(std::size_t i, const trace::RmaRecord& rec) {
-    const Call* call = ctx_.calls.callOf(i);
+    const std::optional<Call> call = ctx_.calls.callOf(i);
     ExchangeWindow* w = find(rec.win);
     if (!call || !w) return;
     switch (groupCall(ctx_.regionName(call->path))) {

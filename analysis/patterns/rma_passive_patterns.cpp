@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -84,7 +85,7 @@ struct Transfer {
 // the targets it completes towards (window ranks), as far as they are known.
 struct Completion {
   WinId win = kNone;
-  std::uint32_t call = kNone;  // index in CallIndex::calls()
+  std::uint32_t call = kNone;  // CallIndex::callById
   double enter = 0, leave = 0;
   CallPathId path = kNone;
   std::vector<Rank> targets;
@@ -162,8 +163,8 @@ class Scanner {
   }
   // The MPI function an RMA record sits in, or `fallback` outside any MPI call.
   std::string callName(std::size_t i, const std::string& fallback) const {
-    const Call* call = ctx_.calls.callOf(i);
-    if (call == nullptr || call->path == kNone) return fallback;
+    const std::optional<Call> call = ctx_.calls.callOf(i);
+    if (!call || call->path == kNone) return fallback;
     const std::string& name = ctx_.regionName(call->path);
     return name.starts_with("MPI_") ? name : fallback;
   }
@@ -202,14 +203,14 @@ class Scanner {
         return;
       }
     }
-    const Call* call = ctx_.calls.callOf(i);
+    const std::optional<Call> call = ctx_.calls.callOf(i);
     Hold h;
     h.win = r.win;
     h.target = r.remote;
     h.type = r.lockType == kExclusive ? kExclusive : static_cast<std::uint8_t>(RmaLockType::Shared);
-    h.lockEnter = call != nullptr ? call->enter : e.time;
-    h.lockLeave = call != nullptr ? call->leave : e.time;
-    h.lockPath = call != nullptr ? call->path : kNone;
+    h.lockEnter = call ? call->enter : e.time;
+    h.lockLeave = call ? call->leave : e.time;
+    h.lockPath = call ? call->path : kNone;
     h.holdStart = acquiredNow ? e.time : h.lockLeave;
     h.acquired = acquiredNow;
     open_.emplace(Key{r.win, r.remote}, Open{static_cast<std::uint32_t>(out_.holds.size()), {}});
@@ -243,10 +244,10 @@ class Scanner {
            (lockAllOpen ? " (the window is locked with MPI_Win_lock_all)" : ""));
       return;
     }
-    const Call* call = ctx_.calls.callOf(i);
+    const std::optional<Call> call = ctx_.calls.callOf(i);
     Hold& h = out_.holds[it->second.hold];
-    h.holdEnd = std::max(h.holdStart, call != nullptr ? call->leave : e.time);
-    h.unlockEnter = std::min(h.holdEnd, std::max(h.holdStart, call != nullptr ? call->enter : e.time));
+    h.holdEnd = std::max(h.holdStart, call ? call->leave : e.time);
+    h.unlockEnter = std::min(h.holdEnd, std::max(h.holdStart, call ? call->enter : e.time));
     h.closed = true;
     if (Completion* c = completion(i, r.win)) {
       if (r.remote != kNone) {
@@ -267,9 +268,9 @@ class Scanner {
     matching_[r.win][r.matchingId] = r.remote;
     auto& accessed = it->second.accessed;
     if (std::find(accessed.begin(), accessed.end(), r.remote) == accessed.end()) accessed.push_back(r.remote);
-    const Call* call = ctx_.calls.callOf(i);
-    if (call == nullptr) return;
-    const auto callId = static_cast<std::uint32_t>(call - ctx_.calls.calls().data());
+    const std::uint32_t callId = ctx_.calls.callIdOf(i);
+    const std::optional<Call> call = ctx_.calls.callById(callId);
+    if (!call) return;
     if (lastTransferCall_ == callId) return;  // one call, several records
     lastTransferCall_ = callId;
     out_.transfers.push_back({it->second.hold, r.remote, call->enter, call->leave, call->path});
@@ -290,9 +291,9 @@ class Scanner {
   // The completion entry of the call around event i (created on its first
   // record), or nullptr if that call does not complete passive epochs.
   Completion* completion(std::size_t i, WinId win) {
-    const Call* call = ctx_.calls.callOf(i);
-    if (call == nullptr || call->path == kNone) return nullptr;
-    const auto callId = static_cast<std::uint32_t>(call - ctx_.calls.calls().data());
+    const std::uint32_t callId = ctx_.calls.callIdOf(i);
+    const std::optional<Call> call = ctx_.calls.callById(callId);
+    if (!call || call->path == kNone) return nullptr;
     if (!out_.completions.empty() && out_.completions.back().call == callId && out_.completions.back().win == win)
       return &out_.completions.back();
     const std::string& name = ctx_.regionName(call->path);

@@ -3,6 +3,7 @@
 #include "analysis/metrics/mpi_category.h"
 #include "analysis/replay/path_sums.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,7 @@ std::vector<double> TimeMetrics::detect() {
   const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
     const trace::Event& e = ctx_.calls.nonRegionEvent(k);
-    const replay::Call* call = ctx_.calls.callOfEntry(k);
+    const std::optional<replay::Call> call = ctx_.calls.callOfEntry(k);
     if (!call) continue;
     switch (e.kind) {
       case EventKind::MpiSend:

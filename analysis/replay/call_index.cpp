@@ -104,7 +104,7 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
     if (e.kind == EventKind::Enter) {
       clock.enter(e);
       if (e.ref < paths && environment[e.ref] != kOther) [[unlikely]] {
-        (environment[e.ref] == kInit ? initCalls_ : finalizeCalls_).push_back({e.ref, e.time, e.time, i, i});
+        (environment[e.ref] == kInit ? initCalls_ : finalizeCalls_).push_back({e.ref, i, i});
         ++openEnvironment;
       }
       stack.push_back({i, trace::kNone});
@@ -113,16 +113,11 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
       if (stack.empty()) continue;  // the reader rejects unbalanced traces; be safe anyway
       const Open open = stack.back();
       stack.pop_back();
-      if (open.call != trace::kNone) {
-        calls_[open.call].leave = e.time;
-        calls_[open.call].leaveEvent = i;
-      }
+      if (open.call != trace::kNone) calls_[open.call].leaveEvent = i;
       // A leave carries the path it leaves; environment calls do not nest, so
       // it closes the last one entered.
       if (openEnvironment > 0 && e.ref < paths && environment[e.ref] != kOther) [[unlikely]] {
-        Call& call = (environment[e.ref] == kInit ? initCalls_ : finalizeCalls_).back();
-        call.leave = e.time;
-        call.leaveEvent = i;
+        (environment[e.ref] == kInit ? initCalls_ : finalizeCalls_).back().leaveEvent = i;
         --openEnvironment;
       }
     } else if (stack.empty()) {
@@ -132,8 +127,7 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
       Open& top = stack.back();
       if (top.call == trace::kNone) {
         top.call = static_cast<std::uint32_t>(calls_.size());
-        const trace::Event& enter = ev[top.enterEvent];
-        calls_.push_back({enter.ref, enter.time, enter.time, top.enterEvent, top.enterEvent});
+        calls_.push_back({ev[top.enterEvent].ref, top.enterEvent, top.enterEvent});
       }
       events_.push_back(i);
       callOfEntry_.push_back(top.call);
@@ -143,17 +137,11 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
 }
 
 void CallIndex::retime(const trace::LocationEvents& events, const trace::CallTree& tree) {
-  const auto& ev = events.events;
   RegionClock clock(tree, times_);
-  for (const trace::Event& e : ev) {
+  for (const trace::Event& e : events.events) {
     if (e.kind == EventKind::Enter) clock.enter(e);
     else if (e.kind == EventKind::Leave) clock.leave(e);
   }
-  for (std::vector<Call>* list : {&calls_, &initCalls_, &finalizeCalls_})
-    for (Call& call : *list) {
-      call.enter = ev[call.enterEvent].time;
-      call.leave = ev[call.leaveEvent].time;
-    }
 }
 
 }  // namespace waitscope::replay
