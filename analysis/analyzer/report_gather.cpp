@@ -328,9 +328,10 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
 // call paths and locations; the other ranks send theirs (send()).
 class InstanceStream {
  public:
-  static constexpr std::size_t kPiece = 65536;  // instances per message: 2 MiB
+  // Instances per message (512 KiB): one chunk of the store, so a piece is sent without a copy.
+  static constexpr std::size_t kPiece = replay::Severities::Instances::kChunk;
 
-  InstanceStream(const std::vector<WaitInstance>& mine, MPI_Comm world,
+  InstanceStream(const replay::Severities::Instances& mine, MPI_Comm world,
                  const std::vector<std::vector<std::uint32_t>>& toGlobal)
       : mine_(mine), world_(world), toGlobal_(toGlobal), yieldCore_(replay::nodeOversubscribed(world)) {
     MPI_Comm_rank(world, &me_);
@@ -346,7 +347,7 @@ class InstanceStream {
     for (std::size_t first = 0; first < mine_.size(); first += kPiece) {
       const std::size_t n = std::min(kPiece, mine_.size() - first);
       MPI_Request request = MPI_REQUEST_NULL;
-      MPI_Isend(mine_.data() + first, static_cast<int>(n * sizeof(WaitInstance)), MPI_BYTE, 0, kTag, world_, &request);
+      MPI_Isend(&mine_[first], static_cast<int>(n * sizeof(WaitInstance)), MPI_BYTE, 0, kTag, world_, &request);
       replay::waitFor(request, yieldCore_);
     }
   }
@@ -361,7 +362,7 @@ class InstanceStream {
       }
       if (rank_ == counts_.size()) return false;
       const std::size_t n = std::min<std::size_t>(kPiece, counts_[rank_] - taken_);
-      const WaitInstance* records = mine_.data() + taken_;
+      const WaitInstance* records = rank_ == 0 ? &mine_[taken_] : nullptr;
       if (rank_ != 0) {
         piece_.resize(n);
         MPI_Request request = MPI_REQUEST_NULL;
@@ -390,7 +391,7 @@ class InstanceStream {
 
  private:
   static constexpr int kTag = 2002;
-  const std::vector<WaitInstance>& mine_;
+  const replay::Severities::Instances& mine_;
   MPI_Comm world_;
   const std::vector<std::vector<std::uint32_t>>& toGlobal_;
   bool yieldCore_;

@@ -60,8 +60,8 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   std::unordered_set<std::uint64_t> cancelled;
   std::size_t sends = 0, receives = 0;  // reserved exactly: no array is copied as it grows
-  for (const std::uint32_t i : nonRegion) {
-    const trace::Event& e = ev.events[i];
+  for (std::size_t k = 0; k < nonRegion.size(); ++k) {
+    const trace::Event& e = ctx.calls.nonRegionEvent(k);
     const EventKind kind = e.kind;
     if (kind == EventKind::MpiRequestCancelled) cancelled.insert(ev.message(e).request);
     sends += kind == EventKind::MpiSend || kind == EventKind::MpiIsend;
@@ -90,7 +90,7 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
         const bool blocking = e.kind == EventKind::MpiSend;
         if (!blocking) isends[m.request] = static_cast<std::uint32_t>(sends_.size());
         sends_.push_back(
-            {ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, callId, callEnter, blocking ? callId : trace::kNone});
+            {ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, callId, blocking ? callId : trace::kNone, callEnter});
         break;
       }
       case EventKind::MpiIsendComplete:

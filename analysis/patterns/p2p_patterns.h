@@ -35,11 +35,12 @@ class PointToPoint {
     std::uint32_t tag;
     std::uint32_t event;       // index of the send record
     std::uint32_t call;        // the sending call (CallIndex::callById), kNone outside one
-    double enter;              // enter of the sending call
     // The call that completed the send: the sending call itself when blocking, the MPI_Wait*
     // (or MPI_Test*) that completed the request of a non-blocking one; kNone if none did.
     std::uint32_t completion = trace::kNone;
+    double enter;              // enter of the sending call
   };
+  static_assert(sizeof(Send) == 32, "one per message sent: no padding");
   struct Receive {
     std::uint32_t source;      // world rank
     std::uint32_t comm;

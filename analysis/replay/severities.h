@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/metrics/metric_table.h"
+#include "analysis/trace/chunked_vector.h"
 #include "analysis/trace/ids.h"
 
 namespace waitscope::replay {
@@ -38,7 +39,10 @@ class Severities {
     double value;
   };
   std::vector<Entry> entries() const;  // sorted by (path, metric)
-  const std::vector<WaitInstance>& instances() const { return instances_; }
+  // In fixed chunks, not a doubling array: on message-heavy traces they are the largest thing
+  // the forward replay adds, and a doubling array's slack and copy set its peak.
+  using Instances = trace::ChunkedVector<WaitInstance>;
+  const Instances& instances() const { return instances_; }
 
  private:
   static std::uint64_t key(Metric metric, trace::CallPathId path) {
@@ -56,7 +60,7 @@ class Severities {
   };
   std::vector<Slot> slots_;
   std::size_t used_ = 0;
-  std::vector<WaitInstance> instances_;
+  Instances instances_;
 };
 
 }  // namespace waitscope::replay

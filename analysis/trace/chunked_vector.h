@@ -52,8 +52,38 @@ class ChunkedVector {
     if (n < size_) size_ = n;
   }
 
- private:
+  // Elements [i, i + n) lie in one chunk, contiguous from &(*this)[i], when n <= kChunk and `i` is
+  // a multiple of kChunk: what sending them in pieces without a copy needs.
   static constexpr std::size_t kChunk = std::size_t{1} << Shift;
+
+  // Reading in order, as a range-for does.
+  class const_iterator {
+   public:
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    const_iterator() = default;
+    const_iterator(const ChunkedVector* v, std::size_t i) : v_(v), i_(i) {}
+    const T& operator*() const { return (*v_)[i_]; }
+    const T* operator->() const { return &(*v_)[i_]; }
+    const_iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    const_iterator operator++(int) {
+      const_iterator old = *this;
+      ++i_;
+      return old;
+    }
+    bool operator==(const const_iterator& other) const { return i_ == other.i_; }
+
+   private:
+    const ChunkedVector* v_ = nullptr;
+    std::size_t i_ = 0;
+  };
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size_}; }
+
+ private:
   static constexpr std::size_t kMask = kChunk - 1;
   static constexpr std::size_t kFirstChunk = std::min<std::size_t>(16, kChunk);
 

@@ -1,6 +1,8 @@
-// ChunkedVector: the append-only store of the delay costs' charges and of the events' side tables.
+// ChunkedVector: the append-only store of the delay costs' charges, the wait-state instances and the
+// events' side tables.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 
 #include "analysis/trace/chunked_vector.h"
@@ -67,4 +69,27 @@ TEST(ChunkedVector, CopiesAreDeepAndGrowOnTheirOwn) {
   v = copy;
   EXPECT_EQ(v.size(), 70u);
   EXPECT_EQ(v[69], 69u);
+}
+
+TEST(ChunkedVector, RangeForReadsEveryElementInOrder) {
+  ChunkedVector<unsigned, 4> v;  // chunks of 16
+  unsigned count = 0;
+  for (const unsigned x : v) count += x + 1;
+  EXPECT_EQ(count, 0u);  // empty: no element
+  for (unsigned i = 0; i < 50; ++i) v.push_back(i);
+  unsigned expected = 0;
+  for (const unsigned x : v) ASSERT_EQ(x, expected++);
+  EXPECT_EQ(expected, 50u);
+}
+
+TEST(ChunkedVector, WholeChunksAreContiguous) {
+  ChunkedVector<unsigned, 4> v;
+  for (unsigned i = 0; i < 40; ++i) v.push_back(i);
+  using V = ChunkedVector<unsigned, 4>;
+  static_assert(V::kChunk == 16);
+  for (std::size_t first = 0; first < v.size(); first += V::kChunk) {
+    const unsigned* piece = &v[first];
+    const std::size_t n = std::min(V::kChunk, v.size() - first);
+    for (std::size_t k = 0; k < n; ++k) ASSERT_EQ(piece[k], first + k);  // as a message would be sent
+  }
 }
