@@ -6,6 +6,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdio>
+#include <deque>
+#include <unordered_map>
 #include <utility>
 
 #include "analysis/replay/merge_runs.h"
@@ -78,14 +80,15 @@ void DelayPropagation::orderItems() {
 // has replayed every item before W (later in time); the cause needs it at its
 // receive item. Only these scalars follow the backward order, and they are
 // cheap: every rank sends rank 0 its item sequence, cut to what moves phi
-// (its own wait states, and the remote ones whose interval holds own wait
-// states, without profiles); rank 0 replays all ranks' sequences in the order
+// (its own wait states, and the remote ones with the own wait states in their
+// interval, without profiles); rank 0 replays all ranks' sequences in the order
 // of the distributed replay (a receive item waits until its waiter has passed
 // the wait state) and returns each rank the phi of its own wait states, which
 // each waiter then sends to the causes. The sequences travel in fixed chunks
-// that rank 0 takes as its replay reaches them, so that neither the senders
-// nor rank 0 hold a whole sequence, and rank 0's memory does not grow with the
-// number of ranks times their sequences.
+// that rank 0 takes as its replay reaches them, and the answers go back in
+// pieces as their wait states are passed, so that neither the senders nor rank 0
+// hold a whole sequence, and rank 0's memory does not grow with the number of
+// ranks times their wait states.
 void DelayPropagation::solvePropagation() {
   const int n = ctx_.worldSize;
   const int me = ctx_.worldRank;
@@ -96,9 +99,7 @@ void DelayPropagation::solvePropagation() {
   const std::array<std::uint64_t, 2> mine{streamLength(), waits_.size()};
   std::vector<std::uint64_t> sizes(me == 0 ? 2 * static_cast<std::size_t>(n) : 0);
   comm_.call(MPI_Igather, mine.data(), 2, MPI_UINT64_T, sizes.data(), 2, MPI_UINT64_T, 0);
-  // Rank 0: per rank, phi of each own wait state (kFamilies values each).
-  std::vector<double> answers;
-  std::vector<int> answerCounts(me == 0 ? n : 0), answerDispls(me == 0 ? n + 1 : 0);
+  std::vector<double> phiOfMine(kFamilies * waits_.size());
   if (me == 0) {
     std::vector<StreamWindow> windows(static_cast<std::size_t>(n));
     std::vector<std::size_t> waitCounts(static_cast<std::size_t>(n));
@@ -107,19 +108,36 @@ void DelayPropagation::solvePropagation() {
       waitCounts[r] = sizes[2 * r + 1];
       windows[r].buf.reserve(std::min<std::size_t>(2 * chunk, windows[r].total));
     }
-    simulate(windows, waitCounts, chunk, answers, answerCounts, answerDispls);
+    simulate(windows, waitCounts, chunk, phiOfMine);
   } else {
+    // The answers arrive piece by piece, in the order rank 0 completes them, each tagged with
+    // its piece's index; all are received while the stream goes out.
+    const std::size_t piece = answerPiece(static_cast<std::size_t>(n), waits_.size());
+    std::vector<MPI_Request> answers;
+    answers.reserve((waits_.size() + piece - 1) / piece);
+    for (std::size_t first = 0, k = 0; first < waits_.size(); first += piece, ++k) {
+      const std::size_t count = std::min(piece, waits_.size() - first);
+      MPI_Irecv(phiOfMine.data() + kFamilies * first, static_cast<int>(kFamilies * count), MPI_DOUBLE, 0,
+                static_cast<int>(k), comm_, &answers.emplace_back());
+    }
     sendStream(chunk);
+    replay::waitAllFor(answers, ctx_.comms.nodeOversubscribed());
   }
-  std::vector<double> phiOfMine(kFamilies * waits_.size());
-  comm_.call(MPI_Iscatterv, answers.data(), answerCounts.data(), answerDispls.data(), MPI_DOUBLE, phiOfMine.data(),
-             static_cast<int>(phiOfMine.size()), MPI_DOUBLE, 0);
   exchangePhiAndIndirect(phiOfMine);
 }
 
+// Wait states per answer piece: larger at few ranks (fewer messages), smaller at many (rank 0
+// holds about one open piece per rank), and never more than 30000 pieces per rank, so that a
+// piece's index is a valid tag (MPI guarantees tags up to 32767).
+std::size_t DelayPropagation::answerPiece(std::size_t ranks, std::size_t waits) {
+  const std::size_t byRanks = std::max<std::size_t>(512, (std::size_t{1} << 16) / std::max<std::size_t>(ranks, 1));
+  return std::max(byRanks, (waits + 29999) / 30000);
+}
+
 // The item stream, doubles: an own wait state is -1 - its index; a remote one
-// {waiter, id, omega, D, family, count} and count (own wait, v) pairs; remote
-// ones that add to no phi here are left out.
+// {waiter, id, omega, D, family, count} and count (own wait, v) pairs. A remote one
+// that adds to no phi here (count 0) only tells rank 0 that nobody reads the
+// waiter's phi, which it may then drop once the waiter has passed the wait state.
 std::size_t DelayPropagation::streamLength() const {
   std::size_t length = 0;
   for (const Item& item : items_) {
@@ -127,8 +145,7 @@ std::size_t DelayPropagation::streamLength() const {
       length += 1;
       continue;
     }
-    const std::size_t props = caused_.propsEnd(item.index) - caused_.incoming[item.index].firstProp;
-    if (props != 0) length += 6 + 2 * props;
+    length += 6 + 2 * (caused_.propsEnd(item.index) - caused_.incoming[item.index].firstProp);
   }
   return length;
 }
@@ -144,7 +161,6 @@ void DelayPropagation::appendStream(std::size_t& next, std::vector<double>& out,
     }
     const Incoming& in = caused_.incoming[item.index];
     const std::size_t firstProp = in.firstProp, endProp = caused_.propsEnd(item.index);
-    if (endProp == firstProp) continue;  // adds to no phi here
     out.push_back(static_cast<double>(in.waiter));
     out.push_back(static_cast<double>(in.waitId));
     out.push_back(in.omega);
@@ -250,31 +266,165 @@ void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMi
   phiIn_ = std::move(in);
 }
 
-// Rank 0: replays the ranks' item streams (through `windows`); answers holds,
-// at answerDispls[r], the phi of rank r's own wait states as its rank passed
-// them (what its waiter sends), kFamilies values each: the cost a wait state
-// passes on keeps the family of the wait state it came from.
-void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::vector<std::size_t>& waitCounts,
-                                std::size_t chunk, std::vector<double>& answers, std::vector<int>& answerCounts,
-                                std::vector<int>& answerDispls) const {
-  const std::size_t n = answerCounts.size();
-  // The per-wait-state arrays are flat over the ranks, at waitDispls.
-  std::vector<std::size_t> waitDispls(n + 1, 0);
-  answerDispls[0] = 0;
-  for (std::size_t r = 0; r < n; ++r) {
-    waitDispls[r + 1] = waitDispls[r] + waitCounts[r];
-    answerCounts[r] = static_cast<int>(kFamilies * waitCounts[r]);
-    answerDispls[r + 1] = answerDispls[r] + answerCounts[r];
+// Rank 0's state of the replay of every rank's stream, in memory that follows the replay's front,
+// not the wait states behind or ahead of it: per rank, phi of the own wait states that collect
+// contributions and are not yet passed; the passed ones whose cause has yet to read them; and
+// the answer pieces being filled. Passed wait states and those nobody reads are one bit each.
+class DelayPropagation::Simulation {
+ public:
+  using Phi = std::array<double, kFamilies>;
+
+  Simulation(const DelayPropagation& owner, const std::vector<std::size_t>& waitCounts, std::vector<double>& ownAnswers)
+      : owner_(owner), waitCounts_(waitCounts), ownAnswers_(ownAnswers), ranks_(waitCounts.size()),
+        waitDispls_(ranks_ + 1, 0), pending_(ranks_), pieces_(ranks_), pieceSize_(ranks_), sent_(ranks_) {
+    for (std::size_t r = 0; r < ranks_; ++r) {
+      waitDispls_[r + 1] = waitDispls_[r] + waitCounts[r];
+      pieceSize_[r] = answerPiece(ranks_, waitCounts[r]);
+      sent_[r].assign((waitCounts[r] + pieceSize_[r] - 1) / pieceSize_[r], 0);
+    }
+    done_.assign(waitDispls_[ranks_], false);
+    unread_.assign(waitDispls_[ranks_], true);
   }
-  const std::size_t slots = waitDispls[n];
-  // Per slot, kFamilies values: phi as it accumulates, and from the moment its rank passes the
-  // wait state on, what the waiter sends, frozen (later additions, which only a cycle brings, are
-  // dropped: nothing reads them).
-  std::vector<double>& phi = answers;
-  phi.assign(kFamilies * slots, 0.0);
-  std::vector<char> done(slots, 0);
-  const auto slot = [&](std::size_t r, std::size_t id) { return waitDispls[r] + id; };
-  const auto pass = [&](std::size_t own) { done[own] = 1; };  // the waiter passes its wait state
+
+  bool valid(std::size_t r, std::size_t id) const { return r < ranks_ && id < waitCounts_[r]; }
+  bool done(std::size_t r, std::size_t id) const { return done_[slot(r, id)]; }
+
+  // phi of rank r's own wait state `id`, not yet passed, to add to.
+  double* collecting(std::size_t r, std::size_t id) {
+    Pending& p = pending_[r];
+    if (p.values.empty()) {
+      p.top = id;
+      p.values.emplace_back();
+    } else if (id > p.top) {
+      p.values.insert(p.values.begin(), id - p.top, Phi{});
+      p.top = id;
+    } else if (p.top - id >= p.values.size()) {
+      p.values.resize(p.top - id + 1);
+    }
+    return p.values[p.top - id].data();
+  }
+
+  // The waiter passes its wait state: its phi so far is what the waiter sends; later additions,
+  // which only a cycle brings, are dropped (nothing reads them).
+  void pass(std::size_t r, std::size_t id) {
+    if (!valid(r, id)) return;
+    const std::size_t s = slot(r, id);
+    if (done_[s]) return;
+    done_[s] = true;
+    Pending& p = pending_[r];
+    Phi phi{};
+    if (!p.values.empty() && id <= p.top && p.top - id < p.values.size()) phi = p.values[p.top - id];
+    answer(r, id, phi);
+    if (unread_[s]) passedUnread_.emplace(s, phi);
+    while (!p.values.empty() && done_[slot(r, p.top)]) {
+      p.values.pop_front();
+      if (p.top == 0) break;
+      --p.top;
+    }
+  }
+
+  // The cause reads phi of a passed wait state, once.
+  Phi read(std::size_t r, std::size_t id) {
+    const auto it = passedUnread_.find(slot(r, id));
+    if (it == passedUnread_.end()) return Phi{};
+    const Phi phi = it->second;
+    passedUnread_.erase(it);
+    return phi;
+  }
+  // The cause will not read phi of this wait state (it adds to no phi there).
+  void unread(std::size_t r, std::size_t id) {
+    const std::size_t s = slot(r, id);
+    unread_[s] = false;
+    passedUnread_.erase(s);
+  }
+
+  // After the replay: every piece not yet sent goes out with what it has (a wait state its rank
+  // never passed sends nothing: zeros), and every send completes.
+  void finish(bool yieldCore) {
+    for (std::size_t r = 1; r < ranks_; ++r)
+      for (std::size_t k = 0; k < sent_[r].size(); ++k)
+        if (!sent_[r][k]) send(r, k, openPiece(r, k));
+    std::vector<MPI_Request> requests;
+    requests.reserve(inFlight_.size());
+    for (InFlight& f : inFlight_) requests.push_back(f.request);
+    replay::waitAllFor(requests, yieldCore);
+    inFlight_.clear();
+  }
+
+ private:
+  struct Pending {
+    std::deque<Phi> values;  // values[i]: own wait state top - i
+    std::size_t top = 0;
+  };
+  struct Piece {
+    std::vector<double> values;
+    std::size_t passed = 0;
+  };
+  struct InFlight {
+    MPI_Request request;
+    std::vector<double> values;
+  };
+
+  std::size_t slot(std::size_t r, std::size_t id) const { return waitDispls_[r] + id; }
+
+  void answer(std::size_t r, std::size_t id, const Phi& phi) {
+    if (r == 0) {
+      std::copy(phi.begin(), phi.end(), ownAnswers_.begin() + static_cast<std::ptrdiff_t>(kFamilies * id));
+      return;
+    }
+    const std::size_t k = id / pieceSize_[r];
+    Piece& piece = openPiece(r, k);
+    std::copy(phi.begin(), phi.end(), piece.values.begin() + static_cast<std::ptrdiff_t>(kFamilies * (id % pieceSize_[r])));
+    if (++piece.passed == piece.values.size() / kFamilies) send(r, k, piece);
+  }
+
+  Piece& openPiece(std::size_t r, std::size_t k) {
+    auto [it, added] = pieces_[r].try_emplace(k);
+    if (added) {
+      const std::size_t first = k * pieceSize_[r];
+      it->second.values.assign(kFamilies * std::min(pieceSize_[r], waitCounts_[r] - first), 0.0);
+    }
+    return it->second;
+  }
+
+  // Sends piece k of rank r (which receives it with tag k) and forgets it; reaps finished sends.
+  void send(std::size_t r, std::size_t k, Piece& piece) {
+    InFlight& f = inFlight_.emplace_back();
+    f.values = std::move(piece.values);
+    MPI_Isend(f.values.data(), static_cast<int>(f.values.size()), MPI_DOUBLE, static_cast<int>(r),
+              static_cast<int>(k), owner_.comm_, &f.request);
+    sent_[r][k] = 1;
+    pieces_[r].erase(k);
+    while (!inFlight_.empty()) {
+      int finished = 0;
+      MPI_Test(&inFlight_.front().request, &finished, MPI_STATUS_IGNORE);
+      if (!finished) break;
+      inFlight_.pop_front();
+    }
+  }
+
+  const DelayPropagation& owner_;
+  const std::vector<std::size_t>& waitCounts_;
+  std::vector<double>& ownAnswers_;
+  std::size_t ranks_;
+  std::vector<std::size_t> waitDispls_;  // the ranks' wait states, flat
+  std::vector<bool> done_, unread_;
+  std::vector<Pending> pending_;
+  std::unordered_map<std::size_t, Phi> passedUnread_;
+  std::vector<std::unordered_map<std::size_t, Piece>> pieces_;  // per rank, the pieces being filled
+  std::vector<std::size_t> pieceSize_;
+  std::vector<std::vector<char>> sent_;
+  std::deque<InFlight> inFlight_;
+};
+
+// Rank 0: replays the ranks' item streams (through `windows`) and answers each rank the phi of
+// its own wait states as its rank passed them (what its waiter sends), kFamilies values each
+// (rank 0's own into `ownAnswers`): the cost a wait state passes on keeps the family of the wait
+// state it came from.
+void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::vector<std::size_t>& waitCounts,
+                                std::size_t chunk, std::vector<double>& ownAnswers) const {
+  const std::size_t n = waitCounts.size();
+  Simulation sim(*this, waitCounts, ownAnswers);
   auto finished = [&](std::size_t r) { return !ensure(r, windows[r], 1, chunk); };
   bool warned = false;
   for (;;) {
@@ -283,8 +433,7 @@ void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::v
       StreamWindow& w = windows[r];
       while (!finished(r)) {
         if (w.buf[w.at] < 0.0) {
-          const std::size_t own = slot(r, static_cast<std::size_t>(-1.0 - w.buf[w.at]));
-          if (!done[own]) pass(own);  // what the waiter sends when it passes the wait state
+          sim.pass(r, static_cast<std::size_t>(-1.0 - w.buf[w.at]));
           w.at += 1;
           progress = true;
           continue;
@@ -292,23 +441,28 @@ void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::v
         ensure(r, w, 6, chunk);
         const auto waiter = static_cast<std::size_t>(w.buf[w.at]);
         const auto id = static_cast<std::size_t>(w.buf[w.at + 1]);
-        const bool valid = waiter < n && id < waitCounts[waiter];
-        if (valid && !done[slot(waiter, id)]) break;  // the waiter has not reached it yet
+        const bool valid = sim.valid(waiter, id);
         const auto props = static_cast<std::size_t>(w.buf[w.at + 5]);
+        if (props == 0) {  // reads nothing and adds nothing: need not wait for the waiter
+          if (valid) sim.unread(waiter, id);
+          w.at += 6;
+          progress = true;
+          continue;
+        }
+        if (valid && !sim.done(waiter, id)) break;  // the waiter has not reached it yet
         ensure(r, w, 6 + 2 * props, chunk);
         const double* const item = w.buf.data() + w.at;
-        const double* const p = valid ? phi.data() + kFamilies * slot(waiter, id) : nullptr;
+        const Simulation::Phi carried = valid ? sim.read(waiter, id) : Simulation::Phi{};
         const double omega = item[2], total = item[3];
         const auto family = static_cast<std::size_t>(item[4]);
         for (std::size_t k = 0; k < props; ++k) {
           const auto own = static_cast<std::size_t>(item[6 + 2 * k]);
-          if (done[slot(r, own)]) continue;
+          if (!sim.valid(r, own) || sim.done(r, own)) continue;
           const double v = item[7 + 2 * k];
-          double* const into = phi.data() + kFamilies * slot(r, own);
+          double* const into = sim.collecting(r, own);
           for (std::size_t g = 0; g < kFamilies; ++g) {
-            const double carried = p ? p[g] : 0.0;
-            if (g == family) into[g] += (omega + carried) * v / total;
-            else if (carried != 0.0) into[g] += carried * v / total;
+            if (g == family) into[g] += (omega + carried[g]) * v / total;
+            else if (carried[g] != 0.0) into[g] += carried[g] * v / total;
           }
         }
         w.at += 6 + 2 * props;
@@ -329,14 +483,12 @@ void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::v
       for (std::size_t r = 0; r < n; ++r)
         if (!finished(r)) {
           const StreamWindow& w = windows[r];
-          pass(slot(static_cast<std::size_t>(w.buf[w.at]), static_cast<std::size_t>(w.buf[w.at + 1])));
+          sim.pass(static_cast<std::size_t>(w.buf[w.at]), static_cast<std::size_t>(w.buf[w.at + 1]));
           break;
         }
     }
   }
-  // A wait state its rank never passed sends nothing (each rank's stream holds all of its own).
-  for (std::size_t own = 0; own < slots; ++own)
-    if (!done[own]) std::fill_n(phi.begin() + static_cast<std::ptrdiff_t>(kFamilies * own), kFamilies, 0.0);
+  sim.finish(ctx_.comms.nodeOversubscribed());
 }
 
 // The local replay in backward order, with every phi known: the same charges

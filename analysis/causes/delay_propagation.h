@@ -49,8 +49,10 @@ class DelayPropagation {
   void sendStream(std::size_t chunk) const;
   bool ensure(std::size_t r, StreamWindow& w, std::size_t need, std::size_t chunk) const;
   void exchangePhiAndIndirect(const std::vector<double>& phiOfMine);
+  class Simulation;
+  static std::size_t answerPiece(std::size_t ranks, std::size_t waits);
   void simulate(std::vector<StreamWindow>& windows, const std::vector<std::size_t>& waitCounts, std::size_t chunk,
-                std::vector<double>& answers, std::vector<int>& answerCounts, std::vector<int>& answerDispls) const;
+                std::vector<double>& ownAnswers) const;
   void backwardReplay();
   void charge(std::size_t i);
   void chargePath(std::size_t family, trace::CallPathId path, double shortTerm,
