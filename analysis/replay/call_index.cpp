@@ -104,7 +104,7 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
     if (e.kind == EventKind::Enter) {
       clock.enter(e);
       if (e.ref < paths && environment[e.ref] != kOther) [[unlikely]] {
-        (environment[e.ref] == kInit ? initCalls_ : finalizeCalls_).push_back({e.ref, i, i});
+        (environment[e.ref] == kInit ? initCalls_ : finalizeCalls_).push_back({i, i});
         ++openEnvironment;
       }
       stack.push_back({i, trace::kNone});
@@ -127,13 +127,17 @@ CallIndex::CallIndex(const trace::LocationEvents& events, const trace::CallTree&
       Open& top = stack.back();
       if (top.call == trace::kNone) {
         top.call = static_cast<std::uint32_t>(calls_.size());
-        calls_.push_back({ev[top.enterEvent].ref, top.enterEvent, top.enterEvent});
+        calls_.push_back({top.enterEvent, top.enterEvent});
       }
       events_.push_back(i);
       callOfEntry_.push_back(top.call);
     }
   }
   blockStart_.push_back(static_cast<std::uint32_t>(events_.size()));
+  // A call often writes several records (an MPI_Irecv its request and its completion in the
+  // wait), so the reservation above is generous; the copy costs less than the slack kept for
+  // the whole analysis.
+  calls_.shrink_to_fit();
 }
 
 void CallIndex::retime(const trace::LocationEvents& events, const trace::CallTree& tree) {

@@ -3,8 +3,8 @@
 // the MPI call that wrote it): its call path, enter and leave time, built in one pass. Only the
 // events other than enters and leaves are listed, with a coarse index per block of events, so a
 // lookup searches a few cached entries and the pattern passes walk a tenth or less of a trace.
-// A call is stored as its path and its enter and leave events (12 bytes), its times read from
-// those events when it is handed out: they follow the clock correction with nothing to update.
+// A call is stored as its enter and leave events (8 bytes), its path and times read from those
+// events when it is handed out: they follow the clock correction with nothing to update.
 // The same pass lists the MPI environment calls (MPI_Init, MPI_Init_thread, MPI_Finalize), which
 // synchronize every location, and sums the time per call path (RegionTimes): no other pass reads
 // every event.
@@ -42,16 +42,16 @@ struct Call {
 
 class CallIndex {
  private:
-  // What it stores per call; first, so that the members below can use it.
+  // What it stores per call; first, so that the members below can use it. Its path is its enter
+  // event's.
   struct Record {
-    trace::CallPathId path;
     std::uint32_t enterEvent;
     std::uint32_t leaveEvent;  // == enterEvent until the call is left
   };
-  static_assert(sizeof(Record) == 12, "one per call with a communication event: keep it compact");
+  static_assert(sizeof(Record) == 8, "one per call with a communication event: keep it compact");
   Call timed(const Record& r) const {
     const trace::Event* const ev = locationEvents_->data();
-    return {r.path, ev[r.enterEvent].time, ev[r.leaveEvent].time, r.enterEvent, r.leaveEvent};
+    return {ev[r.enterEvent].ref, ev[r.enterEvent].time, ev[r.leaveEvent].time, r.enterEvent, r.leaveEvent};
   }
   auto timedRange(const std::vector<Record>& records) const {
     return std::views::transform(records, [this](const Record& r) { return timed(r); });
