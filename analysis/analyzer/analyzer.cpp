@@ -234,7 +234,9 @@ LocalResult analyzePhases(trace::Trace& local, MPI_Comm world, const AnalysisOpt
   f.p2p.reset();
   f.collectives.reset();
   progress("causes", 0);
-  causes::analyzeDelays(f.ctx, result);
+  causes::analyzeDelays(f.ctx, result, [&] {
+    if (options.releasePayloads) local.locations[0].releasePayloads();
+  });
   progress("causes", 50);
   causes::analyzeCriticalPath(f.ctx, result);
   progress("causes", 100);

@@ -36,13 +36,18 @@ struct AnalysisOptions {
   // Correct clock-condition violations with the controlled logical clock before the pattern
   // search (time_correction.h); only a trace with violations changes. Off: the recorded times.
   bool timeCorrection = true;
+  // Free the location's payload tables (trace::LocationEvents::releasePayloads) as soon as the
+  // analysis has read them for the last time, before the backward replay's memory peak; the
+  // caller's trace then keeps its events without payloads. Off: the trace stays whole.
+  bool releasePayloads = false;
 };
 
 // Collective over `world`, whose rank r analyzes world rank r of the trace;
 // `local` holds the definitions and exactly that rank's location. If the times are corrected
 // (AnalysisOptions::timeCorrection), that location's events carry the corrected times afterwards:
 // the analysis corrects them in place rather than in a copy (result.timeCorrection.correction
-// recomputes them from the recorded ones).
+// recomputes them from the recorded ones). With AnalysisOptions::releasePayloads, its payload
+// tables are gone afterwards.
 LocalResult analyzeLocation(trace::Trace& local, MPI_Comm world, const AnalysisOptions& options = {});
 
 // Collective over `world`: merges the call trees and severities of all ranks

@@ -3,17 +3,24 @@
 // backward replay on the same ranks classifies every wait state (direct or
 // indirect, propagating or terminal), charges delay costs to the call paths
 // that caused it, and finds the critical path.
+#include <functional>
+
 #include "analysis/replay/local_result.h"
 #include "analysis/replay/replay_context.h"
 
 namespace waitscope::causes {
 
 // Collective over ctx.comms.world(). Reads the wait-state instances the forward
-// replay left in result.severities; adds the delay_*, mpi_wait_* metrics.
-void analyzeDelays(replay::ReplayContext& ctx, replay::LocalResult& result);
+// replay left in result.severities; adds the delay_*, mpi_wait_* metrics. Calls
+// `payloadsRead` (if set) once it has read the last of the location's payloads
+// (ctx.events' message, collective and RMA records), early, before its own memory
+// peaks; neither it nor analyzeCriticalPath reads them afterwards.
+void analyzeDelays(replay::ReplayContext& ctx, replay::LocalResult& result,
+                   const std::function<void()>& payloadsRead = {});
 
 // Collective over ctx.comms.world(). Adds critical_path and
 // critical_path_imbalance, and this location's pieces of the path to result.
+// Reads the location's events, not their payloads.
 void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result);
 
 }  // namespace waitscope::causes

@@ -58,11 +58,12 @@
 
 namespace waitscope::causes {
 
-void analyzeDelays(replay::ReplayContext& ctx, replay::LocalResult& result) {
+void analyzeDelays(replay::ReplayContext& ctx, replay::LocalResult& result, const std::function<void()>& payloadsRead) {
   // The exchange's own communicator.
   const replay::YieldingComm comm(ctx.comms.world(), ctx.comms.nodeOversubscribed());
   delay::AnalyzedWaits waits = delay::collectWaits(result.severities, ctx.worldRank, ctx.worldSize);
   std::optional<delay::SyncIndex> syncs(std::in_place, ctx, waits.waits);
+  if (payloadsRead) payloadsRead();  // the index was their last reader
   std::optional<delay::IntervalProfile> profile(std::in_place, ctx, waits.waits);
   delay::CausedWaits caused(waits.waits, *syncs, *profile);
   delay::ProfileExchange(ctx, comm, waits, *syncs, *profile, caused).run();

@@ -167,6 +167,7 @@ int run(int argc, char** argv) {
   analyzer::AnalysisOptions options;
   options.progress = progress;
   options.timeCorrection = o.timeCorrection;
+  options.releasePayloads = true;  // nothing after the analysis reads them
   try {
     const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD, options);
     progress("write", 0);

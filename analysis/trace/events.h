@@ -116,6 +116,15 @@ struct LocationEvents {
   }
   void addMarker(EventKind kind, double time) { events.push_back({time, kind, kNone}); }
 
+  // Frees the payload tables, keeping the events (time, kind, call path of enters and leaves):
+  // for an analysis whose later phases read only those. Payload accessors must not be used
+  // afterwards.
+  void releasePayloads() {
+    messages = {};
+    collectives = {};
+    rma = {};
+  }
+
   // Bytes held by this location's arrays (capacity, as resident memory counts it).
   std::size_t memoryBytes() const {
     return events.capacity() * sizeof(Event) + messages.records.capacity() * sizeof(MessageRecord) +
