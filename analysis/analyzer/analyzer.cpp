@@ -125,10 +125,10 @@ struct Families {
 
   // After the times of the events changed in place: validate() passed on the same events (the
   // correction moves times, never the order), so its checks are not repeated; the call index
-  // takes the new times, and the families that hold times are built again.
+  // takes the new times, and the point-to-point family, which holds times, is built again (the
+  // collective operations read theirs from the events).
   void retime(const trace::Trace& local, MPI_Comm world, bool yieldCore) {
     calls.retime(ctx.events, local.callTree);
-    collectives.emplace(ctx);
     p2p.emplace(ctx);
     agree(p2p->exchange(), world, yieldCore);
   }

@@ -132,7 +132,7 @@ class Edges {
       Group g{comm, {}, false}, scans{comm, {}, true};
       for (const Collectives::Operation& o : ops[c]) {
         const bool isRoot = o.root == me;
-        const std::uint32_t enter = o.call.enterEvent, leave = o.call.leaveEvent;
+        const std::uint32_t enter = o.enterEvent, leave = o.leaveEvent;
         switch (o.kind) {
           case Collectives::Kind::Barrier:
           case Collectives::Kind::NxN:

@@ -76,9 +76,11 @@ std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext
   // MPI_Init and MPI_Finalize synchronize MPI_COMM_WORLD (those the trace left).
   std::vector<Operation> init, finalize;
   for (const replay::Call& call : ctx.calls.initCalls())
-    if (replay::CallIndex::left(call)) init.push_back({Kind::Init, 0xfffffffeu, trace::kNone, false, call});
+    if (replay::CallIndex::left(call))
+      init.push_back({Kind::Init, false, 0xfffffffeu, trace::kNone, call.enterEvent, call.leaveEvent});
   for (const replay::Call& call : ctx.calls.finalizeCalls())
-    if (replay::CallIndex::left(call)) finalize.push_back({Kind::Finalize, 0xffffffffu, trace::kNone, false, call});
+    if (replay::CallIndex::left(call))
+      finalize.push_back({Kind::Finalize, false, 0xffffffffu, trace::kNone, call.enterEvent, call.leaveEvent});
   const auto& ev = ctx.events;
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
@@ -88,8 +90,8 @@ std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext
     const auto& c = ev.collective(e);
     // Collectives on inter-communicators are not analyzed (the reader says so).
     if (!call || c.object >= ops.size() || defs.isInterComm(c.object)) continue;
-    ops[c.object].push_back(
-        {kindOf(c.op), static_cast<std::uint32_t>(c.op) << 24 | (c.root & 0xffffff), c.root, c.sent > 0, *call});
+    ops[c.object].push_back({kindOf(c.op), c.sent > 0, static_cast<std::uint32_t>(c.op) << 24 | (c.root & 0xffffff),
+                             c.root, call->enterEvent, call->leaveEvent});
   }
   if (const trace::CommId w = worldComm(defs); w != trace::kNone) {
     init.insert(init.end(), ops[w].begin(), ops[w].end());
@@ -124,8 +126,9 @@ std::string Collectives::validate() const {
       if (!ops[c].empty() && ctx.comms.get(c) == MPI_COMM_NULL && error.empty()) {
         std::ostringstream out;
         out.precision(9);
-        out << "rank " << ctx.worldRank << ": " << ctx.regionName(ops[c][0].call.path) << " at " << std::fixed
-            << ops[c][0].call.enter << " s uses communicator " << c << ", which the trace does not define for this rank";
+        const replay::Call call = ops[c][0].call(ctx.events.events);
+        out << "rank " << ctx.worldRank << ": " << ctx.regionName(call.path) << " at " << std::fixed
+            << call.enter << " s uses communicator " << c << ", which the trace does not define for this rank";
         error = out.str();
       }
       continue;
@@ -157,8 +160,9 @@ std::string Collectives::validate() const {
       if (error.empty()) {
         std::ostringstream out;
         out.precision(9);
-        out << "rank " << ctx.worldRank << ": " << ctx.regionName(ops[c][k].call.path) << " at " << std::fixed
-            << ops[c][k].call.enter << " s (collective " << k + 1 << " on communicator " << c
+        const replay::Call call = ops[c][k].call(ctx.events.events);
+        out << "rank " << ctx.worldRank << ": " << ctx.regionName(call.path) << " at " << std::fixed
+            << call.enter << " s (collective " << k + 1 << " on communicator " << c
             << ") does not match the operation or root the other members recorded";
         error = out.str();
       }
@@ -174,6 +178,7 @@ std::uint64_t Collectives::detect() {
   const auto& ops = ops_;
   auto& sev = ctx.severities;
   const auto& defs = ctx.defs();
+  const std::vector<trace::Event>& events = ctx.events.events;
   const bool yieldCore = ctx.comms.nodeOversubscribed();
   // Per operation of a batch: latest enter (and who), earliest leave, the root's enter, the latest
   // enter of a process that sends data (and who), the latest enter of lower ranks.
@@ -193,12 +198,13 @@ std::uint64_t Collectives::detect() {
       bool anyScan = false;
       for (std::size_t k = 0; k < n; ++k) {
         const Operation& o = list[from + k];
+        const replay::Call call = o.call(events);
         const int r = static_cast<int>(me);
-        enter[k] = {o.call.enter, r};
-        negLeave[k] = {-o.call.leave, r};
+        enter[k] = {call.enter, r};
+        negLeave[k] = {-call.leave, r};
         const bool isRoot = o.root == me;
-        rootEnter[k] = isRoot ? o.call.enter : -kInf;
-        sender[k] = {o.sends ? o.call.enter : -kInf, r};
+        rootEnter[k] = isRoot ? call.enter : -kInf;
+        sender[k] = {o.sends ? call.enter : -kInf, r};
         anyScan = anyScan || o.kind == Kind::Scan;
       }
       const int count = static_cast<int>(n);
@@ -217,7 +223,7 @@ std::uint64_t Collectives::detect() {
 
       for (std::size_t k = 0; k < n; ++k) {
         const Operation& o = list[from + k];
-        const replay::Call& call = o.call;
+        const replay::Call call = o.call(events);
         const double earliestLeave = -minLeave[k].value;
         auto waitUntil = [&](Metric metric, double until, int causeRank) {
           if (until > call.enter)

@@ -32,13 +32,21 @@ class Collectives {
   std::uint64_t detect();
 
   enum class Kind : std::uint8_t { Barrier, NxN, OneToN, NToOne, Scan, Init, Finalize, Other };
+  // Its call as the enter and leave event, whose path and times it reads (one per collective
+  // call: 20 bytes, where a copy of the call took 48).
   struct Operation {
     Kind kind;
+    bool sends;          // this process sends data in it (an N-to-1 operation's senders)
     std::uint32_t code;  // op and root, compared across members
     trace::Rank root;    // rank in the communicator, kNone if none
-    bool sends;          // this process sends data in it (an N-to-1 operation's senders)
-    replay::Call call;
+    std::uint32_t enterEvent;
+    std::uint32_t leaveEvent;
+    replay::Call call(const std::vector<trace::Event>& events) const {
+      const trace::Event& enter = events[enterEvent];
+      return {enter.ref, enter.time, events[leaveEvent].time, enterEvent, leaveEvent};
+    }
   };
+  static_assert(sizeof(Operation) == 20, "one per collective call: keep it compact");
   // Per trace communicator, this location's operations in order.
   const std::vector<std::vector<Operation>>& operations() const { return ops_; }
 

@@ -175,6 +175,8 @@ std::string PointToPoint::exchange() {
     }
   }
   replay::waitAllFor(requests, yieldCore);
+  // Each buffer goes as soon as it is read: the exchange is the forward replay's memory peak.
+  outgoing = {};
 
   // Match: per source, the k-th receive posted on (comm, tag) gets the k-th
   // message sent on it (MPI's non-overtaking rule).
@@ -226,6 +228,9 @@ std::string PointToPoint::exchange() {
       }
     }
   }
+
+  incoming = {};
+  bySource = {};
 
   // Reply with the posting time of every message's receive (for Late Receiver).
   std::vector<double> postTimes(sendOffset[nu], kInf);
