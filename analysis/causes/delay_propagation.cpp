@@ -136,8 +136,8 @@ std::size_t DelayPropagation::answerPiece(std::size_t ranks, std::size_t waits) 
 
 // The item stream, doubles: an own wait state is -1 - its index; a remote one
 // {waiter, id, omega, D, family, count} and count (own wait, v) pairs. A remote one
-// that adds to no phi here (count 0) only tells rank 0 that nobody reads the
-// waiter's phi, which it may then drop once the waiter has passed the wait state.
+// that adds to no phi here is {ranks + waiter, id}: it only tells rank 0 that nobody
+// reads the waiter's phi, which it may then drop once the waiter has passed the wait state.
 std::size_t DelayPropagation::streamLength() const {
   std::size_t length = 0;
   for (const Item& item : items_) {
@@ -145,7 +145,8 @@ std::size_t DelayPropagation::streamLength() const {
       length += 1;
       continue;
     }
-    length += 6 + 2 * (caused_.propsEnd(item.index) - caused_.incoming[item.index].firstProp);
+    const std::size_t props = caused_.propsEnd(item.index) - caused_.incoming[item.index].firstProp;
+    length += props == 0 ? 2 : 6 + 2 * props;
   }
   return length;
 }
@@ -153,6 +154,7 @@ std::size_t DelayPropagation::streamLength() const {
 // Appends whole items from items_[next] on to `out` until it holds at least `upTo` values or
 // the items run out.
 void DelayPropagation::appendStream(std::size_t& next, std::vector<double>& out, std::size_t upTo) const {
+  const auto ranks = static_cast<double>(ctx_.worldSize);
   for (; next < items_.size() && out.size() < upTo; ++next) {
     const Item& item = items_[next];
     if (item.from == 0) {
@@ -161,6 +163,11 @@ void DelayPropagation::appendStream(std::size_t& next, std::vector<double>& out,
     }
     const Incoming& in = caused_.incoming[item.index];
     const std::size_t firstProp = in.firstProp, endProp = caused_.propsEnd(item.index);
+    if (endProp == firstProp) {
+      out.push_back(ranks + static_cast<double>(in.waiter));
+      out.push_back(static_cast<double>(in.waitId));
+      continue;
+    }
     out.push_back(static_cast<double>(in.waiter));
     out.push_back(static_cast<double>(in.waitId));
     out.push_back(in.omega);
@@ -267,23 +274,24 @@ void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMi
 }
 
 // Rank 0's state of the replay of every rank's stream, in memory that follows the replay's front,
-// not the wait states behind or ahead of it: per rank, phi of the own wait states that collect
-// contributions and are not yet passed; the passed ones whose cause has yet to read them; and
-// the answer pieces being filled. Passed wait states and those nobody reads are one bit each.
+// not the wait states behind or ahead of it: per rank, phi of the own wait states from the latest
+// one still needed (not yet passed, or passed and not yet read by its cause) down to the earliest
+// that collects contributions, and the answer pieces being filled. Whether a wait state is passed,
+// and whether its cause has read it or said it never will, are a bit each.
 class DelayPropagation::Simulation {
  public:
   using Phi = std::array<double, kFamilies>;
 
   Simulation(const DelayPropagation& owner, const std::vector<std::size_t>& waitCounts, std::vector<double>& ownAnswers)
       : owner_(owner), waitCounts_(waitCounts), ownAnswers_(ownAnswers), ranks_(waitCounts.size()),
-        waitDispls_(ranks_ + 1, 0), pending_(ranks_), pieces_(ranks_), pieceSize_(ranks_), sent_(ranks_) {
+        waitDispls_(ranks_ + 1, 0), windows_(ranks_), pieces_(ranks_), pieceSize_(ranks_), sent_(ranks_) {
     for (std::size_t r = 0; r < ranks_; ++r) {
       waitDispls_[r + 1] = waitDispls_[r] + waitCounts[r];
       pieceSize_[r] = answerPiece(ranks_, waitCounts[r]);
       sent_[r].assign((waitCounts[r] + pieceSize_[r] - 1) / pieceSize_[r], 0);
     }
     done_.assign(waitDispls_[ranks_], false);
-    unread_.assign(waitDispls_[ranks_], true);
+    consumed_.assign(waitDispls_[ranks_], false);
   }
 
   bool valid(std::size_t r, std::size_t id) const { return r < ranks_ && id < waitCounts_[r]; }
@@ -291,51 +299,39 @@ class DelayPropagation::Simulation {
 
   // phi of rank r's own wait state `id`, not yet passed, to add to.
   double* collecting(std::size_t r, std::size_t id) {
-    Pending& p = pending_[r];
-    if (p.values.empty()) {
-      p.top = id;
-      p.values.emplace_back();
-    } else if (id > p.top) {
-      p.values.insert(p.values.begin(), id - p.top, Phi{});
-      p.top = id;
-    } else if (p.top - id >= p.values.size()) {
-      p.values.resize(p.top - id + 1);
+    Window& w = windows_[r];
+    if (w.values.empty()) {
+      w.top = id;
+      w.values.emplace_back();
+    } else if (id > w.top) {
+      w.values.insert(w.values.begin(), id - w.top, Phi{});
+      w.top = id;
+    } else if (w.top - id >= w.values.size()) {
+      w.values.resize(w.top - id + 1);
     }
-    return p.values[p.top - id].data();
+    return w.values[w.top - id].data();
   }
 
   // The waiter passes its wait state: its phi so far is what the waiter sends; later additions,
   // which only a cycle brings, are dropped (nothing reads them).
   void pass(std::size_t r, std::size_t id) {
-    if (!valid(r, id)) return;
-    const std::size_t s = slot(r, id);
-    if (done_[s]) return;
-    done_[s] = true;
-    Pending& p = pending_[r];
-    Phi phi{};
-    if (!p.values.empty() && id <= p.top && p.top - id < p.values.size()) phi = p.values[p.top - id];
-    answer(r, id, phi);
-    if (unread_[s]) passedUnread_.emplace(s, phi);
-    while (!p.values.empty() && done_[slot(r, p.top)]) {
-      p.values.pop_front();
-      if (p.top == 0) break;
-      --p.top;
-    }
+    if (!valid(r, id) || done_[slot(r, id)]) return;
+    done_[slot(r, id)] = true;
+    answer(r, id, value(r, id));
+    retire(r);
   }
 
   // The cause reads phi of a passed wait state, once.
   Phi read(std::size_t r, std::size_t id) {
-    const auto it = passedUnread_.find(slot(r, id));
-    if (it == passedUnread_.end()) return Phi{};
-    const Phi phi = it->second;
-    passedUnread_.erase(it);
+    const Phi phi = value(r, id);
+    consumed_[slot(r, id)] = true;
+    retire(r);
     return phi;
   }
   // The cause will not read phi of this wait state (it adds to no phi there).
   void unread(std::size_t r, std::size_t id) {
-    const std::size_t s = slot(r, id);
-    unread_[s] = false;
-    passedUnread_.erase(s);
+    consumed_[slot(r, id)] = true;
+    retire(r);
   }
 
   // After the replay: every piece not yet sent goes out with what it has (a wait state its rank
@@ -352,7 +348,7 @@ class DelayPropagation::Simulation {
   }
 
  private:
-  struct Pending {
+  struct Window {
     std::deque<Phi> values;  // values[i]: own wait state top - i
     std::size_t top = 0;
   };
@@ -367,6 +363,22 @@ class DelayPropagation::Simulation {
 
   std::size_t slot(std::size_t r, std::size_t id) const { return waitDispls_[r] + id; }
 
+  Phi value(std::size_t r, std::size_t id) const {
+    const Window& w = windows_[r];
+    if (w.values.empty() || id > w.top || w.top - id >= w.values.size()) return Phi{};
+    return w.values[w.top - id];
+  }
+
+  // Drops the window's latest wait states while they are passed and read (or never to be read).
+  void retire(std::size_t r) {
+    Window& w = windows_[r];
+    while (!w.values.empty() && done_[slot(r, w.top)] && consumed_[slot(r, w.top)]) {
+      w.values.pop_front();
+      if (w.top == 0) break;
+      --w.top;
+    }
+  }
+
   void answer(std::size_t r, std::size_t id, const Phi& phi) {
     if (r == 0) {
       std::copy(phi.begin(), phi.end(), ownAnswers_.begin() + static_cast<std::ptrdiff_t>(kFamilies * id));
@@ -374,7 +386,8 @@ class DelayPropagation::Simulation {
     }
     const std::size_t k = id / pieceSize_[r];
     Piece& piece = openPiece(r, k);
-    std::copy(phi.begin(), phi.end(), piece.values.begin() + static_cast<std::ptrdiff_t>(kFamilies * (id % pieceSize_[r])));
+    std::copy(phi.begin(), phi.end(),
+              piece.values.begin() + static_cast<std::ptrdiff_t>(kFamilies * (id % pieceSize_[r])));
     if (++piece.passed == piece.values.size() / kFamilies) send(r, k, piece);
   }
 
@@ -408,9 +421,8 @@ class DelayPropagation::Simulation {
   std::vector<double>& ownAnswers_;
   std::size_t ranks_;
   std::vector<std::size_t> waitDispls_;  // the ranks' wait states, flat
-  std::vector<bool> done_, unread_;
-  std::vector<Pending> pending_;
-  std::unordered_map<std::size_t, Phi> passedUnread_;
+  std::vector<bool> done_, consumed_;
+  std::vector<Window> windows_;
   std::vector<std::unordered_map<std::size_t, Piece>> pieces_;  // per rank, the pieces being filled
   std::vector<std::size_t> pieceSize_;
   std::vector<std::vector<char>> sent_;
@@ -438,17 +450,20 @@ void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::v
           progress = true;
           continue;
         }
+        ensure(r, w, 2, chunk);
+        if (w.buf[w.at] >= static_cast<double>(n)) {  // reads nothing and adds nothing: need not wait
+          const auto waiter = static_cast<std::size_t>(w.buf[w.at]) - n;
+          const auto id = static_cast<std::size_t>(w.buf[w.at + 1]);
+          if (sim.valid(waiter, id)) sim.unread(waiter, id);
+          w.at += 2;
+          progress = true;
+          continue;
+        }
         ensure(r, w, 6, chunk);
         const auto waiter = static_cast<std::size_t>(w.buf[w.at]);
         const auto id = static_cast<std::size_t>(w.buf[w.at + 1]);
         const bool valid = sim.valid(waiter, id);
         const auto props = static_cast<std::size_t>(w.buf[w.at + 5]);
-        if (props == 0) {  // reads nothing and adds nothing: need not wait for the waiter
-          if (valid) sim.unread(waiter, id);
-          w.at += 6;
-          progress = true;
-          continue;
-        }
         if (valid && !sim.done(waiter, id)) break;  // the waiter has not reached it yet
         ensure(r, w, 6 + 2 * props, chunk);
         const double* const item = w.buf.data() + w.at;
