@@ -101,6 +101,51 @@ TEST(DelayCosts, ReleasingThePayloadsChangesNoResult) {
   EXPECT_EQ(a.severities.instances().size(), b.severities.instances().size());
 }
 
+// The pipeline of P2pPipeline repeated 40000 times, 3 s apart: more wait states per rank than one
+// piece of the answers rank 0 sends back while it replays the ranks' streams (two or more pieces
+// per rank at 2 to 4 ranks), so the propagated costs of later pieces must reach their ranks too.
+// By construction: Late Sender on rank r of 1.0 + 0.1 (r-1) per iteration; the last rank's waits
+// delay nobody (terminal); every delay cost, short- and long-term, adds up to the waiting time
+// (expectInvariants), which fails if a propagated cost is lost or lands on the wrong wait state.
+TEST(DelayCosts, ManyWaitStatesPropagateAcrossAnswerPieces) {
+  const Rank n = size();
+  constexpr int kIterations = 40000;
+  TraceBuilder b(n);
+  for (Rank r = 0; r < n; ++r) b.rank(r).enter(0.0, "main").init(0.0, 0.5);
+  double explained = 0.0;
+  for (int i = 0; i < kIterations; ++i) {
+    const double t = 1.1 + 3.0 * i;
+    b.rank(0).enter(t, "work").leave(t + 1.0, "work").send(t + 1.0, t + 1.1, 1, 8, 0);
+    for (Rank r = 1; r < n; ++r) {
+      const double sendEnter = t + 1.0 + 0.1 * (r - 1);  // of rank r-1
+      b.rank(r).recv(t, sendEnter + 0.05, r - 1, 8, 0);
+      explained += sendEnter - t;
+      if (r + 1 < n) b.rank(r).send(sendEnter + 0.1, sendEnter + 0.15, r + 1, 8, 0);
+    }
+  }
+  const double end = 1.1 + 3.0 * kIterations;
+  for (Rank r = 0; r < n; ++r) b.rank(r).finalize(end, end + 0.5).leave(end + 1.0, "main");
+  const report::Report rep = analyzeBuilt(b);
+  if (!isRoot()) return;
+  constexpr double kSumEps = 1e-6;  // 40000 additions of values near 1
+  for (Rank r = 1; r < n; ++r) {
+    const double omega = 1.0 + 0.1 * (r - 1);
+    EXPECT_NEAR(valueOf(rep, "mpi_latesender", "main/MPI_Recv", r), kIterations * omega, kSumEps * kIterations) << r;
+  }
+  EXPECT_NEAR(valueOf(rep, "mpi_wait_terminal", "main/MPI_Recv", n - 1), kIterations * (1.0 + 0.1 * (n - 2)),
+              kSumEps * kIterations);
+  if (n >= 3) {  // rank 1's waits delay rank 2's: they propagate, and rank 2 waits indirectly
+    EXPECT_GT(valueOf(rep, "mpi_wait_propagating", "main/MPI_Recv", 1), 0.5 * kIterations);
+    EXPECT_GT(valueOf(rep, "mpi_wait_indirect", "main/MPI_Recv", 2), 0.5 * kIterations);
+    EXPECT_GT(totalOf(rep, "delay_p2p_longterm"), 0.5 * kIterations);
+  }
+  const double delay = totalOf(rep, "delay_p2p") + totalOf(rep, "delay_collective") + totalOf(rep, "delay_rma");
+  EXPECT_NEAR(delay, explained, kSumEps * kIterations) << "delay costs";
+  EXPECT_NEAR(totalOf(rep, "mpi_wait_direct") + totalOf(rep, "mpi_wait_indirect"), explained, kSumEps * kIterations);
+  EXPECT_NEAR(totalOf(rep, "mpi_wait_propagating") + totalOf(rep, "mpi_wait_terminal"), explained,
+              kSumEps * kIterations);
+}
+
 // A Wait at Barrier that propagates into a Late Sender. Ranks 0 and 1 share a barrier on their
 // own communicator: rank 0 works [1.1, 2.1] and enters it at 2.1, rank 1 at 1.1 (both leave at
 // 2.2): Wait at Barrier 1.0 on rank 1, caused by rank 0. Rank 1 then sends to rank 2 at 2.2,
