@@ -105,7 +105,7 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
       case EventKind::MpiRecv:
       case EventKind::MpiIrecv: {
         const auto& m = ev.message(e);
-        Receive r{ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, i, callId, callEnter, e.time};
+        Receive r{ctx.worldRankOf(m.comm, m.peer), m.comm, m.tag, i, i, callId, callEnter};
         if (e.kind == EventKind::MpiIrecv) {
           if (const auto it = irecvs.find(m.request); it != irecvs.end()) {
             r.postKey = it->second.event;
@@ -300,6 +300,7 @@ std::uint64_t PointToPoint::detect() {
 
   // Late Sender per waiting call: receives completed by one call (a Waitall)
   // wait together for the latest of their senders.
+  const std::vector<trace::Event>& events = ctx_.events.events;
   for (std::size_t i = 0; i < count;) {
     const std::optional<replay::Call> call = ctx_.calls.callById(receives_[i].call);
     std::size_t end = i + 1;
@@ -308,7 +309,7 @@ std::uint64_t PointToPoint::detect() {
     for (std::size_t k = i; k < end; ++k) {
       const Receive& r = receives_[k];
       if (r.sendEnter > receives_[latest].sendEnter) latest = k;
-      if (r.sendEnter > r.completed && r.sendEnter != kInf) {
+      if (r.sendEnter > events[r.event].time && r.sendEnter != kInf) {  // sent after its completion
         ++violations;
         if (call) sev.add(Metric::ClockViolationsP2p, call->path, 1.0);
       }

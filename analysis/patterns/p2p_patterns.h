@@ -49,9 +49,9 @@ class PointToPoint {
     std::uint32_t postKey;     // event index of the posting (recv itself, or the irecv request)
     std::uint32_t call;        // the completing call (CallIndex::callById), kNone outside one
     double postEnter;          // enter of the call that posted the receive
-    double completed;          // time of the completion record: no reach into the location's events later
     double sendEnter = 0.0;    // from the matched send
   };
+  static_assert(sizeof(Receive) == 40, "one per message received: keep it compact");
   const std::vector<Send>& sends() const { return sends_; }
   const std::vector<Receive>& receives() const { return receives_; }
 
