@@ -258,57 +258,65 @@ std::uint64_t PointToPoint::detect() {
   auto& sev = ctx_.severities;
   std::uint64_t violations = 0;
 
-  // Suffix minima of send times over the receives in completion order: overall
-  // (best two with different sources) and per source, for Messages in Wrong Order.
+  // Receives completed by one call (a Waitall) form a group, which waits for the latest of its
+  // senders. For Messages in Wrong Order each group needs the earliest send among the receives
+  // completed after it: overall (the best two with different sources) and from its latest
+  // sender. One backward pass keeps them per source and overall and notes them at each group's
+  // end: a value per group, not per receive.
   const std::size_t count = receives_.size();
   struct Best2 {
     double v1 = kInf;
     std::uint32_t s1 = trace::kNone;
     double v2 = kInf;  // best with a source other than s1
   };
-  std::vector<Best2> after(count + 1);
-  for (std::size_t i = count; i-- > 0;) {
-    Best2 b = after[i + 1];
-    const Receive& r = receives_[i];
-    if (r.sendEnter < b.v1) {
-      if (r.source != b.s1) b.v2 = b.v1;
-      b.v1 = r.sendEnter;
-      b.s1 = r.source;
-    } else if (r.source != b.s1 && r.sendEnter < b.v2) {
-      b.v2 = r.sendEnter;
-    }
-    after[i] = b;
-  }
-  const auto ranks = static_cast<std::size_t>(ctx_.worldSize);
-  std::vector<std::vector<std::uint32_t>> bySource(ranks + 1);  // completion positions per source slot
-  for (std::uint32_t i = 0; i < count; ++i) bySource[sourceSlot(receives_[i].source, ranks)].push_back(i);
-  std::vector<std::vector<double>> sourceSuffixMin(ranks + 1);
-  for (std::size_t src = 0; src <= ranks; ++src) {
-    const auto& positions = bySource[src];
-    std::vector<double>& mins = sourceSuffixMin[src];
-    mins.assign(positions.size() + 1, kInf);
-    for (std::size_t k = positions.size(); k-- > 0;)
-      mins[k] = std::min(mins[k + 1], receives_[positions[k]].sendEnter);
-  }
-  auto laterFromSource = [&](std::uint32_t source, std::size_t from) {
-    const std::size_t src = sourceSlot(source, ranks);
-    const auto& positions = bySource[src];
-    const auto k = static_cast<std::size_t>(std::lower_bound(positions.begin(), positions.end(), from) -
-                                            positions.begin());
-    return sourceSuffixMin[src][k];
+  struct Later {
+    Best2 overall;
+    double fromLatestSender;
   };
+  const auto ranks = static_cast<std::size_t>(ctx_.worldSize);
+  std::size_t groups = 0;
+  for (std::size_t i = 0; i < count; ++i) groups += i + 1 == count || receives_[i + 1].call != receives_[i].call;
+  // The receive whose send entered last, the first of them at equal times.
+  auto latestOf = [&](std::size_t first, std::size_t end) {
+    std::size_t latest = first;
+    for (std::size_t k = first; k < end; ++k)
+      if (receives_[k].sendEnter > receives_[latest].sendEnter) latest = k;
+    return latest;
+  };
+  std::vector<Later> later(groups);  // by group, in completion order
+  {
+    std::vector<double> fromSource(ranks + 1, kInf);  // per source slot, over the receives passed
+    Best2 b;
+    std::size_t end = count, g = groups;
+    while (end > 0) {
+      std::size_t first = end - 1;
+      while (first > 0 && receives_[first - 1].call == receives_[end - 1].call) --first;
+      later[--g] = {b, fromSource[sourceSlot(receives_[latestOf(first, end)].source, ranks)]};
+      for (std::size_t i = end; i-- > first;) {
+        const Receive& r = receives_[i];
+        if (r.sendEnter < b.v1) {
+          if (r.source != b.s1) b.v2 = b.v1;
+          b.v1 = r.sendEnter;
+          b.s1 = r.source;
+        } else if (r.source != b.s1 && r.sendEnter < b.v2) {
+          b.v2 = r.sendEnter;
+        }
+        double& min = fromSource[sourceSlot(r.source, ranks)];
+        min = std::min(min, r.sendEnter);
+      }
+      end = first;
+    }
+  }
 
-  // Late Sender per waiting call: receives completed by one call (a Waitall)
-  // wait together for the latest of their senders.
+  // Late Sender per group.
   const std::vector<trace::Event>& events = ctx_.events.events;
-  for (std::size_t i = 0; i < count;) {
+  for (std::size_t i = 0, g = 0; i < count; ++g) {
     const std::optional<replay::Call> call = ctx_.calls.callById(receives_[i].call);
     std::size_t end = i + 1;
     while (end < count && receives_[end].call == receives_[i].call) ++end;
-    std::size_t latest = i;
+    const std::size_t latest = latestOf(i, end);
     for (std::size_t k = i; k < end; ++k) {
       const Receive& r = receives_[k];
-      if (r.sendEnter > receives_[latest].sendEnter) latest = k;
       if (r.sendEnter > events[r.event].time && r.sendEnter != kInf) {  // sent after its completion
         ++violations;
         if (call) sev.add(Metric::ClockViolationsP2p, call->path, 1.0);
@@ -319,10 +327,10 @@ std::uint64_t PointToPoint::detect() {
       const double waitEnd = std::min(r.sendEnter, call->leave);
       // The most specific pattern keeps the instance.
       Metric specific = Metric::MpiLateSender;
-      if (laterFromSource(r.source, end) < r.sendEnter) {
+      if (later[g].fromLatestSender < r.sendEnter) {
         specific = Metric::MpiLswoSame;
       } else {
-        const Best2& b = after[end];
+        const Best2& b = later[g].overall;
         const double other = b.s1 != r.source ? b.v1 : b.v2;
         if (other < r.sendEnter) specific = Metric::MpiLswoDifferent;
       }
