@@ -9,6 +9,7 @@
 // likewise: `--view matrix` (PNG at both sizes, CSV equal to the matrix
 // computation of analysis/timeline/communication_matrix.h) and its dock in the
 // window on Xvfb.
+#include <algorithm>
 #include <cmath>
 
 #include <QAction>
@@ -71,16 +72,27 @@ double inclusiveTotal(const waitscope::report::Report& r, std::uint32_t metric) 
   return sum;
 }
 
-// The window computation on the report and its trace: the second quarter of the trace.
+// The window computation on the report and its trace. The window holds part of the metric's wait
+// states by construction: from the first one's start to the middle of the span they cover (a
+// fixed share of the run can fall between them when a loaded machine stretches MPI_Init or
+// MPI_Finalize).
 Expected expected(const QString& reportPath) {
   const waitscope::report::Report r = waitscope::report::readReport(reportPath.toStdString());
   const waitscope::timeline::TimelineIndex index =
       waitscope::timeline::buildTimelineIndex(r.metaValue("trace"), r);
-  Expected e;
-  e.from = index.begin + (index.end - index.begin) / 4;
-  e.to = index.begin + (index.end - index.begin) / 2;
-  const waitscope::timeline::TimeWindowProfiler profiler(r, index);
   const std::uint32_t m = r.findMetric(kMetric);
+  double first = index.end, last = index.begin;
+  for (const waitscope::report::Instance& i : r.instances) {
+    std::uint32_t under = i.metric;
+    while (under != waitscope::report::kNoId && under != m) under = r.metrics[under].parent;
+    if (under != m || !(i.end > i.start)) continue;
+    first = std::min(first, i.start);
+    last = std::max(last, i.end);
+  }
+  Expected e;
+  e.from = first < last ? first : index.begin + (index.end - index.begin) / 4;
+  e.to = first < last ? first + (last - first) / 2 : index.begin + (index.end - index.begin) / 2;
+  const waitscope::timeline::TimeWindowProfiler profiler(r, index);
   e.available = profiler.available()[m] && profiler.available()[r.findMetric("time")];
   e.whole = inclusiveTotal(r, m);
   e.window = inclusiveTotal(profiler.restrict(e.from, e.to).report, m);
