@@ -1,9 +1,7 @@
 #pragma once
-// MPI_MAXLOC over (time, rank) by MPI_Accumulate with MPI_MAX on two signed
-// 64-bit keys: every MPI-3 RMA implementation accumulates basic integer types,
-// while some refuse MPI_DOUBLE_INT with MPI_MAXLOC (Open MPI's osc pt2pt), and
-// some take MPI_MAX on MPI_UINT64_T as signed (MPICH 4.0 built without yaksa),
-// so the keys are signed and compared as MPI_INT64_T.
+// MPI_MAXLOC over (time, rank) as the word-by-word maximum of two signed 64-bit
+// keys: an exact integer maximum, the same in any order of combination, that still
+// names the rank (the RMA notes of rma_active_patterns.cpp carry such keys).
 //   value:   the time's order-preserving key, so the maximum is the latest time, exactly;
 //   located: the same key with its lowest bits replaced by (mask - rank), so the maximum
 //            names the rank of the latest time, the lowest rank among equal times, as
@@ -31,6 +29,11 @@ struct MaxLocKey {
   std::int64_t located;
 };
 static_assert(sizeof(MaxLocKey) == 16);
+
+// MPI_MAXLOC of two keys: each word's maximum.
+inline MaxLocKey latest(const MaxLocKey& a, const MaxLocKey& b) {
+  return {a.value > b.value ? a.value : b.value, a.located > b.located ? a.located : b.located};
+}
 
 // The keys of the ranks of a communicator of `size` ranks.
 class MaxLocCoder {

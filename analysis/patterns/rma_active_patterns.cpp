@@ -1,38 +1,33 @@
-// RMA active-target patterns (Hermanns, Geimer, Mohr, Wolf, EuroPVM/MPI 2009 and IJHPCA 2012),
-// replayed with RMA: every application window gets an exchange window over the
-// same ranks, and every recorded synchronization call is re-enacted on it, in
-// trace order, carrying the timestamps the patterns need:
-//   MPI_Win_post     target writes its post-enter time into its own buffer, resets
-//                    the GATS fields, MPI_Win_post(origins)
-//   MPI_Win_start    MPI_Win_start(targets), MPI_Get of every target's post-enter time
-//   MPI_Win_complete MPI_Accumulate(MAXLOC, max_loc_key.h) of the complete-enter time and of the
-//                    last RMA-op exit per target, MPI_Accumulate(BOR) of the origin's
-//                    bit if it accessed the target; MPI_Win_complete; Late Post and
-//                    Early Transfer are then evaluated locally
-//   MPI_Win_wait/test target: MPI_Win_wait, then Early Wait, Late Complete, counts
-//   MPI_Win_fence    MPI_Allreduce(MAXLOC) of (enter, -exit) for Wait at Fence (for all
-//                    fences of a window at once, before the replay); each closed
-//                    epoch's last RMA-op exits (MAXLOC) and bits (BOR) are kept and
-//                    accumulated for a batch of epochs at once in an exchange epoch
-//                    of its own (two MPI_Win_fence), then Early Fence and the
-//                    counts are read off the own fence area
-//   create / free    MPI_Allreduce for Wait at Create / Wait at Free, and the
-//                    exchange window's own creation and release
-// A window of one process exchanges nothing: its exchange area is plain memory, and
-// the RMA calls above become local reads and updates (see ExchangeWindow::local).
+// RMA active-target patterns (Hermanns, Geimer, Mohr, Wolf, EuroPVM/MPI 2009 and IJHPCA 2012).
+// Their forward detection needs only the raw times of the matching remote synchronization calls,
+// never remote results, so the replay takes three steps over this rank's events:
+//   1. a walk that notes, per epoch, what the partners need: a target's post enter for each origin
+//      of its exposure epoch; an origin's complete enter, last transfer exit and access for each
+//      target of its access epoch; per closed fence epoch the last transfer exit to each target;
+//   2. one exchange of the notes by RMA (replay::PutExchange: MPI_Put into a window over all
+//      analysis ranks, in one fence epoch);
+//   3. a second walk that pairs the notes with the local calls and evaluates the patterns in trace
+//      order. The k-th access epoch of an origin towards a target matches the k-th exposure epoch
+//      of the target that includes it (MPI's matching, validated per pair and window); a fence
+//      epoch is named by its closing fence's ordinal on the window (validated equal counts).
+// Wait at Create, Wait at Free and Wait at Fence need each call's latest enter and earliest exit
+// over the window's members: MPI_Allreduce(MAXLOC) per window and batch, before the walks.
 // docs/patterns/rma_active.md describes the definitions and the choices made.
 #include "analysis/patterns/rma_active_patterns.h"
 
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <map>
-#include <new>
 #include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -40,6 +35,7 @@
 #include "analysis/patterns/rma_active_calls.h"
 #include "analysis/patterns/rma_active_validation.h"
 #include "analysis/patterns/rma_window_ranks.h"
+#include "analysis/replay/put_exchange.h"
 #include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::patterns {
@@ -57,16 +53,12 @@ using rma_active::WindowCall;
 using rma_active::windowCall;
 using replay::Call;
 using replay::ReplayContext;
-using trace::CollectiveOp;
-using trace::CommId;
 using trace::EventKind;
 using trace::kNone;
 using trace::Rank;
 using trace::WinId;
 
 constexpr double kNever = -std::numeric_limits<double>::infinity();
-
-// ============================================================ the exchange window
 
 // MPI_DOUBLE_INT's layout, for MPI_MAXLOC in collectives.
 struct DoubleInt {
@@ -75,25 +67,90 @@ struct DoubleInt {
 };
 static_assert(sizeof(DoubleInt) == 16, "MPI_DOUBLE_INT is a double followed by an int, padded to 16 bytes");
 
-// What each rank exposes. Followed by the GATS bit field of `words` 64-bit
-// words (one bit per rank of the window's communicator), then the fence area:
-// kFenceBatch slots (the last transfer exit per fence epoch, MAXLOC) and
-// kFenceBatch bit fields. The MAXLOC fields are accumulated as MaxLocKey.
-struct Header {
-  double postEnter;          // GATS: enter of this target's MPI_Win_post
-  MaxLocKey latestComplete;  // GATS: MAXLOC (complete enter, origin)
-  MaxLocKey latestOpGats;    // GATS: MAXLOC (last RMA-op exit to this target, origin)
+// The latest enter (with its communicator rank) and the earliest exit of one collective window
+// call over the window's members.
+struct Overlap {
+  double latestEnter;
+  int latestRank;
+  double earliestExit;
+  bool synchronizing() const { return latestEnter < earliestExit; }
 };
 
-// Fence epochs exchanged together: origins keep each epoch's last transfer exit
-// per target and send a batch of epochs at once (DESIGN.md, "Where analysis
-// speed comes from"); a window whose fences are many then costs two exchange
-// fences per kFenceBatch recorded ones instead of one per recorded fence.
-constexpr std::size_t kFenceBatch = 512;
+// ============================================================ the notes
 
-constexpr MPI_Aint kPostEnter = offsetof(Header, postEnter);
-constexpr MPI_Aint kLatestComplete = offsetof(Header, latestComplete);
-constexpr MPI_Aint kLatestOpGats = offsetof(Header, latestOpGats);
+// Target -> each origin of its exposure epoch.
+struct PostNote {
+  WinId win;
+  double postEnter;
+};
+// Origin -> each target of its access epoch. MaxLocKey (max_loc_key.h) makes the maximum over
+// origins an exact integer maximum that also names the latest origin, lowest rank on ties.
+struct CompleteNote {
+  WinId win;
+  std::uint32_t accessed;  // 1 if the origin issued a transfer to the target in the epoch
+  MaxLocKey completeEnter;
+  MaxLocKey lastTransferExit;  // or the exit of MPI_Win_start without transfers
+};
+// Origin -> each target it accessed in a fence epoch.
+struct FenceNote {
+  WinId win;
+  std::int32_t origin;  // rank in the window's communicator
+  std::uint64_t fence;  // ordinal of the closing fence among the window's fences
+  MaxLocKey lastTransferExit;
+};
+static_assert(std::is_trivially_copyable_v<PostNote> && std::is_trivially_copyable_v<CompleteNote> &&
+              std::is_trivially_copyable_v<FenceNote>);
+
+// What this rank sends to one rank: three lists, each after its length.
+struct Outbox {
+  std::vector<PostNote> posts;
+  std::vector<CompleteNote> completes;
+  std::vector<FenceNote> fences;
+};
+
+template <class T>
+void append(std::vector<std::byte>& out, const std::vector<T>& notes) {
+  const std::uint64_t count = notes.size();
+  const auto* c = reinterpret_cast<const std::byte*>(&count);
+  out.insert(out.end(), c, c + sizeof count);
+  const auto* p = reinterpret_cast<const std::byte*>(notes.data());
+  out.insert(out.end(), p, p + notes.size() * sizeof(T));
+}
+
+template <class T>
+std::span<const std::byte> take(std::span<const std::byte> in, std::vector<T>& notes) {
+  std::uint64_t count = 0;
+  std::memcpy(&count, in.data(), sizeof count);
+  in = in.subspan(sizeof count);
+  const std::size_t at = notes.size();
+  notes.resize(at + count);
+  std::memcpy(notes.data() + at, in.data(), count * sizeof(T));
+  return in.subspan(count * sizeof(T));
+}
+
+// A sender's notes of one window, in its order; next() gives them one at a time.
+template <class T>
+class NoteQueues {
+ public:
+  void add(Rank from, std::span<const T> notes) {
+    for (const T& n : notes) byKey_[key(n.win, from)].notes.push_back(n);
+  }
+  const T* next(WinId win, Rank from) {
+    const auto it = byKey_.find(key(win, from));
+    if (it == byKey_.end() || it->second.next == it->second.notes.size()) return nullptr;
+    return &it->second.notes[it->second.next++];
+  }
+
+ private:
+  struct Queue {
+    std::vector<T> notes;
+    std::size_t next = 0;
+  };
+  static std::uint64_t key(WinId win, Rank from) { return std::uint64_t{win} << 32 | from; }
+  std::unordered_map<std::uint64_t, Queue> byKey_;
+};
+
+// ============================================================ the replay
 
 struct Transfer {  // an RMA operation of this rank, by its enclosing call
   int target;
@@ -102,49 +159,20 @@ struct Transfer {  // an RMA operation of this rank, by its enclosing call
   trace::CallPathId path;
 };
 
-// The latest enter (with its rank) and the earliest exit of a collective call
-// over `comm`, by one MPI_Allreduce with MPI_MAXLOC over (enter, -exit).
-struct Overlap {
-  double latestEnter;
-  int latestRank;
-  double earliestExit;
-  bool synchronizing() const { return latestEnter < earliestExit; }
-};
-
-struct PendingFence {  // a fence that closed an epoch, evaluated when its batch is exchanged
-  Call call;
-  Overlap overlap;
-};
-
-struct EpochExit {  // the last transfer exit to `target` in the epoch closed by pending fence `epoch`
-  std::uint32_t epoch;
-  int target;
-  double exit;
-};
-
-struct ExchangeWindow {
+// A window while it lives, as this rank sees it.
+struct Window {
   WinId id = kNone;
-  CommId commId = kNone;
   CommRanks ranks;
-  MPI_Comm comm = MPI_COMM_NULL;  // private duplicate of the window's communicator
-  MPI_Group group = MPI_GROUP_NULL;
-  MPI_Win win = MPI_WIN_NULL;
-  std::byte* base = nullptr;
-  // One member: no MPI window. MPI-3 promises no RMA component for a one-process communicator
-  // (Open MPI 4.1's osc/rdma refuses it with MPI_ERR_WIN), and the process is its only target.
-  bool local = false;
-  std::vector<std::uint64_t> localArea;  // the exchange area of a local window (aligned for Header)
   int rank = 0;
   int size = 1;
   MaxLocCoder maxLoc{1};
-  std::size_t words = 1;
   int passiveEpochs = 0;  // open lock epochs: their transfers belong to the passive-target analysis
 
   // access epoch (origin)
   bool accessOpen = false;
   Call start;
   std::vector<int> targets;
-  std::vector<double> postEnter;  // MPI_Get destination, valid after MPI_Win_complete
+  std::vector<double> postEnter;  // per target, of the matching exposure epoch
   std::vector<Transfer> transfers;
 
   // exposure epoch (target)
@@ -152,51 +180,15 @@ struct ExchangeWindow {
   std::vector<int> origins;
 
   // fences
-  std::uint64_t fences = 0;
+  std::uint64_t fences = 0;             // in this lifetime
   std::map<int, double> fenceLastExit;  // target -> exit of the last transfer since the previous fence
-  std::vector<PendingFence> pendingFences;  // closing fences of this batch, in trace order
-  std::vector<EpochExit> pendingExits;      // their epochs' last transfer exits, by epoch
 
-  Header& header() { return *reinterpret_cast<Header*>(base); }
-  std::uint64_t* gatsBits() { return reinterpret_cast<std::uint64_t*>(base + sizeof(Header)); }
-  static MPI_Aint gatsBitsOffset(int rank) {
-    return static_cast<MPI_Aint>(sizeof(Header) + static_cast<std::size_t>(rank) / 64 * sizeof(std::uint64_t));
-  }
-  // Fence area: the slots, then the bit fields (kFenceBatch × words).
-  MPI_Aint fenceSlotsOffset() const {
-    return static_cast<MPI_Aint>(sizeof(Header) + words * sizeof(std::uint64_t));
-  }
-  MPI_Aint fenceBitsOffset() const {
-    return fenceSlotsOffset() + static_cast<MPI_Aint>(kFenceBatch * sizeof(MaxLocKey));
-  }
-  MaxLocKey* fenceSlots() { return reinterpret_cast<MaxLocKey*>(base + fenceSlotsOffset()); }
-  std::uint64_t* fenceBits() { return reinterpret_cast<std::uint64_t*>(base + fenceBitsOffset()); }
-  std::size_t bytes() const {
-    return static_cast<std::size_t>(fenceBitsOffset()) + kFenceBatch * words * sizeof(std::uint64_t);
-  }
-  static bool bitSet(const std::uint64_t* field, int r) {
-    return (field[static_cast<std::size_t>(r) / 64] >> (static_cast<unsigned>(r) % 64)) & 1U;
-  }
-  void resetGats() {
-    Header& h = header();
-    h.latestComplete = maxLoc.none();
-    h.latestOpGats = maxLoc.none();
-    std::fill_n(gatsBits(), words, 0);
-  }
-  void resetFences() {
-    std::fill_n(fenceSlots(), kFenceBatch, maxLoc.none());
-    std::fill_n(fenceBits(), kFenceBatch * words, 0);
+  std::size_t targetIndex(int target) const {
+    return static_cast<std::size_t>(std::find(targets.begin(), targets.end(), target) - targets.begin());
   }
 };
 
-Overlap overlap(MPI_Comm comm, int rank, const Call& call) {
-  DoubleInt in[2] = {{call.enter, rank}, {-call.leave, rank}};
-  DoubleInt out[2];
-  MPI_Allreduce(in, out, 2, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
-  return {out[0].value, out[0].rank, -out[1].value};
-}
-
-// ============================================================ the replay
+enum class Pass { Note, Evaluate };
 
 class ActiveReplay {
  public:
@@ -205,8 +197,24 @@ class ActiveReplay {
   // Returns the clock-condition violations found.
   std::uint64_t run() {
     if (defs_.windows.empty()) return 0;  // every rank sees the same definitions
-    reduceFenceOverlaps();
-    if (ctx_.worldSize > 1) openMutex();  // else every window is local
+    reduceOverlaps();
+    outboxes_.resize(static_cast<std::size_t>(ctx_.worldSize));
+    walk(Pass::Note);
+    exchangeNotes();
+    walk(Pass::Evaluate);
+    return violations_;
+  }
+
+ private:
+  enum Kind : std::size_t { kCreate, kFree, kFence, kKinds };
+
+  // Both passes walk the same events with the same window and epoch states; what differs is what
+  // a closing call does with them (notes for the partners, or the patterns).
+  void walk(Pass pass) {
+    pass_ = pass;
+    windows_.clear();
+    fenceOrdinal_.assign(defs_.windows.size(), 0);
+    for (auto& cursors : overlapCursor_) cursors.fill(0);
     const auto& ev = ctx_.events;
     const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
     for (std::size_t k = 0; k < nonRegion.size(); ++k) {
@@ -215,13 +223,12 @@ class ActiveReplay {
       switch (e.kind) {
         case EventKind::RmaCollectiveEnd: {
           const auto& rec = ev.collective(e);
+          const WindowCall kind = windowCall(rec.op);
+          if (kind == WindowCall::Other) break;
           const Call call = callAround(ctx_, i);
-          switch (windowCall(rec.op)) {
-            case WindowCall::Create: onCreate(rec.object, call); break;
-            case WindowCall::Free: onFree(rec.object, call); break;
-            case WindowCall::Fence: onFence(rec.object, call); break;
-            case WindowCall::Other: break;
-          }
+          if (kind == WindowCall::Create) onCreate(rec.object, call);
+          else if (kind == WindowCall::Free) onFree(rec.object, call);
+          else onFence(rec.object, call);
           break;
         }
         case EventKind::RmaGroupSync: groupSync(i, ev.rmaRecord(e)); break;
@@ -229,178 +236,51 @@ class ActiveReplay {
         case EventKind::RmaGet:
         case EventKind::RmaAtomic: transfer(i, ev.rmaRecord(e)); break;
         case EventKind::RmaRequestLock:
-          if (ExchangeWindow* w = find(ev.rmaRecord(e).win)) ++w->passiveEpochs;
+          if (Window* w = find(ev.rmaRecord(e).win)) ++w->passiveEpochs;
           break;
         case EventKind::RmaReleaseLock:
-          if (ExchangeWindow* w = find(ev.rmaRecord(e).win)) w->passiveEpochs = std::max(0, w->passiveEpochs - 1);
+          if (Window* w = find(ev.rmaRecord(e).win)) w->passiveEpochs = std::max(0, w->passiveEpochs - 1);
           break;
         default: break;
       }
     }
-    // Windows the program never freed: release them in window order (every
-    // member walks the same order, so the collective calls match).
-    std::vector<WinId> left;
-    for (const auto& [id, w] : windows_) left.push_back(id);
-    std::sort(left.begin(), left.end());
-    for (const WinId id : left) {
-      exchangeFences(windows_.at(id));
-      release(windows_.at(id));
-    }
     windows_.clear();
-    if (mutex_ != MPI_WIN_NULL) MPI_Win_free(&mutex_);
-    return violations_;
   }
 
- private:
-  // ---- the exchange window's RMA, local for a one-process window ----
-  enum class Combine { Max, Or };  // MPI_MAX, MPI_BOR on MPI_INT64_T (MaxLocKey's signed keys)
-  // `count` 64-bit integers from `origin` into the target's area at `disp`.
-  static void accumulate(ExchangeWindow& w, const void* origin, int count, int target, MPI_Aint disp, Combine op) {
-    if (!w.local) {
-      MPI_Accumulate(origin, count, MPI_INT64_T, target, disp, count, MPI_INT64_T,
-                     op == Combine::Max ? MPI_MAX : MPI_BOR, w.win);
-      return;
-    }
-    const auto* from = static_cast<const std::byte*>(origin);
-    std::byte* into = w.base + disp;
-    for (std::size_t k = 0; k < static_cast<std::size_t>(count) * sizeof(std::int64_t); k += sizeof(std::int64_t)) {
-      std::int64_t in = 0, current = 0;
-      std::memcpy(&in, from + k, sizeof in);
-      std::memcpy(&current, into + k, sizeof current);
-      current = op == Combine::Max ? std::max(current, in) : current | in;
-      std::memcpy(into + k, &current, sizeof current);
-    }
-  }
-  static void getDouble(ExchangeWindow& w, double* into, int target, MPI_Aint disp) {
-    if (w.local) std::memcpy(into, w.base + disp, sizeof(double));
-    else MPI_Get(into, 1, MPI_DOUBLE, target, disp, 1, MPI_DOUBLE, w.win);
-  }
-  static void fence(ExchangeWindow& w, int assertions) {
-    if (!w.local) MPI_Win_fence(assertions, w.win);
-  }
-
-  // ---- creation, serialized over the whole analysis ----
-  // Open MPI 4.1's osc/sm and osc/rdma name their shared-memory segment after
-  // host, job and communicator id; windows created at the same time on
-  // disjoint communicators can get the same id and then share (and corrupt)
-  // one segment. Exchange windows are therefore created one at a time: the
-  // creating communicator's rank 0 holds an exclusive lock on a world-wide
-  // "mutex" window while its members create theirs.
-  void openMutex() {
-    void* base = nullptr;
-    MPI_Win_allocate(sizeof(std::int64_t), sizeof(std::int64_t), MPI_INFO_NULL, ctx_.comms.world(), &base, &mutex_);
-    std::memset(base, 0, sizeof(std::int64_t));
-    MPI_Barrier(ctx_.comms.world());
-  }
-
-  void lockMutex() {
-    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, mutex_);
-    // Some implementations acquire the lock lazily: an operation completed
-    // under it guarantees it is held.
-    std::int64_t dummy = 0, value = 0;
-    MPI_Fetch_and_op(&dummy, &value, MPI_INT64_T, 0, 0, MPI_NO_OP, mutex_);
-    MPI_Win_flush(0, mutex_);
-  }
-
-  ExchangeWindow* find(WinId id) {
+  Window* find(WinId id) {
     const auto it = windows_.find(id);
     return it == windows_.end() ? nullptr : &it->second;
   }
 
-  Rank worldOf(const ExchangeWindow& w, int commRank) const {
-    return w.ranks.members[static_cast<std::size_t>(commRank)];
-  }
+  Rank worldOf(const Window& w, int commRank) const { return w.ranks.members[static_cast<std::size_t>(commRank)]; }
+  Outbox& outbox(const Window& w, int commRank) { return outboxes_[worldOf(w, commRank)]; }
 
-  void onCreate(WinId id, const Call& call) {
-    ExchangeWindow& w = windows_[id];
-    w.id = id;
-    w.commId = defs_.windows[id].comm;
-    w.ranks = commRanks(defs_, w.commId, ctx_.worldRank, ctx_.worldSize);
-    MPI_Comm parent = w.ranks.self ? MPI_COMM_SELF : ctx_.comms.get(w.commId);
-    w.rank = static_cast<int>(w.ranks.commRankOfWorld.at(ctx_.worldRank));
-    w.size = static_cast<int>(w.ranks.members.size());
-    w.maxLoc = MaxLocCoder(w.size);
-    w.words = (static_cast<std::size_t>(w.size) + 63) / 64;
-
-    // Wait at Create; the allreduce also tells rank 0 that every member is here.
-    collectiveWait(Metric::MpiRmaWaitAtCreate, w, parent, call);
-    w.local = w.size == 1;
-    if (w.local) {
-      MPI_Comm_dup(parent, &w.comm);
-      w.localArea.assign((w.bytes() + sizeof(std::uint64_t) - 1) / sizeof(std::uint64_t), 0);
-      w.base = reinterpret_cast<std::byte*>(w.localArea.data());
-    } else {
-      if (w.rank == 0) lockMutex();
-      MPI_Barrier(parent);
-      MPI_Comm_dup(parent, &w.comm);
-      MPI_Info info;
-      MPI_Info_create(&info);
-      MPI_Info_set(info, "no_locks", "true");
-      void* base = nullptr;
-      MPI_Win_allocate(static_cast<MPI_Aint>(w.bytes()), 1, info, w.comm, &base, &w.win);
-      MPI_Info_free(&info);
-      w.base = static_cast<std::byte*>(base);
-      MPI_Barrier(w.comm);
-      if (w.rank == 0) MPI_Win_unlock(0, mutex_);
-    }
-
-    MPI_Comm_group(w.comm, &w.group);
-    new (w.base) Header{};
-    w.header().postEnter = kNever;
-    w.resetGats();
-    w.resetFences();
-  }
-
-  void onFree(WinId id, const Call& call) {
-    ExchangeWindow* w = find(id);
-    if (!w) return;
-    exchangeFences(*w);
-    collectiveWait(Metric::MpiRmaWaitAtFree, *w, w->comm, call);
-    release(*w);
-    windows_.erase(id);
-  }
-
-  void release(ExchangeWindow& w) {
-    if (!w.local) MPI_Win_free(&w.win);
-    MPI_Group_free(&w.group);
-    MPI_Comm_free(&w.comm);
-  }
-
-  // Wait at Create / Wait at Free: the call is synchronizing if every member
-  // entered it before any left it; then the wait is the latest enter minus
-  // this rank's enter. The standard does not promise that either synchronizes,
-  // so leaving early is no clock-condition violation.
-  void collectiveWait(Metric metric, const ExchangeWindow& w, MPI_Comm comm, const Call& call) {
-    const Overlap o = overlap(comm, w.rank, call);
-    if (o.synchronizing() && call.path != kNone)
-      ctx_.severities.addWait(metric, call.path, call.enter, o.latestEnter, worldOf(w, o.latestRank));
-  }
-
-  // ---- fences ----
-  // Wait at Fence needs every fence's latest enter and earliest exit over the
-  // window's members. They do not depend on the exchange window, so they are
-  // reduced for all fences of a window at once (in batches) before the replay,
-  // instead of one MPI_Allreduce per fence. Members record equally many fences
-  // on a window (validated), and every rank takes the windows in id order.
-  void reduceFenceOverlaps() {
-    constexpr std::size_t kBatch = 1 << 15;  // fences per reduction: bounds memory, keeps messages large
-    std::vector<std::vector<DoubleInt>> mine(defs_.windows.size());  // (enter, -exit) per fence
+  // ---- the overlaps of create, free and fence calls ----
+  // They do not depend on any epoch, so they are reduced before the walks: per window one
+  // MPI_Iallreduce(MAXLOC) of (enter, -exit) per batch, creates, frees and fences one after
+  // another. Members call each equally often on a window (validated), and every rank takes the
+  // windows in id order.
+  void reduceOverlaps() {
+    constexpr std::size_t kBatch = 1 << 15;  // calls per reduction: bounds memory, keeps messages large
+    std::vector<std::array<std::vector<DoubleInt>, kKinds>> mine(defs_.windows.size());  // (enter, -exit) per call
     const auto& ev = ctx_.events;
     const std::vector<std::uint32_t>& nonRegion = ctx_.calls.nonRegionEvents();
     for (std::size_t k = 0; k < nonRegion.size(); ++k) {
-      const std::uint32_t i = nonRegion[k];
       const trace::Event& e = ctx_.calls.nonRegionEvent(k);
       if (e.kind != EventKind::RmaCollectiveEnd) continue;
       const auto& rec = ev.collective(e);
-      if (windowCall(rec.op) != WindowCall::Fence || rec.object >= mine.size()) continue;
-      const Call call = callAround(ctx_, i);
-      mine[rec.object].push_back({call.enter, 0});
-      mine[rec.object].push_back({-call.leave, 0});
+      const WindowCall call = windowCall(rec.op);
+      if (call == WindowCall::Other || rec.object >= mine.size()) continue;
+      const Kind kind = call == WindowCall::Create ? kCreate : call == WindowCall::Free ? kFree : kFence;
+      const Call around = callAround(ctx_, nonRegion[k]);
+      mine[rec.object][kind].push_back({around.enter, 0});
+      mine[rec.object][kind].push_back({-around.leave, 0});
     }
-    fenceOverlaps_.assign(defs_.windows.size(), {});
-    fenceCursor_.assign(defs_.windows.size(), 0);
+    overlaps_.assign(defs_.windows.size(), {});
+    overlapCursor_.assign(defs_.windows.size(), {});
     for (WinId id = 0; id < defs_.windows.size(); ++id) {
-      std::vector<DoubleInt>& list = mine[id];
+      std::vector<DoubleInt> list;
+      for (const auto& calls : mine[id]) list.insert(list.end(), calls.begin(), calls.end());
       if (list.empty()) continue;
       const CommRanks ranks = commRanks(defs_, defs_.windows[id].comm, ctx_.worldRank, ctx_.worldSize);
       const MPI_Comm comm = ranks.self ? MPI_COMM_SELF : ctx_.comms.get(defs_.windows[id].comm);
@@ -413,19 +293,105 @@ class ActiveReplay {
         replay::callAndWait(ctx_.comms.nodeOversubscribed(), MPI_Iallreduce, list.data() + from, reduced.data() + from,
                             static_cast<int>(n), MPI_DOUBLE_INT, MPI_MAXLOC, comm);
       }
-      auto& out = fenceOverlaps_[id];
-      for (std::size_t k = 0; k + 1 < reduced.size(); k += 2)
-        out.push_back({reduced[k].value, reduced[k].rank, -reduced[k + 1].value});
+      std::size_t at = 0;
+      for (std::size_t kind = 0; kind < kKinds; ++kind) {
+        auto& out = overlaps_[id][kind];
+        for (std::size_t k = 0; k < mine[id][kind].size(); k += 2, at += 2)
+          out.push_back({reduced[at].value, reduced[at].rank, -reduced[at + 1].value});
+      }
     }
   }
 
+  // The next call of `kind` on the window; a call the reduction did not see overlaps only itself.
+  Overlap overlapOf(const Window& w, Kind kind, const Call& call) {
+    std::size_t& next = overlapCursor_[w.id][kind];
+    const auto& list = overlaps_[w.id][kind];
+    if (next < list.size()) return list[next++];
+    return {call.enter, w.rank, call.leave};
+  }
+
+  // ---- the exchange ----
+  void exchangeNotes() {
+    std::vector<std::vector<std::byte>> out(outboxes_.size());
+    for (std::size_t r = 0; r < out.size(); ++r) {
+      append(out[r], outboxes_[r].posts);
+      append(out[r], outboxes_[r].completes);
+      append(out[r], outboxes_[r].fences);
+    }
+    outboxes_ = {};
+    const replay::PutExchange in(out, ctx_.comms.world(), ctx_.comms.nodeOversubscribed());
+    out = {};
+    std::vector<PostNote> posts;
+    std::vector<CompleteNote> completes;
+    std::vector<FenceNote> fences;
+    for (int s = 0; s < in.sources(); ++s) {
+      std::span<const std::byte> bytes = in.from(s);
+      if (bytes.empty()) continue;
+      posts.clear();
+      completes.clear();
+      bytes = take(take(bytes, posts), completes);
+      take(bytes, fences);
+      posts_.add(static_cast<Rank>(s), posts);
+      completes_.add(static_cast<Rank>(s), completes);
+    }
+    std::sort(fences.begin(), fences.end(), [](const FenceNote& a, const FenceNote& b) {
+      if (a.win != b.win) return a.win < b.win;
+      if (a.fence != b.fence) return a.fence < b.fence;
+      return a.origin < b.origin;
+    });
+    fenceNotes_ = std::move(fences);
+    fenceNext_.assign(defs_.windows.size(), 0);
+    for (WinId id = 0; id < defs_.windows.size(); ++id)
+      fenceNext_[id] = static_cast<std::size_t>(
+          std::lower_bound(fenceNotes_.begin(), fenceNotes_.end(), id,
+                           [](const FenceNote& n, WinId win) { return n.win < win; }) -
+          fenceNotes_.begin());
+  }
+
+  // ---- window lifetime ----
+  void onCreate(WinId id, const Call& call) {
+    Window& w = windows_[id];
+    w = Window{};
+    w.id = id;
+    w.ranks = commRanks(defs_, defs_.windows[id].comm, ctx_.worldRank, ctx_.worldSize);
+    w.rank = static_cast<int>(w.ranks.commRankOfWorld.at(ctx_.worldRank));
+    w.size = static_cast<int>(w.ranks.members.size());
+    w.maxLoc = MaxLocCoder(w.size);
+    if (pass_ == Pass::Evaluate) collectiveWait(Metric::MpiRmaWaitAtCreate, w, overlapOf(w, kCreate, call), call);
+  }
+
+  void onFree(WinId id, const Call& call) {
+    Window* w = find(id);
+    if (!w) return;
+    if (pass_ == Pass::Evaluate) collectiveWait(Metric::MpiRmaWaitAtFree, *w, overlapOf(*w, kFree, call), call);
+    windows_.erase(id);
+  }
+
+  // Wait at Create / Wait at Free: the call is synchronizing if every member
+  // entered it before any left it; then the wait is the latest enter minus
+  // this rank's enter. The standard does not promise that either synchronizes,
+  // so leaving early is no clock-condition violation.
+  void collectiveWait(Metric metric, const Window& w, const Overlap& o, const Call& call) {
+    if (o.synchronizing() && call.path != kNone)
+      ctx_.severities.addWait(metric, call.path, call.enter, o.latestEnter, worldOf(w, o.latestRank));
+  }
+
+  // ---- fences ----
   void onFence(WinId id, const Call& call) {
-    ExchangeWindow* found = find(id);
+    Window* found = find(id);
     if (!found) return;
-    ExchangeWindow& w = *found;
-    const Overlap o = fenceCursor_[id] < fenceOverlaps_[id].size() ? fenceOverlaps_[id][fenceCursor_[id]++]
-                                                                    : overlap(w.comm, w.rank, call);
-    if (w.fences++ == 0) {  // the first fence closes no epoch
+    Window& w = *found;
+    const std::uint64_t ordinal = fenceOrdinal_[id]++;
+    const bool first = w.fences++ == 0;  // the first fence closes no epoch
+    if (pass_ == Pass::Note) {
+      if (first) return;
+      for (const auto& [target, exit] : w.fenceLastExit)
+        outbox(w, target).fences.push_back({id, w.rank, ordinal, w.maxLoc.encode(exit, w.rank)});
+      w.fenceLastExit.clear();
+      return;
+    }
+    const Overlap o = overlapOf(w, kFence, call);
+    if (first) {
       if (o.synchronizing() && call.path != kNone)
         ctx_.severities.addWait(Metric::MpiRmaWaitAtFence, call.path, call.enter, o.latestEnter,
                                 worldOf(w, o.latestRank));
@@ -436,94 +402,54 @@ class ActiveReplay {
       }
       return;
     }
-    const auto epoch = static_cast<std::uint32_t>(w.pendingFences.size());
-    w.pendingFences.push_back({call, o});
-    for (const auto& [target, exit] : w.fenceLastExit) w.pendingExits.push_back({epoch, target, exit});
+    // The epoch's transfers to this rank: the latest exit (MAXLOC over origins) and who accessed it.
+    MaxLocKey latestExit = MaxLocCoder::none();
+    std::vector<bool> accessedMe(static_cast<std::size_t>(w.size), false);
+    std::size_t& next = fenceNext_[id];
+    for (; next < fenceNotes_.size() && fenceNotes_[next].win == id && fenceNotes_[next].fence <= ordinal; ++next) {
+      const FenceNote& n = fenceNotes_[next];
+      if (n.fence < ordinal || n.origin < 0 || n.origin >= w.size) continue;
+      latestExit = latest(latestExit, n.lastTransferExit);
+      accessedMe[static_cast<std::size_t>(n.origin)] = true;
+    }
+    double waitAtFence = o.synchronizing() ? o.latestEnter - call.enter : 0.0;
+    Rank waitCause = worldOf(w, o.latestRank);
+    const double end = std::min(w.maxLoc.time(latestExit), call.leave);
+    if (end > call.enter && call.path != kNone) {
+      const Rank cause = worldOf(w, w.maxLoc.rank(latestExit));
+      ctx_.severities.addWait(Metric::MpiRmaEarlyFence, call.path, call.enter, end, cause);
+      if (end - call.enter > waitAtFence) {
+        waitAtFence = end - call.enter;
+        waitCause = cause;
+      }
+    }
+    // Pairwise synchronizations per epoch: every other member may have accessed this rank.
+    // Scalasca's count: every member, needed when either of the pair accessed the other.
+    double unneeded = 0.0, unneededBothWays = 0.0;
+    for (int r = 0; r < w.size; ++r) {
+      const bool accessed = accessedMe[static_cast<std::size_t>(r)];
+      if (r != w.rank && !accessed) unneeded += 1.0;
+      if (!accessed && !w.fenceLastExit.contains(r)) unneededBothWays += 1.0;
+    }
     w.fenceLastExit.clear();
-    // Every member has recorded equally many fences on the window (validated),
-    // so all of them exchange at the same fences.
-    if (w.pendingFences.size() == kFenceBatch) exchangeFences(w);
-  }
-
-  // The exchange of a batch of closed fence epochs, in an exchange epoch of
-  // its own (so GATS epochs on the same window may come in between): fence,
-  // per target one MPI_Accumulate(MAXLOC) of the epochs' last transfer exits
-  // and one MPI_Accumulate(BOR) of this rank's access bits, fence; then each
-  // fence's Early Fence, Wait at Fence and pair counts from the own fence area,
-  // which is reset before the next batch's opening fence lets origins write.
-  void exchangeFences(ExchangeWindow& w) {
-    if (w.pendingFences.empty()) return;
-    fence(w, MPI_MODE_NOPRECEDE);
-    const std::size_t n = w.pendingFences.size();
-    std::stable_sort(w.pendingExits.begin(), w.pendingExits.end(),
-                     [](const EpochExit& a, const EpochExit& b) { return a.target < b.target; });
-    std::vector<std::vector<MaxLocKey>> exits;  // kept until the fence completes the accumulates
-    std::vector<std::vector<std::uint64_t>> bits;
-    const std::uint64_t mine = std::uint64_t{1} << (static_cast<unsigned>(w.rank) % 64);
-    const std::size_t myWord = static_cast<std::size_t>(w.rank) / 64;
-    for (std::size_t from = 0; from < w.pendingExits.size();) {
-      const int target = w.pendingExits[from].target;
-      std::vector<MaxLocKey>& e = exits.emplace_back(n, w.maxLoc.none());
-      std::vector<std::uint64_t>& b = bits.emplace_back(n * w.words, 0);
-      for (; from < w.pendingExits.size() && w.pendingExits[from].target == target; ++from) {
-        const EpochExit& x = w.pendingExits[from];
-        e[x.epoch] = w.maxLoc.encode(x.exit, w.rank);
-        b[x.epoch * w.words + myWord] = mine;
-      }
-      accumulate(w, e.data(), static_cast<int>(2 * n), target, w.fenceSlotsOffset(), Combine::Max);
-      accumulate(w, b.data(), static_cast<int>(n * w.words), target, w.fenceBitsOffset(), Combine::Or);
+    if (call.path != kNone) {
+      ctx_.severities.add(Metric::RmaEpochPairsyncCount, call.path, static_cast<double>(w.size - 1));
+      ctx_.severities.add(Metric::RmaEpochPairsyncUnneededCount, call.path, unneeded);
+      ctx_.severities.add(Metric::RmaPairsyncCount, call.path, static_cast<double>(w.size));
+      ctx_.severities.add(Metric::RmaPairsyncUnneededCount, call.path, unneededBothWays);
     }
-    fence(w, MPI_MODE_NOSUCCEED);
-
-    const MaxLocKey* slots = w.fenceSlots();
-    const std::uint64_t* accessed = w.fenceBits();
-    // Per epoch, the members this rank accessed.
-    std::vector<std::vector<bool>> accessedByMe(n, std::vector<bool>(static_cast<std::size_t>(w.size), false));
-    for (const EpochExit& x : w.pendingExits) accessedByMe[x.epoch][static_cast<std::size_t>(x.target)] = true;
-    for (std::size_t k = 0; k < n; ++k) {
-      const Call& call = w.pendingFences[k].call;
-      const Overlap& o = w.pendingFences[k].overlap;
-      double waitAtFence = o.synchronizing() ? o.latestEnter - call.enter : 0.0;
-      Rank waitCause = worldOf(w, o.latestRank);
-      const double end = std::min(w.maxLoc.time(slots[k]), call.leave);
-      if (end > call.enter && call.path != kNone) {
-        const Rank cause = worldOf(w, w.maxLoc.rank(slots[k]));
-        ctx_.severities.addWait(Metric::MpiRmaEarlyFence, call.path, call.enter, end, cause);
-        if (end - call.enter > waitAtFence) {
-          waitAtFence = end - call.enter;
-          waitCause = cause;
-        }
-      }
-      // Pairwise synchronizations per epoch: every other member may have accessed this rank.
-      // Scalasca's count: every member, needed when either of the pair accessed the other.
-      double unneeded = 0.0, unneededBothWays = 0.0;
-      for (int r = 0; r < w.size; ++r) {
-        const bool accessedMe = ExchangeWindow::bitSet(accessed + k * w.words, r);
-        if (r != w.rank && !accessedMe) unneeded += 1.0;
-        if (!accessedMe && !accessedByMe[k][static_cast<std::size_t>(r)]) unneededBothWays += 1.0;
-      }
-      if (call.path != kNone) {
-        ctx_.severities.add(Metric::RmaEpochPairsyncCount, call.path, static_cast<double>(w.size - 1));
-        ctx_.severities.add(Metric::RmaEpochPairsyncUnneededCount, call.path, unneeded);
-        ctx_.severities.add(Metric::RmaPairsyncCount, call.path, static_cast<double>(w.size));
-        ctx_.severities.add(Metric::RmaPairsyncUnneededCount, call.path, unneededBothWays);
-      }
-      if (waitAtFence > 0.0 && call.path != kNone)
-        ctx_.severities.addWait(Metric::MpiRmaWaitAtFence, call.path, call.enter, call.enter + waitAtFence, waitCause);
-      // Transfers to this rank in the epoch: no member passed MPI_MODE_NOPRECEDE, so every member
-      // had to enter before this fence could know they were complete.
-      if (w.maxLoc.time(slots[k]) > kNever && call.leave < o.latestEnter) violation(call.path);
-    }
-    w.resetFences();
-    w.pendingFences.clear();
-    w.pendingExits.clear();
+    if (waitAtFence > 0.0 && call.path != kNone)
+      ctx_.severities.addWait(Metric::MpiRmaWaitAtFence, call.path, call.enter, call.enter + waitAtFence, waitCause);
+    // Transfers to this rank in the epoch: no member passed MPI_MODE_NOPRECEDE, so every member
+    // had to enter before this fence could know they were complete.
+    if (w.maxLoc.time(latestExit) > kNever && call.leave < o.latestEnter) violation(call.path);
   }
 
   // ---- transfers ----
   void transfer(std::size_t i, const trace::RmaRecord& rec) {
-    ExchangeWindow* found = find(rec.win);
+    Window* found = find(rec.win);
     if (!found || rec.remote >= static_cast<std::uint32_t>(found->size)) return;
-    ExchangeWindow& w = *found;
+    Window& w = *found;
     const Call call = callAround(ctx_, i);
     const int target = static_cast<int>(rec.remote);
     if (w.accessOpen) {
@@ -538,7 +464,7 @@ class ActiveReplay {
   // ---- general active target synchronization ----
   void groupSync(std::size_t i, const trace::RmaRecord& rec) {
     const std::optional<Call> call = ctx_.calls.callOf(i);
-    ExchangeWindow* w = find(rec.win);
+    Window* w = find(rec.win);
     if (!call || !w) return;
     switch (groupCall(ctx_.regionName(call->path))) {
       case GroupCall::Post: onPost(*w, *call, rec); break;
@@ -552,67 +478,47 @@ class ActiveReplay {
     }
   }
 
-  static MPI_Group subgroup(const ExchangeWindow& w, const std::vector<int>& ranks) {
-    MPI_Group g = MPI_GROUP_EMPTY;
-    if (!ranks.empty()) MPI_Group_incl(w.group, static_cast<int>(ranks.size()), ranks.data(), &g);
-    return g;
-  }
-  static void freeGroup(MPI_Group& g) {
-    if (g != MPI_GROUP_EMPTY) MPI_Group_free(&g);
-  }
-
-  void onPost(ExchangeWindow& w, const Call& call, const trace::RmaRecord& rec) {
+  void onPost(Window& w, const Call& call, const trace::RmaRecord& rec) {
     std::string problem;
     w.origins = groupInComm(defs_, rec.group, w.ranks, problem);
-    w.header().postEnter = call.enter;
-    w.resetGats();
-    if (!w.local) {
-      MPI_Group g = subgroup(w, w.origins);
-      MPI_Win_post(g, 0, w.win);
-      freeGroup(g);
-    }
+    if (pass_ == Pass::Note)
+      for (const int origin : w.origins) outbox(w, origin).posts.push_back({w.id, call.enter});
     w.exposureOpen = true;
   }
 
-  void onStart(ExchangeWindow& w, const Call& call, const trace::RmaRecord& rec) {
+  void onStart(Window& w, const Call& call, const trace::RmaRecord& rec) {
     std::string problem;
     w.targets = groupInComm(defs_, rec.group, w.ranks, problem);
-    if (!w.local) {
-      MPI_Group g = subgroup(w, w.targets);
-      MPI_Win_start(g, 0, w.win);
-      freeGroup(g);
-    }
     w.postEnter.assign(w.targets.size(), kNever);
-    for (std::size_t k = 0; k < w.targets.size(); ++k) getDouble(w, &w.postEnter[k], w.targets[k], kPostEnter);
+    if (pass_ == Pass::Evaluate)
+      for (std::size_t k = 0; k < w.targets.size(); ++k)
+        if (const PostNote* n = posts_.next(w.id, worldOf(w, w.targets[k]))) w.postEnter[k] = n->postEnter;
     w.start = call;
     w.transfers.clear();
     w.accessOpen = true;
   }
 
-  void onComplete(ExchangeWindow& w, const Call& call) {
+  void onComplete(Window& w, const Call& call) {
     if (!w.accessOpen) return;
-    const std::size_t n = w.targets.size();
-    const MaxLocKey completeEnter = w.maxLoc.encode(call.enter, w.rank);
-    std::vector<double> lastExit(n, w.start.leave);
-    std::vector<bool> accessed(n, false);
-    for (const Transfer& t : w.transfers) {
-      const auto k = static_cast<std::size_t>(std::find(w.targets.begin(), w.targets.end(), t.target) -
-                                              w.targets.begin());
-      if (!accessed[k]) lastExit[k] = t.leave;
-      else lastExit[k] = std::max(lastExit[k], t.leave);
-      accessed[k] = true;
-    }
-    const std::uint64_t bit = std::uint64_t{1} << (static_cast<unsigned>(w.rank) % 64);
-    std::vector<MaxLocKey> lastExitKeys(n);  // kept until MPI_Win_complete completes the accumulates
-    for (std::size_t k = 0; k < n; ++k) {
-      const int target = w.targets[k];
-      lastExitKeys[k] = w.maxLoc.encode(lastExit[k], w.rank);
-      accumulate(w, &completeEnter, 2, target, kLatestComplete, Combine::Max);
-      accumulate(w, &lastExitKeys[k], 2, target, kLatestOpGats, Combine::Max);
-      if (accessed[k]) accumulate(w, &bit, 1, target, ExchangeWindow::gatsBitsOffset(w.rank), Combine::Or);
-    }
-    if (!w.local) MPI_Win_complete(w.win);
     w.accessOpen = false;
+    const std::size_t n = w.targets.size();
+    if (pass_ == Pass::Note) {
+      std::vector<double> lastExit(n, w.start.leave);
+      std::vector<bool> accessed(n, false);
+      for (const Transfer& t : w.transfers) {
+        const std::size_t k = w.targetIndex(t.target);
+        lastExit[k] = accessed[k] ? std::max(lastExit[k], t.leave) : t.leave;
+        accessed[k] = true;
+      }
+      const MaxLocKey completeEnter = w.maxLoc.encode(call.enter, w.rank);
+      for (std::size_t k = 0; k < n; ++k)
+        outbox(w, w.targets[k])
+            .completes.push_back({w.id, accessed[k] ? 1U : 0U, completeEnter, w.maxLoc.encode(lastExit[k], w.rank)});
+      w.transfers.clear();
+      return;
+    }
+    std::vector<bool> accessed(n, false);
+    for (const Transfer& t : w.transfers) accessed[w.targetIndex(t.target)] = true;
     // Scalasca counts the origin's side too: each target of the access epoch, unneeded if not
     // accessed.
     ctx_.severities.add(Metric::RmaPairsyncCount, call.path, static_cast<double>(n));
@@ -640,9 +546,7 @@ class ActiveReplay {
     }
     // Early Transfer: a transfer whose interval contains its target's post.
     for (const Transfer& t : w.transfers) {
-      const auto k = static_cast<std::size_t>(std::find(w.targets.begin(), w.targets.end(), t.target) -
-                                              w.targets.begin());
-      const double posted = w.postEnter[k];
+      const double posted = w.postEnter[w.targetIndex(t.target)];
       if (posted > t.enter && posted < t.leave && t.path != kNone)
         ctx_.severities.addWait(Metric::MpiRmaEarlyTransfer, t.path, t.enter, posted, worldOf(w, t.target));
       if (call.leave < posted) violation(t.path);
@@ -651,28 +555,38 @@ class ActiveReplay {
   }
 
   // `isWait`: MPI_Win_wait, else a completing MPI_Win_test (which Scalasca does not count).
-  void onWait(ExchangeWindow& w, const Call& call, bool isWait) {
+  void onWait(Window& w, const Call& call, bool isWait) {
     if (!w.exposureOpen) return;
-    if (!w.local) MPI_Win_wait(w.win);
     w.exposureOpen = false;
-    const Header& h = w.header();
-    if (call.leave < w.maxLoc.time(h.latestComplete)) violation(call.path);
+    if (pass_ == Pass::Note) return;
+    // The matching access epoch of every origin: MAXLOC of their complete enters and last
+    // transfer exits, and which of them accessed this rank.
+    MaxLocKey latestComplete = MaxLocCoder::none(), latestTransfer = MaxLocCoder::none();
+    std::vector<bool> accessedMe(static_cast<std::size_t>(w.size), false);
+    for (const int r : w.origins) {
+      const CompleteNote* n = completes_.next(w.id, worldOf(w, r));
+      if (!n) continue;
+      latestComplete = latest(latestComplete, n->completeEnter);
+      latestTransfer = latest(latestTransfer, n->lastTransferExit);
+      if (n->accessed != 0) accessedMe[static_cast<std::size_t>(r)] = true;
+    }
+    if (call.leave < w.maxLoc.time(latestComplete)) violation(call.path);
     // Early Wait: entered before the last origin entered MPI_Win_complete.
-    const double end = std::min(w.maxLoc.time(h.latestComplete), call.leave);
+    const double end = std::min(w.maxLoc.time(latestComplete), call.leave);
     if (end > call.enter) {
-      const Rank cause = worldOf(w, w.maxLoc.rank(h.latestComplete));
+      const Rank cause = worldOf(w, w.maxLoc.rank(latestComplete));
       ctx_.severities.addWait(Metric::MpiRmaEarlyWait, call.path, call.enter, end, cause);
       // Late Complete: the part after the origins' last transfer had ended.
-      const double from = std::max(w.maxLoc.time(h.latestOpGats), call.enter);
+      const double from = std::max(w.maxLoc.time(latestTransfer), call.enter);
       if (end > from) ctx_.severities.addWait(Metric::MpiRmaLateComplete, call.path, from, end, cause);
     }
     double pairs = 0.0, unneeded = 0.0, unaccessed = 0.0;
     for (const int r : w.origins) {
-      const bool accessedMe = ExchangeWindow::bitSet(w.gatsBits(), r);
-      if (!accessedMe) unaccessed += 1.0;
+      const bool accessed = accessedMe[static_cast<std::size_t>(r)];
+      if (!accessed) unaccessed += 1.0;
       if (r == w.rank) continue;
       pairs += 1.0;
-      if (!accessedMe) unneeded += 1.0;
+      if (!accessed) unneeded += 1.0;
     }
     ctx_.severities.add(Metric::RmaEpochPairsyncCount, call.path, pairs);
     ctx_.severities.add(Metric::RmaEpochPairsyncUnneededCount, call.path, unneeded);
@@ -690,11 +604,17 @@ class ActiveReplay {
 
   ReplayContext& ctx_;
   const trace::Definitions& defs_;
+  Pass pass_ = Pass::Note;
   std::uint64_t violations_ = 0;
-  MPI_Win mutex_ = MPI_WIN_NULL;
-  std::unordered_map<WinId, ExchangeWindow> windows_;
-  std::vector<std::vector<Overlap>> fenceOverlaps_;  // per window, every fence in trace order
-  std::vector<std::size_t> fenceCursor_;
+  std::unordered_map<WinId, Window> windows_;
+  std::vector<std::uint64_t> fenceOrdinal_;  // per window: fences walked so far, over all lifetimes
+  std::vector<std::array<std::vector<Overlap>, kKinds>> overlaps_;  // per window and kind, in trace order
+  std::vector<std::array<std::size_t, kKinds>> overlapCursor_;
+  std::vector<Outbox> outboxes_;  // per world rank, filled by the first walk
+  NoteQueues<PostNote> posts_;
+  NoteQueues<CompleteNote> completes_;
+  std::vector<FenceNote> fenceNotes_;  // by window, closing fence and origin
+  std::vector<std::size_t> fenceNext_;  // per window: its first note not yet evaluated
 };
 
 }  // namespace

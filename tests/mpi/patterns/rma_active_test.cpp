@@ -500,9 +500,9 @@ TEST(RmaActive, WaitAtCreateAndFree) {
 
 // Windows on the two halves of a split, created and freed at the same moments
 // many times (MPI_Win_allocate), each with a fence where the half's last rank
-// is late. Exercises the serialized creation of exchange windows (Open MPI
-// 4.1 names shared-memory segments after the communicator id, which disjoint
-// communicators may share).
+// is late. Open MPI 4.1 names shared-memory segments after the communicator
+// id, which disjoint communicators may share: the analysis must not create
+// windows on them at once.
 TEST(RmaActive, WindowsOnDisjointHalves) {
   const Rank n = size();
   TraceBuilder b(n);

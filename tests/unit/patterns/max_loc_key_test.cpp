@@ -1,5 +1,5 @@
-// MaxLocKey: MPI_MAXLOC over (time, rank) as an elementwise MPI_MAX of two signed
-// 64-bit keys, which is what the exchange windows' MPI_Accumulate computes.
+// MaxLocKey: MPI_MAXLOC over (time, rank) as an elementwise maximum of two signed
+// 64-bit keys, which is how the RMA notes' times are combined.
 #include "analysis/patterns/max_loc_key.h"
 
 #include <gtest/gtest.h>
