@@ -18,6 +18,7 @@ shared=$here/../shared/traces
 tools=$build/analysis/tools
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 command -v sqlite3 >/dev/null || { echo "report-fingerprints: sqlite3 is needed (apt-get install sqlite3)" >&2; exit 1; }
+command -v otf2-print >/dev/null || { echo "report-fingerprints: otf2-print is needed (apt-get install otf2-tools)" >&2; exit 1; }
 
 mkdir -p "$work/traces" "$work/reports"
 # name, ranks, program, arguments: the runs of the end-to-end tests.
@@ -65,8 +66,7 @@ for a in "${apps[@]}"; do
 done
 while IFS= read -r trace; do
   name=${trace#"$shared/"}; name=${name%/traces.otf2}
-  # The analyzer names the trace's number of MPI ranks when it runs on the wrong number.
-  ranks=$({ mpiexec -n 1 "$tools/waitscope-analyze" --quiet "$trace" -o "$work/reports/probe.waitscope" \
-             </dev/null 2>&1 || true; } | sed -n 's/.*run it with mpiexec -n \([0-9]*\).*/\1/p' | head -1)
-  analyze "shared-${name//\//-}" "$trace" "${ranks:-4}"
+  # The trace's MPI ranks: its process location groups.
+  ranks=$(otf2-print -G "$trace" | grep -c '^LOCATION_GROUP .*Type: PROCESS')
+  analyze "shared-${name//\//-}" "$trace" "$ranks"
 done < <(find "$shared" -name traces.otf2 | sort)

@@ -25,6 +25,8 @@ packages=(
   dpkg-dev groff-base man-db bsdextrautils desktop-file-utils appstream libxml2-utils python3
   # the user guide's figures (scripts/make-screenshots.sh): smaller PNGs
   pngquant
+  # benchmarks: peak memory of every analysis process (scripts/bench-fewer-processes.sh)
+  time
   # the Python package (python/, docs/python.md), its tests and `pip install ./python` into a venv
   python3-numpy python3-pandas python3-matplotlib python3-pytest python3-pip python3-venv
 )

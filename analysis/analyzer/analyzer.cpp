@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <optional>
 #include <sstream>
 
@@ -14,6 +15,7 @@
 #include "analysis/patterns/time_metrics.h"
 #include "analysis/replay/call_index.h"
 #include "analysis/replay/communicators.h"
+#include "analysis/replay/fibers.h"
 #include "analysis/replay/out_of_memory.h"
 #include "analysis/replay/replay_context.h"
 #include "analysis/replay/yielding_wait.h"
@@ -23,25 +25,24 @@ namespace waitscope::analyzer {
 using replay::abortOutOfMemory;
 using replay::Call;
 using replay::CallIndex;
-using replay::callAndWait;
 using replay::Communicators;
+using replay::LocationComm;
 using replay::ReplayContext;
 
 namespace {
 
 // Every rank learns the first (lowest-rank) error, and all throw it together,
 // so no rank walks on into an exchange the others have left.
-void agree(const std::string& error, MPI_Comm world, bool yieldCore) {
-  int me = 0;
-  MPI_Comm_rank(world, &me);
+void agree(const std::string& error, const LocationComm& world) {
+  const int me = world.rank();
   const int mine = error.empty() ? INT_MAX : me;
   int first = INT_MAX;
-  callAndWait(yieldCore, MPI_Iallreduce, &mine, &first, 1, MPI_INT, MPI_MIN, world);
+  world.allreduce(&mine, &first, 1, MPI_INT, MPI_MIN);
   if (first == INT_MAX) return;
   int length = first == me ? static_cast<int>(error.size()) : 0;
-  MPI_Bcast(&length, 1, MPI_INT, first, world);
+  world.bcast(&length, 1, MPI_INT, first);
   std::string message = first == me ? error : std::string(static_cast<std::size_t>(length), ' ');
-  MPI_Bcast(message.data(), length, MPI_CHAR, first, world);
+  world.bcast(message.data(), length, MPI_CHAR, first);
   throw AnalysisError(message);
 }
 
@@ -111,26 +112,26 @@ struct Families {
   // locks) are agreed on together before anything reads the communicators and peers they check:
   // the collective checks, and the collective and point-to-point families, which collect their
   // operations when built.
-  void validate(MPI_Comm world, bool yieldCore, const std::function<void(int)>& progress) {
+  void validate(const LocationComm& world, const std::function<void(int)>& progress) {
     std::string error = validateReferences(ctx);
     if (error.empty()) error = rmaPassive.validate();
-    agree(error, world, yieldCore);
+    agree(error, world);
     collectives.emplace(ctx);
-    agree(collectives->validate(), world, yieldCore);
-    agree(rmaActive.validate(), world, yieldCore);
+    agree(collectives->validate(), world);
+    agree(rmaActive.validate(), world);
     progress(50);
     p2p.emplace(ctx);
-    agree(p2p->exchange(), world, yieldCore);
+    agree(p2p->exchange(), world);
   }
 
   // After the times of the events changed in place: validate() passed on the same events (the
   // correction moves times, never the order), so its checks are not repeated; the call index
   // takes the new times, and the point-to-point family, which holds times, is built again (the
   // collective operations read theirs from the events).
-  void retime(const trace::Trace& local, MPI_Comm world, bool yieldCore) {
+  void retime(const trace::Trace& local, const LocationComm& world) {
     calls.retime(ctx.events, local.callTree);
     p2p.emplace(ctx);
-    agree(p2p->exchange(), world, yieldCore);
+    agree(p2p->exchange(), world);
   }
 };
 
@@ -170,15 +171,13 @@ void searchMessagesAndCollectives(Families& f, const trace::Trace& local, int me
 }
 
 // analyzeLocation; `phase` follows the progress reports, for the out-of-memory line.
-LocalResult analyzePhases(trace::Trace& local, MPI_Comm world, const AnalysisOptions& options,
+LocalResult analyzePhases(trace::Trace& local, const LocationComm& world, const AnalysisOptions& options,
                           std::string_view& phase) {
   auto progress = [&](std::string_view name, int percent) {
     phase = name;
     if (options.progress) options.progress(name, percent);
   };
-  int me = 0, size = 0;
-  MPI_Comm_rank(world, &me);
-  MPI_Comm_size(world, &size);
+  const int me = world.rank(), size = world.size();
   if (static_cast<std::size_t>(size) != local.defs.worldLocations.size()) {
     std::ostringstream out;
     out << "the trace has " << local.defs.worldLocations.size() << " MPI locations but the analysis runs on " << size
@@ -190,10 +189,9 @@ LocalResult analyzePhases(trace::Trace& local, MPI_Comm world, const AnalysisOpt
   LocalResult result;
   progress("validate", 0);
   const Communicators comms(local.defs, world);
-  const bool yieldCore = comms.nodeOversubscribed();
   const auto rank = static_cast<trace::Rank>(me);
   Families f(local, local.locations[0], rank, size, comms, result.severities);
-  f.validate(world, yieldCore, [&](int percent) { progress("validate", percent); });
+  f.validate(world, [&](int percent) { progress("validate", percent); });
   // Without windows, the only relations the correction keeps are those of messages and
   // collective operations, and their pattern search counts exactly the violations the
   // correction's first round would: searching first and correcting only if it found any spares
@@ -204,7 +202,7 @@ LocalResult analyzePhases(trace::Trace& local, MPI_Comm world, const AnalysisOpt
     searchMessagesAndCollectives(f, local, me, size, comms, result, [](std::string_view, int) {});
     const unsigned long long mine = result.clockViolations.p2p + result.clockViolations.collective;
     unsigned long long all = 0;
-    callAndWait(yieldCore, MPI_Iallreduce, &mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, world);
+    world.allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
     searched = all == 0;
     if (searched) {
       result.timeCorrection.rounds = 1;
@@ -215,7 +213,7 @@ LocalResult analyzePhases(trace::Trace& local, MPI_Comm world, const AnalysisOpt
     }
   }
   if (!searched && options.timeCorrection && correctTimes(local.locations[0], f, result.timeCorrection))
-    f.retime(local, world, yieldCore);
+    f.retime(local, world);
   progress("validate", 100);
 
   if (searched) {
@@ -245,13 +243,40 @@ LocalResult analyzePhases(trace::Trace& local, MPI_Comm world, const AnalysisOpt
 
 }  // namespace
 
-LocalResult analyzeLocation(trace::Trace& local, MPI_Comm world, const AnalysisOptions& options) {
+LocalResult analyzeLocation(trace::Trace& local, const LocationComm& world, const AnalysisOptions& options) {
   std::string_view phase = "validate";
   try {
     return analyzePhases(local, world, options, phase);
   } catch (const std::bad_alloc&) {
     abortOutOfMemory(world, std::string(phase), local.eventCount());
   }
+}
+
+LocalResult analyzeLocation(trace::Trace& local, MPI_Comm world, const AnalysisOptions& options) {
+  const LocationComm locations(world, replay::nodeOversubscribed(world));
+  return analyzeLocation(local, locations, options);
+}
+
+void analyzeHeldLocations(const replay::HeldLocations& held, std::vector<trace::Trace>& traces,
+                          const std::function<void(trace::Trace&, const LocationComm&)>& analyze) {
+  auto everyone = std::make_shared<std::vector<trace::Rank>>();
+  for (trace::Rank r = 0; r < static_cast<trace::Rank>(held.locations()); ++r) everyone->push_back(r);
+  replay::Fibers::run(
+      traces.size(),
+      [&](std::size_t i) {
+        const LocationComm world(held, everyone, static_cast<int>(held.first() + i), 0);
+        try {
+          analyze(traces[i], world);
+        } catch (const AnalysisError&) {
+          throw;  // every location throws it (agree): they all end
+        } catch (const std::exception& e) {
+          // Only this location failed: the process' others would wait for it for ever.
+          std::fprintf(stderr, "waitscope-analyze: rank %d: %s\n", world.rank(), e.what());
+          std::fflush(stderr);
+          MPI_Abort(held.processes(), 1);
+        }
+      },
+      held.yieldCore());
 }
 
 }  // namespace waitscope::analyzer

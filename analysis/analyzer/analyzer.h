@@ -1,7 +1,9 @@
 #pragma once
-// The analysis of one trace location per MPI rank: validation, then the
-// pattern families in a fixed order (every rank runs the same collective
-// sequence), then the report gathered on rank 0.
+// The analysis of one trace location: validation, then the pattern families in a fixed order
+// (every location runs the same collective sequence), then the report gathered on location 0.
+// Each function comes twice: over an MPI communicator whose rank r analyzes world rank r of the
+// trace, and over a replay::LocationComm, whose locations may share analysis processes
+// (analyzeHeldLocations runs those).
 #include <mpi.h>
 
 #include <functional>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "analysis/replay/local_result.h"
+#include "analysis/replay/location_comm.h"
 #include "analysis/report/report.h"
 #include "analysis/report/report_io.h"
 #include "analysis/trace/trace.h"
@@ -49,10 +52,12 @@ struct AnalysisOptions {
 // recomputes them from the recorded ones). With AnalysisOptions::releasePayloads, its payload
 // tables are gone afterwards.
 LocalResult analyzeLocation(trace::Trace& local, MPI_Comm world, const AnalysisOptions& options = {});
+LocalResult analyzeLocation(trace::Trace& local, const replay::LocationComm& world, const AnalysisOptions& options = {});
 
 // Collective over `world`: merges the call trees and severities of all ranks
 // into one report, returned on rank 0 (other ranks get an empty report).
 report::Report gatherReport(const trace::Trace& local, const LocalResult& result, MPI_Comm world);
+report::Report gatherReport(const trace::Trace& local, const LocalResult& result, const replay::LocationComm& world);
 
 // Collective over `world`: gatherReport without holding every rank's wait-state instances
 // (the bulk) on rank 0 at once. Rank 0 calls `write` with the report without them and a
@@ -62,9 +67,22 @@ report::Report gatherReport(const trace::Trace& local, const LocalResult& result
 // left it, without the instances (other ranks get an empty report).
 report::Report gatherReportStreamed(const trace::Trace& local, const LocalResult& result, MPI_Comm world,
                                     const std::function<void(report::Report&, const report::InstanceSource&)>& write);
+report::Report gatherReportStreamed(const trace::Trace& local, const LocalResult& result,
+                                    const replay::LocationComm& world,
+                                    const std::function<void(report::Report&, const report::InstanceSource&)>& write);
 
 // Collective over `world`: every location's clock correction (result.timeCorrection), in world
 // rank order on rank 0 (empty elsewhere), for trace::writeClockCorrections().
 std::vector<trace::LocationClockCorrection> gatherClockCorrections(const LocalResult& result, MPI_Comm world);
+std::vector<trace::LocationClockCorrection> gatherClockCorrections(const LocalResult& result,
+                                                                   const replay::LocationComm& world);
+
+// Several locations per analysis process (M < N): collective over the processes of `held`;
+// `traces[i]` is world rank held.first() + i, read by this process. Runs
+// `analyze(traces[i], world)` for every held location on a fiber of its own (replay/fibers.h),
+// where `world` is the location's LocationComm over all locations: the same code as with one
+// location per process. Rethrows the exception of the lowest location that threw.
+void analyzeHeldLocations(const replay::HeldLocations& held, std::vector<trace::Trace>& traces,
+                          const std::function<void(trace::Trace&, const replay::LocationComm&)>& analyze);
 
 }  // namespace waitscope::analyzer

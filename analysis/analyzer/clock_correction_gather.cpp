@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/analyzer/analyzer.h"
+#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::analyzer {
 
@@ -12,13 +13,11 @@ namespace {
 
 // Every rank's `mine` on rank 0, concatenated in rank order, with each rank's count.
 template <typename T>
-std::vector<T> gatherAll(const std::vector<T>& mine, MPI_Comm world, std::vector<int>& counts) {
-  int me = 0, size = 0;
-  MPI_Comm_rank(world, &me);
-  MPI_Comm_size(world, &size);
+std::vector<T> gatherAll(const std::vector<T>& mine, const replay::LocationComm& world, std::vector<int>& counts) {
+  const int me = world.rank(), size = world.size();
   const int bytes = static_cast<int>(mine.size() * sizeof(T));
   std::vector<int> byteCounts(me == 0 ? static_cast<std::size_t>(size) : 0), offsets;
-  MPI_Gather(&bytes, 1, MPI_INT, byteCounts.data(), 1, MPI_INT, 0, world);
+  world.gather(&bytes, 1, MPI_INT, byteCounts.data(), 1, MPI_INT, 0);
   std::vector<T> all;
   if (me == 0) {
     int total = 0;
@@ -29,13 +28,19 @@ std::vector<T> gatherAll(const std::vector<T>& mine, MPI_Comm world, std::vector
     }
     all.resize(static_cast<std::size_t>(total) / sizeof(T));
   }
-  MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), byteCounts.data(), offsets.data(), MPI_BYTE, 0, world);
+  world.gatherv(mine.data(), bytes, MPI_BYTE, all.data(), byteCounts.data(), offsets.data(), MPI_BYTE, 0);
   return all;
 }
 
 }  // namespace
 
 std::vector<trace::LocationClockCorrection> gatherClockCorrections(const LocalResult& result, MPI_Comm world) {
+  const replay::LocationComm locations(world, replay::nodeOversubscribed(world));
+  return gatherClockCorrections(result, locations);
+}
+
+std::vector<trace::LocationClockCorrection> gatherClockCorrections(const LocalResult& result,
+                                                                   const replay::LocationComm& world) {
   const trace::LocationClockCorrection& mine = result.timeCorrection.correction;
   std::vector<int> anchorCounts, rampCounts;
   const auto anchors = gatherAll(mine.anchors, world, anchorCounts);

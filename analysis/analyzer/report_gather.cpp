@@ -20,6 +20,7 @@ namespace waitscope::analyzer {
 
 using replay::mergeRuns;
 using replay::PathPiece;
+using replay::LocationComm;
 using replay::runPhase;
 using replay::Severities;
 using replay::WaitInstance;
@@ -50,20 +51,19 @@ static_assert(sizeof(WirePath) == 12 && sizeof(WireValue) == 16 && sizeof(WireTh
 // its own first: rank 0 gets reserve(total) once, then take(rank, records, n)
 // per rank, and never holds more than one other rank's records at once.
 // Point-to-point instead of MPI_Gatherv: byte counts may exceed INT_MAX in total.
+constexpr int kStreamChannel = 2001;
 template <typename T, typename Reserve, typename Take>
-void streamToRoot(const std::vector<T>& mine, MPI_Comm world, Reserve&& reserve, Take&& take) {
-  int me = 0, size = 0;
-  MPI_Comm_rank(world, &me);
-  MPI_Comm_size(world, &size);
+void streamToRoot(const std::vector<T>& mine, const LocationComm& world, Reserve&& reserve, Take&& take) {
+  const int me = world.rank(), size = world.size();
   const long long bytes = static_cast<long long>(mine.size() * sizeof(T));
   std::vector<long long> all(me == 0 ? static_cast<std::size_t>(size) : 0);
-  MPI_Gather(&bytes, 1, MPI_LONG_LONG, all.data(), 1, MPI_LONG_LONG, 0, world);
+  world.gather(&bytes, 1, MPI_LONG_LONG, all.data(), 1, MPI_LONG_LONG, 0);
   constexpr long long kChunk = 1 << 30;
   if (me != 0) {
     const char* data = reinterpret_cast<const char*>(mine.data());
     for (long long sent = 0; sent < bytes;) {
       const int chunk = static_cast<int>(std::min(bytes - sent, kChunk));
-      MPI_Send(data + sent, chunk, MPI_BYTE, 0, 2001, world);
+      world.send(data + sent, chunk, MPI_BYTE, 0, kStreamChannel);
       sent += chunk;
     }
     return;
@@ -79,7 +79,7 @@ void streamToRoot(const std::vector<T>& mine, MPI_Comm world, Reserve&& reserve,
     char* data = reinterpret_cast<char*>(buffer.data());
     for (long long got = 0; got < rankBytes;) {
       const int chunk = static_cast<int>(std::min(rankBytes - got, kChunk));
-      MPI_Recv(data + got, chunk, MPI_BYTE, r, 2001, world, MPI_STATUS_IGNORE);
+      world.recv(data + got, chunk, MPI_BYTE, r, kStreamChannel);
       got += chunk;
     }
     take(r, buffer.data(), buffer.size());
@@ -88,7 +88,7 @@ void streamToRoot(const std::vector<T>& mine, MPI_Comm world, Reserve&& reserve,
 
 // All ranks' records on rank 0, with the per-rank offsets (size + 1 of them).
 template <typename T>
-std::vector<T> gatherOnRoot(const std::vector<T>& mine, MPI_Comm world, std::vector<std::size_t>& offsets) {
+std::vector<T> gatherOnRoot(const std::vector<T>& mine, const LocationComm& world, std::vector<std::size_t>& offsets) {
   std::vector<T> out;
   streamToRoot(
       mine, world,
@@ -144,11 +144,9 @@ report::LocationKind locationKind(trace::LocationType type) {
 
 // Everything but the instances; `toGlobal` gets every rank's map from its call paths to the
 // merged ones (rank 0 only).
-report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result, MPI_Comm world,
+report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result, const LocationComm& world,
                             std::vector<std::vector<std::uint32_t>>& toGlobal) {
-  int me = 0, size = 0;
-  MPI_Comm_rank(world, &me);
-  MPI_Comm_size(world, &size);
+  const int me = world.rank(), size = world.size();
 
   std::vector<WirePath> paths;
   paths.reserve(local.callTree.size());
@@ -167,13 +165,13 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
   const unsigned long long violations[3] = {result.clockViolations.p2p, result.clockViolations.collective,
                                             result.clockViolations.rma};
   unsigned long long totalViolations[3] = {0, 0, 0};
-  MPI_Reduce(violations, totalViolations, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, world);
+  world.allreduce(violations, totalViolations, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
   const replay::TimeCorrectionSummary& tc = result.timeCorrection;
   unsigned long long moved = tc.movedEvents, totalMoved = 0;
   double largestShift = 0.0;
   if (tc.applied) {  // the same on every rank
-    MPI_Reduce(&moved, &totalMoved, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, world);
-    MPI_Reduce(&tc.largestShift, &largestShift, 1, MPI_DOUBLE, MPI_MAX, 0, world);
+    world.allreduce(&moved, &totalMoved, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
+    world.allreduce(&tc.largestShift, &largestShift, 1, MPI_DOUBLE, MPI_MAX);
   }
   report::Report out;
   toGlobal.assign(static_cast<std::size_t>(size), {});
@@ -331,24 +329,19 @@ class InstanceStream {
   // Instances per message (512 KiB): one chunk of the store, so a piece is sent without a copy.
   static constexpr std::size_t kPiece = replay::Severities::Instances::kChunk;
 
-  InstanceStream(const replay::Severities::Instances& mine, MPI_Comm world,
+  InstanceStream(const replay::Severities::Instances& mine, const LocationComm& world,
                  const std::vector<std::vector<std::uint32_t>>& toGlobal)
-      : mine_(mine), world_(world), toGlobal_(toGlobal), yieldCore_(replay::nodeOversubscribed(world)) {
-    MPI_Comm_rank(world, &me_);
-    int size = 0;
-    MPI_Comm_size(world, &size);
+      : mine_(mine), world_(world), toGlobal_(toGlobal) {
     const unsigned long long count = mine.size();
-    counts_.resize(me_ == 0 ? static_cast<std::size_t>(size) : 0);
-    MPI_Gather(&count, 1, MPI_UNSIGNED_LONG_LONG, counts_.data(), 1, MPI_UNSIGNED_LONG_LONG, 0, world);
+    counts_.resize(world.rank() == 0 ? static_cast<std::size_t>(world.size()) : 0);
+    world.gather(&count, 1, MPI_UNSIGNED_LONG_LONG, counts_.data(), 1, MPI_UNSIGNED_LONG_LONG, 0);
   }
 
   // Not rank 0: sends this rank's instances, piece by piece, as rank 0 takes them.
   void send() const {
     for (std::size_t first = 0; first < mine_.size(); first += kPiece) {
       const std::size_t n = std::min(kPiece, mine_.size() - first);
-      MPI_Request request = MPI_REQUEST_NULL;
-      MPI_Isend(&mine_[first], static_cast<int>(n * sizeof(WaitInstance)), MPI_BYTE, 0, kTag, world_, &request);
-      replay::waitFor(request, yieldCore_);
+      world_.send(&mine_[first], static_cast<int>(n * sizeof(WaitInstance)), MPI_BYTE, 0, kTag);
     }
   }
 
@@ -365,10 +358,8 @@ class InstanceStream {
       const WaitInstance* records = rank_ == 0 ? &mine_[taken_] : nullptr;
       if (rank_ != 0) {
         piece_.resize(n);
-        MPI_Request request = MPI_REQUEST_NULL;
-        MPI_Irecv(piece_.data(), static_cast<int>(n * sizeof(WaitInstance)), MPI_BYTE, static_cast<int>(rank_), kTag,
-                  world_, &request);
-        replay::waitFor(request, yieldCore_);
+        world_.recv(piece_.data(), static_cast<int>(n * sizeof(WaitInstance)), MPI_BYTE, static_cast<int>(rank_),
+                    kTag);
         records = piece_.data();
       }
       taken_ += n;
@@ -392,10 +383,8 @@ class InstanceStream {
  private:
   static constexpr int kTag = 2002;
   const replay::Severities::Instances& mine_;
-  MPI_Comm world_;
+  const LocationComm& world_;
   const std::vector<std::vector<std::uint32_t>>& toGlobal_;
-  bool yieldCore_;
-  int me_ = 0;
   std::vector<unsigned long long> counts_;  // rank 0: instances per rank
   std::size_t rank_ = 0;                    // rank 0: whose instances come next
   unsigned long long taken_ = 0;            // of them
@@ -404,15 +393,13 @@ class InstanceStream {
 
 }  // namespace
 
-report::Report gatherReportStreamed(const trace::Trace& local, const LocalResult& result, MPI_Comm world,
+report::Report gatherReportStreamed(const trace::Trace& local, const LocalResult& result, const LocationComm& world,
                                     const std::function<void(report::Report&, const report::InstanceSource&)>& write) {
   return runPhase(world, "write", local.eventCount(), [&] {
     std::vector<std::vector<std::uint32_t>> toGlobal;
     report::Report out = gatherOnRoot(local, result, world, toGlobal);
     InstanceStream stream(result.severities.instances(), world, toGlobal);
-    int me = 0;
-    MPI_Comm_rank(world, &me);
-    if (me != 0) {
+    if (world.rank() != 0) {
       stream.send();
       return out;
     }
@@ -428,11 +415,22 @@ report::Report gatherReportStreamed(const trace::Trace& local, const LocalResult
   });
 }
 
-report::Report gatherReport(const trace::Trace& local, const LocalResult& result, MPI_Comm world) {
+report::Report gatherReportStreamed(const trace::Trace& local, const LocalResult& result, MPI_Comm world,
+                                    const std::function<void(report::Report&, const report::InstanceSource&)>& write) {
+  const LocationComm locations(world, replay::nodeOversubscribed(world));
+  return gatherReportStreamed(local, result, locations, write);
+}
+
+report::Report gatherReport(const trace::Trace& local, const LocalResult& result, const LocationComm& world) {
   return gatherReportStreamed(local, result, world, [](report::Report& out, const report::InstanceSource& instances) {
     std::vector<report::Instance> piece;
     while (instances(piece)) out.instances.insert(out.instances.end(), piece.begin(), piece.end());
   });
+}
+
+report::Report gatherReport(const trace::Trace& local, const LocalResult& result, MPI_Comm world) {
+  const LocationComm locations(world, replay::nodeOversubscribed(world));
+  return gatherReport(local, result, locations);
 }
 
 }  // namespace waitscope::analyzer

@@ -55,7 +55,7 @@ struct GroupOp {
   bool contributes;         // false: contributes -inf (1-to-N operations: only the root counts)
 };
 struct Group {
-  MPI_Comm comm;
+  const replay::LocationComm* comm;
   std::vector<GroupOp> ops;
   bool lowerRanks = false;  // a member's exit waits for the ranks below it only (scans)
 };
@@ -126,8 +126,8 @@ class Edges {
   void addCollectives(const Collectives& collectives) {
     const auto& ops = collectives.operations();
     for (trace::CommId c = 0; c < ops.size(); ++c) {
-      const MPI_Comm comm = ctx_.comms.get(c);
-      if (comm == MPI_COMM_NULL || comm == MPI_COMM_SELF) continue;
+      const replay::LocationComm* comm = ctx_.comms.get(c);
+      if (!comm || comm->size() == 1) continue;
       const trace::Rank me = ctx_.comms.rank(c);
       Group g{comm, {}, false}, scans{comm, {}, true};
       for (const Collectives::Operation& o : ops[c]) {
@@ -278,20 +278,18 @@ class Edges {
   // fences as a group.
   void addFences(const std::vector<std::vector<Fence>>& fences) {
     const auto& defs = ctx_.defs();
-    const bool yieldCore = ctx_.comms.nodeOversubscribed();
     for (trace::WinId id = 0; id < fences.size(); ++id) {
       const auto& list = fences[id];
       if (list.empty()) continue;
       const CommRanks ranks = commRanks(defs, defs.windows[id].comm, ctx_.worldRank, ctx_.worldSize);
       if (ranks.self || !ranks.problem.empty()) continue;
-      const MPI_Comm comm = ctx_.comms.get(defs.windows[id].comm);
-      if (comm == MPI_COMM_NULL || comm == MPI_COMM_SELF) continue;
+      const replay::LocationComm* comm = ctx_.comms.get(defs.windows[id].comm);
+      if (!comm || comm->size() == 1) continue;
       const std::size_t members = ranks.members.size(), n = list.size();
       std::vector<unsigned char> mine(members * n, 0), targeted(n, 0);
       for (std::size_t f = 0; f < n; ++f)
         for (const int t : list[f].targets) mine[static_cast<std::size_t>(t) * n + f] = 1;
-      replay::callAndWait(yieldCore, MPI_Ireduce_scatter_block, mine.data(), targeted.data(), static_cast<int>(n),
-                          MPI_UNSIGNED_CHAR, MPI_MAX, comm);
+      comm->reduceScatterBlock(mine.data(), targeted.data(), static_cast<int>(n), MPI_UNSIGNED_CHAR, MPI_MAX);
       Group g{comm, {}, false};
       for (std::size_t f = 0; f < n; ++f) {
         const bool waits = list[f].closes && targeted[f] != 0;
@@ -309,7 +307,7 @@ class Edges {
 class Exchange {
  public:
   Exchange(const replay::ReplayContext& ctx, const Edges& edges)
-      : ctx_(ctx), edges_(edges), yieldCore_(ctx.comms.nodeOversubscribed()) {
+      : ctx_(ctx), edges_(edges) {
     const auto nu = static_cast<std::size_t>(ctx.worldSize);
     sendCount_.assign(nu, 0);
     recvCount_.assign(nu, 0);
@@ -318,8 +316,8 @@ class Exchange {
     std::stable_sort(order_.begin(), order_.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return edges.outgoing[a].dest < edges.outgoing[b].dest; });
     for (const Outgoing& o : edges.outgoing) ++sendCount_[o.dest];
-    const MPI_Comm world = ctx.comms.world();
-    replay::callAndWait(yieldCore_, MPI_Ialltoall, sendCount_.data(), 1, MPI_INT, recvCount_.data(), 1, MPI_INT, world);
+    const replay::LocationComm& world = ctx.comms.world();
+    world.alltoall(sendCount_.data(), 1, MPI_INT, recvCount_.data(), 1, MPI_INT);
     sendOffset_.assign(nu + 1, 0);
     recvOffset_.assign(nu + 1, 0);
     for (std::size_t p = 0; p < nu; ++p) {
@@ -329,8 +327,8 @@ class Exchange {
     // The keys, once: each incoming message's position for its bound slot.
     std::vector<std::uint64_t> keys(order_.size()), theirs(static_cast<std::size_t>(recvOffset_[nu]));
     for (std::size_t k = 0; k < order_.size(); ++k) keys[k] = edges.outgoing[order_[k]].key;
-    replay::callAndWait(yieldCore_, MPI_Ialltoallv, keys.data(), sendCount_.data(), sendOffset_.data(), MPI_UINT64_T,
-                        theirs.data(), recvCount_.data(), recvOffset_.data(), MPI_UINT64_T, world);
+    world.alltoallv(keys.data(), sendCount_.data(), sendOffset_.data(), MPI_UINT64_T, theirs.data(), recvCount_.data(),
+                    recvOffset_.data(), MPI_UINT64_T);
     std::vector<std::map<std::uint64_t, std::vector<std::uint32_t>>> channels(nu);
     for (std::size_t src = 0; src < nu; ++src)
       for (int k = recvOffset_[src]; k < recvOffset_[src + 1]; ++k)
@@ -352,9 +350,8 @@ class Exchange {
   void run(const std::vector<double>& exported, std::vector<double>& waitsFor) {
     waitsFor.assign(edges_.bounded.size(), kNever);
     for (std::size_t k = 0; k < order_.size(); ++k) outgoing_[k] = exported[edges_.outgoing[order_[k]].slot];
-    replay::callAndWait(yieldCore_, MPI_Ialltoallv, outgoing_.data(), sendCount_.data(), sendOffset_.data(),
-                        MPI_DOUBLE, received_.data(), recvCount_.data(), recvOffset_.data(), MPI_DOUBLE,
-                        ctx_.comms.world());
+    ctx_.comms.world().alltoallv(outgoing_.data(), sendCount_.data(), sendOffset_.data(), MPI_DOUBLE, received_.data(),
+                                 recvCount_.data(), recvOffset_.data(), MPI_DOUBLE);
     for (std::size_t k = 0; k < edges_.incoming.size(); ++k)
       if (position_[k] != kNone) {
         double& w = waitsFor[edges_.incoming[k].slot];
@@ -370,11 +367,9 @@ class Exchange {
           values_[k] = o.contributes ? exported[o.enterSlot] : kNever;
         }
         if (g.lowerRanks)
-          replay::callAndWait(yieldCore_, MPI_Iexscan, values_.data(), latest_.data(), static_cast<int>(n), MPI_DOUBLE,
-                              MPI_MAX, g.comm);
+          g.comm->exscan(values_.data(), latest_.data(), static_cast<int>(n), MPI_DOUBLE, MPI_MAX);
         else
-          replay::callAndWait(yieldCore_, MPI_Iallreduce, values_.data(), latest_.data(), static_cast<int>(n),
-                              MPI_DOUBLE, MPI_MAX, g.comm);
+          g.comm->allreduce(values_.data(), latest_.data(), static_cast<int>(n), MPI_DOUBLE, MPI_MAX);
         for (std::size_t k = 0; k < n; ++k) {
           const GroupOp& o = g.ops[from + k];
           if (o.leaveSlot != kNone) waitsFor[o.leaveSlot] = std::max(waitsFor[o.leaveSlot], latest_[k]);
@@ -386,7 +381,6 @@ class Exchange {
  private:
   const replay::ReplayContext& ctx_;
   const Edges& edges_;
-  bool yieldCore_;
   std::vector<std::uint32_t> order_;  // outgoing messages by destination
   std::vector<int> sendCount_, recvCount_, sendOffset_, recvOffset_;
   std::vector<std::uint32_t> position_;  // per incoming message: its place in received_, kNone if unmatched
@@ -402,8 +396,7 @@ TimeCorrection correctClocks(const replay::ReplayContext& ctx, const patterns::P
   const auto& events = ctx.events.events;
   const ControlledLogicalClock clock(events, edges.exported, edges.bounded);
   Exchange exchange(ctx, edges);
-  const MPI_Comm world = ctx.comms.world();
-  const bool yieldCore = ctx.comms.nodeOversubscribed();
+  const replay::LocationComm& world = ctx.comms.world();
 
   // Round 1 on the recorded times: a relation is broken where a bounded event is earlier than
   // what it waits for. Counted as the pattern search counts violations: once per event (a call
@@ -424,7 +417,7 @@ TimeCorrection correctClocks(const replay::ReplayContext& ctx, const patterns::P
     std::sort(broken.begin(), broken.end());
     mine += static_cast<unsigned long long>(std::unique(broken.begin(), broken.end()) - broken.begin());
     unsigned long long all = 0;
-    replay::callAndWait(yieldCore, MPI_Iallreduce, &mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, world);
+    world.allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
     out.violations = all;
   }
   if (out.violations == 0) return out;
@@ -436,7 +429,7 @@ TimeCorrection correctClocks(const replay::ReplayContext& ctx, const patterns::P
     exchange.run(exported, next);
     ++out.rounds;
     int changed = next != waitsFor ? 1 : 0, anyChanged = 0;
-    replay::callAndWait(yieldCore, MPI_Iallreduce, &changed, &anyChanged, 1, MPI_INT, MPI_MAX, world);
+    world.allreduce(&changed, &anyChanged, 1, MPI_INT, MPI_MAX);
     waitsFor.swap(next);
     if (!anyChanged) break;
     if (out.rounds >= kMaxRounds) {

@@ -97,7 +97,7 @@ struct Endpoints {
   int endRank = 0;        // the location it ends on
 };
 
-Endpoints findEndpoints(const replay::ReplayContext& ctx, const replay::YieldingComm& world) {
+Endpoints findEndpoints(const replay::ReplayContext& ctx, const replay::LocationComm& world) {
   const auto& ev = ctx.events.events;
   double first = ev.empty() ? kInf : ev.front().time;
   double last = ev.empty() ? -kInf : ev.back().time;
@@ -110,23 +110,22 @@ Endpoints findEndpoints(const replay::ReplayContext& ctx, const replay::Yielding
     finLeave = replay::CallIndex::left(fin) ? fin.leave : last;
   }
   Endpoints out;
-  world.call(MPI_Iallreduce, &first, &out.start, 1, MPI_DOUBLE, MPI_MIN);
-  int me = 0;
-  MPI_Comm_rank(world, &me);
+  world.allreduce(&first, &out.start, 1, MPI_DOUBLE, MPI_MIN);
+  const int me = world.rank();
   struct {
     double value;
     int rank;
   } mine{finEnter, me}, latest{0.0, 0};
-  world.call(MPI_Iallreduce, &mine, &latest, 1, MPI_DOUBLE_INT, MPI_MAXLOC);
+  world.allreduce(&mine, &latest, 1, MPI_DOUBLE_INT, MPI_MAXLOC);
   if (latest.value == -kInf) {  // no MPI_Finalize anywhere: the latest last event
     mine = {last, me};
-    world.call(MPI_Iallreduce, &mine, &latest, 1, MPI_DOUBLE_INT, MPI_MAXLOC);
+    world.allreduce(&mine, &latest, 1, MPI_DOUBLE_INT, MPI_MAXLOC);
     out.endRank = latest.rank;
     out.end = latest.value;
   } else {
     out.endRank = latest.rank;
     double end = me == latest.rank ? finLeave : 0.0;
-    world.call(MPI_Ibcast, &end, 1, MPI_DOUBLE, latest.rank);
+    world.bcast(&end, 1, MPI_DOUBLE, latest.rank);
     out.end = end;
   }
   return out;
@@ -142,10 +141,8 @@ struct Leg {
 // would cost a message latency, and there is one per wait state on the path.
 // Every location then gets its legs, in walk order, and walks them locally.
 std::vector<Leg> planLegs(const std::vector<Switch>& switches, const Endpoints& ends,
-                          const replay::YieldingComm& world) {
-  int me = 0, size = 0;
-  MPI_Comm_rank(world, &me);
-  MPI_Comm_size(world, &size);
+                          const replay::LocationComm& world) {
+  const int me = world.rank(), size = world.size();
   std::vector<double> mine;
   mine.reserve(2 * switches.size());
   for (const Switch& s : switches) {
@@ -155,10 +152,10 @@ std::vector<Leg> planLegs(const std::vector<Switch>& switches, const Endpoints& 
   const int count = static_cast<int>(mine.size());
   const auto n = static_cast<std::size_t>(me == 0 ? size : 0);
   std::vector<int> counts(n), displs(n + 1, 0);
-  world.call(MPI_Igather, &count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0);
+  world.gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0);
   for (std::size_t r = 0; r < n; ++r) displs[r + 1] = displs[r] + counts[r];
   std::vector<double> all(me == 0 ? static_cast<std::size_t>(displs[n]) : 0);
-  world.call(MPI_Igatherv, mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0);
+  world.gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0);
 
   std::vector<double> legs;
   std::vector<int> legCounts(n), legDispls(n + 1, 0);
@@ -207,10 +204,9 @@ std::vector<Leg> planLegs(const std::vector<Switch>& switches, const Endpoints& 
     }
   }
   int myCount = 0;
-  world.call(MPI_Iscatter, legCounts.data(), 1, MPI_INT, &myCount, 1, MPI_INT, 0);
+  world.scatter(legCounts.data(), 1, MPI_INT, &myCount, 1, MPI_INT, 0);
   std::vector<double> myLegs(static_cast<std::size_t>(myCount));
-  world.call(MPI_Iscatterv, legs.data(), legCounts.data(), legDispls.data(), MPI_DOUBLE, myLegs.data(), myCount,
-             MPI_DOUBLE, 0);
+  world.scatterv(legs.data(), legCounts.data(), legDispls.data(), MPI_DOUBLE, myLegs.data(), myCount, MPI_DOUBLE, 0);
   std::vector<Leg> out;
   for (std::size_t k = 0; k + 1 < myLegs.size(); k += 2) out.push_back({myLegs[k], myLegs[k + 1]});
   return out;
@@ -220,10 +216,9 @@ std::vector<Leg> planLegs(const std::vector<Switch>& switches, const Endpoints& 
 
 void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result) {
   // The walk's messages never meet any other.
-  const replay::YieldingComm world(ctx.comms.world(), ctx.comms.nodeOversubscribed());
-  int me = 0, size = 0;
-  MPI_Comm_rank(world, &me);
-  MPI_Comm_size(world, &size);
+  const std::unique_ptr<replay::LocationComm> own = ctx.comms.world().dup();
+  const replay::LocationComm& world = *own;
+  const int me = world.rank(), size = world.size();
   const trace::CallTree& tree = ctx.trace.callTree;
 
   const Endpoints ends = findEndpoints(ctx, world);
@@ -287,8 +282,8 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
   const int keyBytes = static_cast<int>(keys.size());
   const int valueCount = static_cast<int>(values.size());
   std::vector<int> keyCounts(me == 0 ? size : 0), valueCounts(me == 0 ? size : 0);
-  world.call(MPI_Igather, &keyBytes, 1, MPI_INT, keyCounts.data(), 1, MPI_INT, 0);
-  world.call(MPI_Igather, &valueCount, 1, MPI_INT, valueCounts.data(), 1, MPI_INT, 0);
+  world.gather(&keyBytes, 1, MPI_INT, keyCounts.data(), 1, MPI_INT, 0);
+  world.gather(&valueCount, 1, MPI_INT, valueCounts.data(), 1, MPI_INT, 0);
   std::vector<int> keyOffsets(keyCounts.size() + 1, 0), valueOffsets(valueCounts.size() + 1, 0);
   for (std::size_t r = 0; r < keyCounts.size(); ++r) {
     keyOffsets[r + 1] = keyOffsets[r] + keyCounts[r];
@@ -296,10 +291,9 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
   }
   std::string allKeys(me == 0 ? static_cast<std::size_t>(keyOffsets.back()) : 0, '\0');
   std::vector<double> allValues(me == 0 ? static_cast<std::size_t>(valueOffsets.back()) : 0);
-  world.call(MPI_Igatherv, keys.data(), keyBytes, MPI_CHAR, allKeys.data(), keyCounts.data(), keyOffsets.data(),
-             MPI_CHAR, 0);
-  world.call(MPI_Igatherv, values.data(), valueCount, MPI_DOUBLE, allValues.data(), valueCounts.data(),
-             valueOffsets.data(), MPI_DOUBLE, 0);
+  world.gatherv(keys.data(), keyBytes, MPI_CHAR, allKeys.data(), keyCounts.data(), keyOffsets.data(), MPI_CHAR, 0);
+  world.gatherv(values.data(), valueCount, MPI_DOUBLE, allValues.data(), valueCounts.data(), valueOffsets.data(),
+                MPI_DOUBLE, 0);
 
   // Rank 0 answers every entry with the imbalance share of its location.
   std::vector<double> shares;
@@ -341,8 +335,8 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
     }
   }
   std::vector<double> myShares(paths.size());
-  world.call(MPI_Iscatterv, shares.data(), shareCounts.data(), shareOffsets.data(), MPI_DOUBLE, myShares.data(),
-             static_cast<int>(myShares.size()), MPI_DOUBLE, 0);
+  world.scatterv(shares.data(), shareCounts.data(), shareOffsets.data(), MPI_DOUBLE, myShares.data(),
+                 static_cast<int>(myShares.size()), MPI_DOUBLE, 0);
   for (std::size_t k = 0; k < paths.size(); ++k)
     if (myShares[k] > 0.0) ctx.severities.add(Metric::CriticalPathImbalance, paths[k], myShares[k]);
 }

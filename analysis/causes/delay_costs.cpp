@@ -54,13 +54,13 @@
 #include "analysis/causes/interval_profile.h"
 #include "analysis/causes/profile_exchange.h"
 #include "analysis/causes/sync_index.h"
-#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::causes {
 
 void analyzeDelays(replay::ReplayContext& ctx, replay::LocalResult& result, const std::function<void()>& payloadsRead) {
   // The exchange's own communicator.
-  const replay::YieldingComm comm(ctx.comms.world(), ctx.comms.nodeOversubscribed());
+  const std::unique_ptr<replay::LocationComm> own = ctx.comms.world().dup();
+  const replay::LocationComm& comm = *own;
   delay::AnalyzedWaits waits = delay::collectWaits(result.severities, ctx.worldRank, ctx.worldSize);
   std::optional<delay::SyncIndex> syncs(std::in_place, ctx, waits.waits);
   if (payloadsRead) payloadsRead();  // the index was their last reader

@@ -38,7 +38,7 @@ replay::PathSums sumsFor(std::size_t paths) {
 
 }  // namespace
 
-DelayPropagation::DelayPropagation(replay::ReplayContext& ctx, const replay::YieldingComm& comm,
+DelayPropagation::DelayPropagation(replay::ReplayContext& ctx, const replay::LocationComm& comm,
                                    AnalyzedWaits& waits, CausedWaits& caused)
     : ctx_(ctx),
       comm_(comm),
@@ -98,7 +98,7 @@ void DelayPropagation::solvePropagation() {
                                                     std::size_t{1} << 10, std::size_t{1} << 13);
   const std::array<std::uint64_t, 2> mine{streamLength(), waits_.size()};
   std::vector<std::uint64_t> sizes(me == 0 ? 2 * static_cast<std::size_t>(n) : 0);
-  comm_.call(MPI_Igather, mine.data(), 2, MPI_UINT64_T, sizes.data(), 2, MPI_UINT64_T, 0);
+  comm_.gather(mine.data(), 2, MPI_UINT64_T, sizes.data(), 2, MPI_UINT64_T, 0);
   std::vector<double> phiOfMine(kFamilies * waits_.size());
   if (me == 0) {
     std::vector<StreamWindow> windows(static_cast<std::size_t>(n));
@@ -117,11 +117,11 @@ void DelayPropagation::solvePropagation() {
     answers.reserve((waits_.size() + piece - 1) / piece);
     for (std::size_t first = 0, k = 0; first < waits_.size(); first += piece, ++k) {
       const std::size_t count = std::min(piece, waits_.size() - first);
-      MPI_Irecv(phiOfMine.data() + kFamilies * first, static_cast<int>(kFamilies * count), MPI_DOUBLE, 0,
-                static_cast<int>(k), comm_, &answers.emplace_back());
+      answers.push_back(comm_.irecv(phiOfMine.data() + kFamilies * first, static_cast<int>(kFamilies * count),
+                                    MPI_DOUBLE, 0, static_cast<int>(k)));
     }
     sendStream(chunk);
-    replay::waitAllFor(answers, ctx_.comms.nodeOversubscribed());
+    comm_.waitAll(answers);
   }
   exchangePhiAndIndirect(phiOfMine);
 }
@@ -191,7 +191,8 @@ void DelayPropagation::sendStream(std::size_t chunk) const {
     appendStream(next, out, chunk);
     const std::size_t count = std::min(chunk, out.size());
     if (count == 0) break;
-    comm_.call(MPI_Issend, out.data(), static_cast<int>(count), MPI_DOUBLE, 0, 0);
+    MPI_Request sent = comm_.issend(out.data(), static_cast<int>(count), MPI_DOUBLE, 0, 0);
+    comm_.waitAll({&sent, 1});
     out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(count));
   }
 }
@@ -208,8 +209,7 @@ bool DelayPropagation::ensure(std::size_t r, StreamWindow& w, std::size_t need, 
       appendStream(w.nextItem, w.buf, before + chunk);
     } else {
       w.buf.resize(before + std::min(chunk, w.total - w.received));
-      comm_.call(MPI_Irecv, w.buf.data() + before, static_cast<int>(w.buf.size() - before), MPI_DOUBLE,
-                 static_cast<int>(r), 0);
+      comm_.recv(w.buf.data() + before, static_cast<int>(w.buf.size() - before), MPI_DOUBLE, static_cast<int>(r), 0);
     }
     w.received += w.buf.size() - before;
   }
@@ -247,8 +247,8 @@ void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMi
     at[p] = static_cast<std::size_t>(sendDispls[p]) + kFamilies * (causeBegin_[p + 1] - causeBegin_[p]);
   for (std::size_t i = 0; i < caused_.incoming.size(); ++i)
     out[at[caused_.incoming[i].waiter]++] = caused_.indirect(i);
-  comm_.call(MPI_Ialltoallv, out.data(), sendCounts.data(), sendDispls.data(), MPI_DOUBLE, in.data(),
-             recvCounts.data(), recvDispls.data(), MPI_DOUBLE);
+  comm_.alltoallv(out.data(), sendCounts.data(), sendDispls.data(), MPI_DOUBLE, in.data(), recvCounts.data(),
+                  recvDispls.data(), MPI_DOUBLE);
   out = {};
   for (std::size_t p = 0; p < n; ++p) at[p] = static_cast<std::size_t>(recvDispls[p]);
   // Each incoming wait state's phi stays where it arrived (kFamilies values at phiAt) until the
@@ -404,8 +404,8 @@ class DelayPropagation::Simulation {
   void send(std::size_t r, std::size_t k, Piece& piece) {
     InFlight& f = inFlight_.emplace_back();
     f.values = std::move(piece.values);
-    MPI_Isend(f.values.data(), static_cast<int>(f.values.size()), MPI_DOUBLE, static_cast<int>(r),
-              static_cast<int>(k), owner_.comm_, &f.request);
+    f.request = owner_.comm_.isend(f.values.data(), static_cast<int>(f.values.size()), MPI_DOUBLE,
+                                   static_cast<int>(r), static_cast<int>(k));
     sent_[r][k] = 1;
     pieces_[r].erase(k);
     while (!inFlight_.empty()) {

@@ -19,7 +19,7 @@ namespace waitscope::causes::delay {
 
 class DelayPropagation {
  public:
-  DelayPropagation(replay::ReplayContext& ctx, const replay::YieldingComm& comm, AnalyzedWaits& waits,
+  DelayPropagation(replay::ReplayContext& ctx, const replay::LocationComm& comm, AnalyzedWaits& waits,
                    CausedWaits& caused);
 
   // Collective over `comm`: orders the items, solves phi, replays backward and
@@ -59,7 +59,7 @@ class DelayPropagation {
                   const std::array<double, kFamilies>& longTerm);
 
   replay::ReplayContext& ctx_;
-  const replay::YieldingComm& comm_;
+  const replay::LocationComm& comm_;
   std::vector<Wait>& waits_;
   const std::vector<std::uint32_t>& causeBegin_;
   const std::vector<std::uint32_t>& byCause_;

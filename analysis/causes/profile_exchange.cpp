@@ -40,7 +40,7 @@ char* grow(std::vector<char>& buf, std::size_t bytes) {
 
 }  // namespace
 
-ProfileExchange::ProfileExchange(const replay::ReplayContext& ctx, const replay::YieldingComm& comm,
+ProfileExchange::ProfileExchange(const replay::ReplayContext& ctx, const replay::LocationComm& comm,
                                  const AnalyzedWaits& waits, SyncIndex& syncs, IntervalProfile& profile,
                                  CausedWaits& caused)
     : ctx_(ctx),
@@ -170,7 +170,7 @@ bool ProfileExchange::alltoallBytes(bool more) {
   sendInfo_.assign(2 * n, more ? 1 : 0);
   recvInfo_.assign(2 * n, 0);
   for (std::size_t p = 0; p < n; ++p) sendInfo_[2 * p] = sendCount_[p];
-  comm_.call(MPI_Ialltoall, sendInfo_.data(), 2, MPI_INT, recvInfo_.data(), 2, MPI_INT);
+  comm_.alltoall(sendInfo_.data(), 2, MPI_INT, recvInfo_.data(), 2, MPI_INT);
   bool anyMore = more;
   for (std::size_t p = 0; p < n; ++p) {
     recvCount_[p] = recvInfo_[2 * p];
@@ -179,8 +179,8 @@ bool ProfileExchange::alltoallBytes(bool more) {
   }
   // At least one byte: MPICH refuses aliased buffers, and two empty vectors give two nullptr.
   in_.resize(std::max<std::size_t>(static_cast<std::size_t>(rdispl_[n]), 1));
-  comm_.call(MPI_Ialltoallv, out_.data(), sendCount_.data(), sdispl_.data(), MPI_BYTE, in_.data(),
-             recvCount_.data(), rdispl_.data(), MPI_BYTE);
+  comm_.alltoallv(out_.data(), sendCount_.data(), sdispl_.data(), MPI_BYTE, in_.data(), recvCount_.data(),
+                  rdispl_.data(), MPI_BYTE);
   return anyMore;
 }
 

@@ -14,14 +14,14 @@
 #include "analysis/causes/search_hints.h"
 #include "analysis/causes/sync_index.h"
 #include "analysis/replay/replay_context.h"
-#include "analysis/replay/yielding_wait.h"
+#include "analysis/replay/location_comm.h"
 #include "analysis/trace/ids.h"
 
 namespace waitscope::causes::delay {
 
 class ProfileExchange {
  public:
-  ProfileExchange(const replay::ReplayContext& ctx, const replay::YieldingComm& comm, const AnalyzedWaits& waits,
+  ProfileExchange(const replay::ReplayContext& ctx, const replay::LocationComm& comm, const AnalyzedWaits& waits,
                   SyncIndex& syncs, IntervalProfile& profile, CausedWaits& caused);
 
   // Collective over `comm`: all rounds, until no rank has wait states left to send.
@@ -35,7 +35,7 @@ class ProfileExchange {
   static constexpr std::size_t kRoundBytes = std::size_t{1} << 20;  // bounds three buffers per rank
 
   const replay::ReplayContext& ctx_;
-  const replay::YieldingComm& comm_;
+  const replay::LocationComm& comm_;
   const std::vector<Wait>& waits_;
   const std::vector<std::uint32_t>& causeBegin_;
   const std::vector<std::uint32_t>& byCause_;

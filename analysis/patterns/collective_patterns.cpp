@@ -101,10 +101,10 @@ std::vector<std::vector<Operation>> operationsByComm(const replay::ReplayContext
   return ops;
 }
 
-// Communicators this rank takes part in, with their MPI counterpart.
+// Communicators this rank takes part in with others.
 bool exchanged(const replay::ReplayContext& ctx, trace::CommId c) {
-  const MPI_Comm comm = ctx.comms.get(c);
-  return comm != MPI_COMM_NULL && comm != MPI_COMM_SELF;
+  const replay::LocationComm* comm = ctx.comms.get(c);
+  return comm && comm->size() > 1;
 }
 
 struct DoubleInt {
@@ -119,11 +119,10 @@ Collectives::Collectives(replay::ReplayContext& ctx) : ctx_(ctx), ops_(operation
 std::string Collectives::validate() const {
   const auto& ctx = ctx_;
   const auto& ops = ops_;
-  const bool yieldCore = ctx.comms.nodeOversubscribed();
   std::string error;
   for (trace::CommId c = 0; c < ops.size(); ++c) {
     if (!exchanged(ctx, c)) {
-      if (!ops[c].empty() && ctx.comms.get(c) == MPI_COMM_NULL && error.empty()) {
+      if (!ops[c].empty() && !ctx.comms.get(c) && error.empty()) {
         std::ostringstream out;
         out.precision(9);
         const replay::Call call = ops[c][0].call(ctx.events.events);
@@ -133,11 +132,11 @@ std::string Collectives::validate() const {
       }
       continue;
     }
-    const MPI_Comm comm = ctx.comms.get(c);
+    const replay::LocationComm& comm = *ctx.comms.get(c);
     // Count, then a checksum-free comparison of every operation's code via min/max.
     long long count[2] = {static_cast<long long>(ops[c].size()), -static_cast<long long>(ops[c].size())};
     long long extreme[2];
-    replay::callAndWait(yieldCore, MPI_Iallreduce, count, extreme, 2, MPI_LONG_LONG, MPI_MIN, comm);
+    comm.allreduce(count, extreme, 2, MPI_LONG_LONG, MPI_MIN);
     if (extreme[0] != -extreme[1]) {
       if (error.empty()) {
         std::ostringstream out;
@@ -153,8 +152,7 @@ std::string Collectives::validate() const {
       codes[2 * k] = ops[c][k].code;
       codes[2 * k + 1] = -static_cast<long long>(ops[c][k].code);
     }
-    replay::callAndWait(yieldCore, MPI_Iallreduce, codes.data(), mins.data(), static_cast<int>(codes.size()),
-                        MPI_LONG_LONG, MPI_MIN, comm);
+    comm.allreduce(codes.data(), mins.data(), static_cast<int>(codes.size()), MPI_LONG_LONG, MPI_MIN);
     for (std::size_t k = 0; k < ops[c].size(); ++k) {
       if (mins[2 * k] == -mins[2 * k + 1]) continue;
       if (error.empty()) {
@@ -179,14 +177,13 @@ std::uint64_t Collectives::detect() {
   auto& sev = ctx.severities;
   const auto& defs = ctx.defs();
   const std::vector<trace::Event>& events = ctx.events.events;
-  const bool yieldCore = ctx.comms.nodeOversubscribed();
   // Per operation of a batch: latest enter (and who), earliest leave, the root's enter, the latest
   // enter of a process that sends data (and who), the latest enter of lower ranks.
   std::vector<DoubleInt> enter, maxEnter, negLeave, minLeave, sender, lastSender, lowerMax;
   std::vector<double> rootEnter, rootMax;
   for (trace::CommId c = 0; c < ops.size(); ++c) {
     if (!exchanged(ctx, c)) continue;
-    const MPI_Comm comm = ctx.comms.get(c);
+    const replay::LocationComm& comm = *ctx.comms.get(c);
     const trace::Rank me = ctx.comms.rank(c);
     auto world = [&](int rank) { return defs.worldRank(c, static_cast<trace::Rank>(rank)); };
     const auto& list = ops[c];
@@ -208,17 +205,15 @@ std::uint64_t Collectives::detect() {
         anyScan = anyScan || o.kind == Kind::Scan;
       }
       const int count = static_cast<int>(n);
-      MPI_Request requests[4];
-      MPI_Iallreduce(enter.data(), maxEnter.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &requests[0]);
-      MPI_Iallreduce(negLeave.data(), minLeave.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &requests[1]);
-      MPI_Iallreduce(rootEnter.data(), rootMax.data(), count, MPI_DOUBLE, MPI_MAX, comm, &requests[2]);
-      MPI_Iallreduce(sender.data(), lastSender.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC, comm, &requests[3]);
-      replay::waitAllFor(requests, yieldCore);
+      MPI_Request requests[4] = {
+          comm.iallreduce(enter.data(), maxEnter.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC),
+          comm.iallreduce(negLeave.data(), minLeave.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC),
+          comm.iallreduce(rootEnter.data(), rootMax.data(), count, MPI_DOUBLE, MPI_MAX),
+          comm.iallreduce(sender.data(), lastSender.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC)};
+      comm.waitAll(requests);
       lowerMax.assign(n, DoubleInt{-kInf, -1});
       // Every member knows whether the batch has a scan (same operations everywhere).
-      if (anyScan)
-        replay::callAndWait(yieldCore, MPI_Iexscan, enter.data(), lowerMax.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC,
-                            comm);
+      if (anyScan) comm.exscan(enter.data(), lowerMax.data(), count, MPI_DOUBLE_INT, MPI_MAXLOC);
       if (me == 0) std::fill(lowerMax.begin(), lowerMax.end(), DoubleInt{-kInf, -1});
 
       for (std::size_t k = 0; k < n; ++k) {

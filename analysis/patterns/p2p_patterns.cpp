@@ -123,8 +123,7 @@ PointToPoint::PointToPoint(replay::ReplayContext& ctx) : ctx_(ctx) {
 }
 
 std::string PointToPoint::exchange() {
-  const MPI_Comm world = ctx_.comms.world();
-  const bool yieldCore = ctx_.comms.nodeOversubscribed();
+  const replay::LocationComm& world = ctx_.comms.world();
   const int n = ctx_.worldSize;
   const auto nu = static_cast<std::size_t>(n);
   std::string error;
@@ -138,7 +137,7 @@ std::string PointToPoint::exchange() {
     }
     ++sendCount[s.dest];
   }
-  replay::callAndWait(yieldCore, MPI_Ialltoall, sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, world);
+  world.alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT);
 
   std::vector<std::size_t> sendOffset(nu + 1, 0), recvOffset(nu + 1, 0);
   for (std::size_t p = 0; p < nu; ++p) {
@@ -163,18 +162,14 @@ std::string PointToPoint::exchange() {
   constexpr int kTagPostTimes = 1002;
   for (int p = 0; p < n; ++p) {
     const auto pu = static_cast<std::size_t>(p);
-    if (recvCount[pu] > 0) {
-      requests.emplace_back();
-      MPI_Irecv(incoming.data() + recvOffset[pu], recvCount[pu] * static_cast<int>(sizeof(WireSend)), MPI_BYTE, p,
-                kTagEnvelopes, world, &requests.back());
-    }
-    if (sendCount[pu] > 0) {
-      requests.emplace_back();
-      MPI_Isend(outgoing.data() + sendOffset[pu], sendCount[pu] * static_cast<int>(sizeof(WireSend)), MPI_BYTE, p,
-                kTagEnvelopes, world, &requests.back());
-    }
+    if (recvCount[pu] > 0)
+      requests.push_back(world.irecv(incoming.data() + recvOffset[pu],
+                                     recvCount[pu] * static_cast<int>(sizeof(WireSend)), MPI_BYTE, p, kTagEnvelopes));
+    if (sendCount[pu] > 0)
+      requests.push_back(world.isend(outgoing.data() + sendOffset[pu],
+                                     sendCount[pu] * static_cast<int>(sizeof(WireSend)), MPI_BYTE, p, kTagEnvelopes));
   }
-  replay::waitAllFor(requests, yieldCore);
+  world.waitAll(requests);
   // Each buffer goes as soon as it is read: the exchange is the forward replay's memory peak.
   outgoing = {};
 
@@ -237,18 +232,12 @@ std::string PointToPoint::exchange() {
   requests.clear();
   for (int p = 0; p < n; ++p) {
     const auto pu = static_cast<std::size_t>(p);
-    if (sendCount[pu] > 0) {
-      requests.emplace_back();
-      MPI_Irecv(postTimes.data() + sendOffset[pu], sendCount[pu], MPI_DOUBLE, p, kTagPostTimes, world,
-                &requests.back());
-    }
-    if (recvCount[pu] > 0) {
-      requests.emplace_back();
-      MPI_Isend(replies.data() + recvOffset[pu], recvCount[pu], MPI_DOUBLE, p, kTagPostTimes, world,
-                &requests.back());
-    }
+    if (sendCount[pu] > 0)
+      requests.push_back(world.irecv(postTimes.data() + sendOffset[pu], sendCount[pu], MPI_DOUBLE, p, kTagPostTimes));
+    if (recvCount[pu] > 0)
+      requests.push_back(world.isend(replies.data() + recvOffset[pu], recvCount[pu], MPI_DOUBLE, p, kTagPostTimes));
   }
-  replay::waitAllFor(requests, yieldCore);
+  world.waitAll(requests);
   recvPostOfSend_.assign(sends_.size(), kInf);
   for (std::size_t k = 0; k < outgoingSend.size(); ++k) recvPostOfSend_[outgoingSend[k]] = postTimes[k];
   return error;

@@ -36,7 +36,6 @@
 #include "analysis/patterns/rma_active_validation.h"
 #include "analysis/patterns/rma_window_ranks.h"
 #include "analysis/replay/put_exchange.h"
-#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::patterns {
 
@@ -283,15 +282,14 @@ class ActiveReplay {
       for (const auto& calls : mine[id]) list.insert(list.end(), calls.begin(), calls.end());
       if (list.empty()) continue;
       const CommRanks ranks = commRanks(defs_, defs_.windows[id].comm, ctx_.worldRank, ctx_.worldSize);
-      const MPI_Comm comm = ranks.self ? MPI_COMM_SELF : ctx_.comms.get(defs_.windows[id].comm);
-      if (comm == MPI_COMM_NULL || !ranks.problem.empty()) continue;
+      const replay::LocationComm* comm = ctx_.comms.get(defs_.windows[id].comm);
+      if (!comm || !ranks.problem.empty()) continue;
       const int rank = static_cast<int>(ranks.commRankOfWorld.at(ctx_.worldRank));
       for (DoubleInt& d : list) d.rank = rank;
       std::vector<DoubleInt> reduced(list.size());
       for (std::size_t from = 0; from < list.size(); from += 2 * kBatch) {
         const std::size_t n = std::min(2 * kBatch, list.size() - from);
-        replay::callAndWait(ctx_.comms.nodeOversubscribed(), MPI_Iallreduce, list.data() + from, reduced.data() + from,
-                            static_cast<int>(n), MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+        comm->allreduce(list.data() + from, reduced.data() + from, static_cast<int>(n), MPI_DOUBLE_INT, MPI_MAXLOC);
       }
       std::size_t at = 0;
       for (std::size_t kind = 0; kind < kKinds; ++kind) {
@@ -319,7 +317,7 @@ class ActiveReplay {
       append(out[r], outboxes_[r].fences);
     }
     outboxes_ = {};
-    const replay::PutExchange in(out, ctx_.comms.world(), ctx_.comms.nodeOversubscribed());
+    const replay::PutExchange in(out, ctx_.comms.world());
     out = {};
     std::vector<PostNote> posts;
     std::vector<CompleteNote> completes;

@@ -18,7 +18,6 @@
 
 #include "analysis/patterns/rma_active_calls.h"
 #include "analysis/patterns/rma_window_ranks.h"
-#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::patterns {
 namespace {
@@ -68,8 +67,7 @@ class Validator {
     // they are reported only when no rank found anything locally.
     const int mine = local_.empty() ? 0 : 1;
     int anyLocal = 0;
-    replay::callAndWait(ctx_.comms.nodeOversubscribed(), MPI_Iallreduce, &mine, &anyLocal, 1, MPI_INT, MPI_MAX,
-                        ctx_.comms.world());
+    ctx_.comms.world().allreduce(&mine, &anyLocal, 1, MPI_INT, MPI_MAX);
     if (anyLocal != 0) return local_;
     if (!countError.empty()) return countError;
     return pairError;
@@ -265,8 +263,7 @@ class Validator {
         local[6 * w + 2 * k + 1] = -values[k];  // -max
       }
     }
-    replay::callAndWait(ctx_.comms.nodeOversubscribed(), MPI_Iallreduce, local.data(), global.data(),
-                        static_cast<int>(6 * n), MPI_INT64_T, MPI_MIN, ctx_.comms.world());
+    ctx_.comms.world().allreduce(local.data(), global.data(), static_cast<int>(6 * n), MPI_INT64_T, MPI_MIN);
     static constexpr const char* kCalls[3] = {"MPI_Win_create", "MPI_Win_free", "MPI_Win_fence"};
     for (WinId w = 0; w < n; ++w) {
       if (!shared[w]) continue;
@@ -297,8 +294,7 @@ class Validator {
       send[4 * p + 2] = peers_[p].exposure;
       send[4 * p + 3] = peers_[p].exposureHash;
     }
-    replay::callAndWait(ctx_.comms.nodeOversubscribed(), MPI_Ialltoall, send.data(), 4, MPI_UINT64_T, recv.data(), 4,
-                        MPI_UINT64_T, ctx_.comms.world());
+    ctx_.comms.world().alltoall(send.data(), 4, MPI_UINT64_T, recv.data(), 4, MPI_UINT64_T);
     for (std::size_t p = 0; p < n; ++p) {
       const Peer& mine = peers_[p];
       const std::uint64_t theirAccess = recv[4 * p], theirAccessHash = recv[4 * p + 1];

@@ -506,34 +506,31 @@ class MpiCalls {
   std::vector<Interval> calls_;
 };
 
-void exchangeSizes(const std::vector<std::vector<double>>& out, std::vector<int>& inSizes, MPI_Comm comm,
-                   bool yieldCore) {
+void exchangeSizes(const std::vector<std::vector<double>>& out, std::vector<int>& inSizes,
+                   const replay::LocationComm& comm) {
   std::vector<int> outSizes(out.size());
   for (std::size_t p = 0; p < out.size(); ++p) outSizes[p] = static_cast<int>(out[p].size());
   inSizes.assign(out.size(), 0);
-  replay::callAndWait(yieldCore, MPI_Ialltoall, outSizes.data(), 1, MPI_INT, inSizes.data(), 1, MPI_INT, comm);
+  comm.alltoall(outSizes.data(), 1, MPI_INT, inSizes.data(), 1, MPI_INT);
 }
 
 // One message per peer each way; `in[p]` receives what peer p sent.
 void exchange(const std::vector<std::vector<double>>& out, std::vector<std::vector<double>>& in, int tag,
-              MPI_Comm comm, bool yieldCore) {
+              const replay::LocationComm& comm) {
   std::vector<int> inSizes;
-  exchangeSizes(out, inSizes, comm, yieldCore);
+  exchangeSizes(out, inSizes, comm);
   in.assign(out.size(), {});
   std::vector<MPI_Request> requests;
   for (std::size_t p = 0; p < out.size(); ++p) {
     if (inSizes[p] == 0) continue;
     in[p].resize(static_cast<std::size_t>(inSizes[p]));
-    requests.emplace_back();
-    MPI_Irecv(in[p].data(), inSizes[p], MPI_DOUBLE, static_cast<int>(p), tag, comm, &requests.back());
+    requests.push_back(comm.irecv(in[p].data(), inSizes[p], MPI_DOUBLE, static_cast<int>(p), tag));
   }
   for (std::size_t p = 0; p < out.size(); ++p) {
     if (out[p].empty()) continue;
-    requests.emplace_back();
-    MPI_Isend(out[p].data(), static_cast<int>(out[p].size()), MPI_DOUBLE, static_cast<int>(p), tag, comm,
-              &requests.back());
+    requests.push_back(comm.isend(out[p].data(), static_cast<int>(out[p].size()), MPI_DOUBLE, static_cast<int>(p), tag));
   }
-  replay::waitAllFor(requests, yieldCore);
+  comm.waitAll(requests);
 }
 
 // ============================================================ target side
@@ -697,8 +694,7 @@ void RmaPassive::detect() {
   const std::size_t nWin = defs.windows.size();
   if (nWin == 0) return;  // every rank has the same definitions: all return here
   const PassiveScan scan = Scanner(ctx_).run();
-  const MPI_Comm world = ctx_.comms.world();
-  const bool yieldCore = ctx_.comms.nodeOversubscribed();
+  const replay::LocationComm& world = ctx_.comms.world();
   const auto P = static_cast<std::size_t>(ctx_.worldSize);
 
   // 1. Windows with MPI_Win_lock_all, and whether anything passive happens at all.
@@ -707,8 +703,7 @@ void RmaPassive::detect() {
     flags[nWin] = 1;
     if (h.target == kNone) flags[h.win] = 1;
   }
-  replay::callAndWait(yieldCore, MPI_Iallreduce, MPI_IN_PLACE, flags.data(), static_cast<int>(flags.size()),
-                      MPI_UNSIGNED_CHAR, MPI_MAX, world);
+  world.allreduce(MPI_IN_PLACE, flags.data(), static_cast<int>(flags.size()), MPI_UNSIGNED_CHAR, MPI_MAX);
   if (flags[nWin] == 0) return;
   // For those windows: the targets some origin locks exclusively.
   std::vector<std::size_t> offset(nWin, 0);
@@ -721,8 +716,7 @@ void RmaPassive::detect() {
   if (bits > 0) {
     for (const Hold& h : scan.holds)
       if (flags[h.win] != 0 && h.target != kNone && h.type == kExclusive) exclusive[offset[h.win] + h.target] = 1;
-    replay::callAndWait(yieldCore, MPI_Iallreduce, MPI_IN_PLACE, exclusive.data(), static_cast<int>(bits),
-                        MPI_UNSIGNED_CHAR, MPI_MAX, world);
+    world.allreduce(MPI_IN_PLACE, exclusive.data(), static_cast<int>(bits), MPI_UNSIGNED_CHAR, MPI_MAX);
   }
 
   // 2. Requests, one stream per target world rank.
@@ -784,18 +778,16 @@ void RmaPassive::detect() {
     }
   }
 
-  MPI_Comm comm = MPI_COMM_NULL;
-  MPI_Comm_dup(world, &comm);
+  const std::unique_ptr<replay::LocationComm> comm = world.dup();
   std::vector<std::vector<double>> received;
-  exchange(requests, received, kRequestTag, comm, yieldCore);
+  exchange(requests, received, kRequestTag, *comm);
   std::vector<std::vector<double>>().swap(requests);
 
   // 3./4. Answer as a target, and hear the answers as an origin.
   std::vector<std::vector<double>> replies = answer(ctx_, received);
   std::vector<std::vector<double>>().swap(received);
   std::vector<std::vector<double>> answers;
-  exchange(replies, answers, kReplyTag, comm, yieldCore);
-  MPI_Comm_free(&comm);
+  exchange(replies, answers, kReplyTag, *comm);
   std::vector<std::vector<double>>().swap(replies);
 
   // 5. Collect per local item.

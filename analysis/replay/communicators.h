@@ -1,42 +1,49 @@
 #pragma once
-// The trace's communicators rebuilt as MPI communicators of the analysis, so a
-// collective of the application is replayed as the same collective over the
-// same ranks (rank i of the rebuilt communicator analyzes rank i of the
-// original). Communicators with equal member lists share one MPI communicator.
+// The trace's communicators rebuilt for the analysis, so a collective of the application is
+// replayed as the same collective over the same ranks (rank i of the rebuilt communicator
+// analyzes rank i of the original). One per analysis location. With one location per process
+// they are MPI communicators (equal member lists share one); with several per process
+// (HeldLocations) they are LocationComms over the process' point-to-point links.
 #include <mpi.h>
 
+#include <memory>
 #include <vector>
 
+#include "analysis/replay/location_comm.h"
 #include "analysis/trace/definitions.h"
 
 namespace waitscope::replay {
 
 class Communicators {
  public:
-  // Collective over `world` (rank r analyzes world rank r). Creates an MPI
-  // communicator for every trace communicator with more than one member that
-  // this rank belongs to.
-  Communicators(const trace::Definitions& defs, MPI_Comm world);
+  // Collective over `world`, whose rank r is world rank r of the trace (kept by reference).
+  // With one location per process, creates an MPI communicator for every trace communicator
+  // with more than one member that this rank belongs to.
+  Communicators(const trace::Definitions& defs, const LocationComm& world);
   ~Communicators();
   Communicators(const Communicators&) = delete;
   Communicators& operator=(const Communicators&) = delete;
 
-  // The MPI communicator of trace communicator `comm`: MPI_COMM_NULL when this
-  // rank is no member or `comm` is an inter-communicator, MPI_COMM_SELF for
-  // single-member communicators.
-  MPI_Comm get(trace::CommId comm) const { return comm < mpi_.size() ? mpi_[comm] : MPI_COMM_NULL; }
-  // This rank's rank in `comm` (in its group of an inter-communicator), or trace::kNone.
+  // The communicator of trace communicator `comm`: nullptr when this location is no member or
+  // `comm` is an inter-communicator; of size 1 for single-member communicators.
+  const LocationComm* get(trace::CommId comm) const { return comm < byComm_.size() ? byComm_[comm] : nullptr; }
+  // This location's rank in `comm` (in its group of an inter-communicator), or trace::kNone.
   trace::Rank rank(trace::CommId comm) const { return comm < rank_.size() ? rank_[comm] : trace::kNone; }
-  MPI_Comm world() const { return world_; }
-  // Whether this node runs more analysis ranks than it has cores (replay/yielding_wait.h).
-  bool nodeOversubscribed() const { return nodeOversubscribed_; }
+  const LocationComm& world() const { return world_; }
+  // Whether this node runs more analysis processes than it has cores (replay/yielding_wait.h).
+  bool nodeOversubscribed() const { return world_.yieldCore(); }
 
  private:
-  MPI_Comm world_;
-  bool nodeOversubscribed_;
-  std::vector<MPI_Comm> mpi_;
+  // The members (world ranks) of each MPI intra-communicator of the trace this location
+  // belongs to; calls `make(c, members, rankInIt)` for each that has more than one.
+  template <class Make>
+  void walk(const trace::Definitions& defs, trace::Rank me, int worldSize, Make make);
+
+  const LocationComm& world_;
+  std::unique_ptr<LocationComm> self_;
+  std::vector<const LocationComm*> byComm_;
   std::vector<trace::Rank> rank_;
-  std::vector<MPI_Comm> owned_;
+  std::vector<std::unique_ptr<LocationComm>> owned_;
 };
 
 }  // namespace waitscope::replay

@@ -66,15 +66,25 @@ std::string outOfMemoryMessage(const std::string& phase, const MemoryState& memo
   return out + "; give each analysis rank more memory";
 }
 
-void abortOutOfMemory(MPI_Comm world, const std::string& phase, std::uint64_t events) {
-  int me = 0;
-  MPI_Comm_rank(world, &me);
+namespace {
+[[noreturn]] void abortAs(int rank, MPI_Comm world, const std::string& phase, std::uint64_t events) {
   const std::string line =
-      "waitscope-analyze: rank " + std::to_string(me) + ": " + outOfMemoryMessage(phase, memoryState(), events) + "\n";
+      "waitscope-analyze: rank " + std::to_string(rank) + ": " + outOfMemoryMessage(phase, memoryState(), events) + "\n";
   std::fputs(line.c_str(), stderr);
   std::fflush(stderr);
   MPI_Abort(world, 1);
   std::_Exit(1);  // MPI_Abort does not return; should it, this rank still ends with an error
+}
+}  // namespace
+
+void abortOutOfMemory(MPI_Comm world, const std::string& phase, std::uint64_t events) {
+  int me = 0;
+  MPI_Comm_rank(world, &me);
+  abortAs(me, world, phase, events);
+}
+
+void abortOutOfMemory(const LocationComm& world, const std::string& phase, std::uint64_t events) {
+  abortAs(world.rank(), world.mpi() != MPI_COMM_NULL ? world.mpi() : MPI_COMM_WORLD, phase, events);
 }
 
 }  // namespace waitscope::replay

@@ -13,6 +13,8 @@
 #include <new>
 #include <string>
 
+#include "analysis/replay/location_comm.h"
+
 namespace waitscope::replay {
 
 // Memory of this process as the out-of-memory line reports it.
@@ -32,10 +34,12 @@ std::string outOfMemoryMessage(const std::string& phase, const MemoryState& memo
 // Prints "waitscope-analyze: rank R: " + outOfMemoryMessage(...) on stderr and
 // ends the job with MPI_Abort on `world`.
 [[noreturn]] void abortOutOfMemory(MPI_Comm world, const std::string& phase, std::uint64_t events);
+// The same for a location, which names itself ("rank R" is its trace rank).
+[[noreturn]] void abortOutOfMemory(const LocationComm& world, const std::string& phase, std::uint64_t events);
 
 // Runs `body` as `phase` of this rank's analysis; out of memory, abortOutOfMemory.
-template <class Body>
-decltype(auto) runPhase(MPI_Comm world, const char* phase, std::uint64_t events, Body&& body) {
+template <class World, class Body>
+decltype(auto) runPhase(const World& world, const char* phase, std::uint64_t events, Body&& body) {
   try {
     return body();
   } catch (const std::bad_alloc&) {

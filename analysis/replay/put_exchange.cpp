@@ -55,4 +55,34 @@ PutExchange::PutExchange(const std::vector<std::vector<std::byte>>& outgoing, MP
   std::copy(outgoing[me].begin(), outgoing[me].end(), bytes_.begin() + static_cast<std::ptrdiff_t>(offsets_[me]));
 }
 
+PutExchange::PutExchange(const std::vector<std::vector<std::byte>>& outgoing, const LocationComm& comm) {
+  if (comm.mpi() != MPI_COMM_NULL) {
+    *this = PutExchange(outgoing, comm.mpi(), comm.yieldCore());
+    return;
+  }
+  const auto n = static_cast<std::size_t>(comm.size());
+  const auto me = static_cast<std::size_t>(comm.rank());
+  std::vector<std::uint64_t> sendCounts(n), recvCounts(n);
+  for (std::size_t r = 0; r < n; ++r) sendCounts[r] = outgoing[r].size();
+  comm.alltoall(sendCounts.data(), 1, MPI_UINT64_T, recvCounts.data(), 1, MPI_UINT64_T);
+  offsets_.assign(n + 1, 0);
+  for (std::size_t r = 0; r < n; ++r) offsets_[r + 1] = offsets_[r] + recvCounts[r];
+  bytes_.resize(offsets_[n]);
+  constexpr std::size_t kPiece = std::size_t{1} << 30;  // MPI counts are int
+  constexpr int kChannel = 3001;
+  std::vector<MPI_Request> requests;
+  for (std::size_t r = 0; r < n; ++r) {
+    if (r == me) continue;
+    for (std::size_t at = 0; at < recvCounts[r]; at += kPiece)
+      requests.push_back(comm.irecv(bytes_.data() + offsets_[r] + at,
+                                    static_cast<int>(std::min(kPiece, recvCounts[r] - at)), MPI_BYTE,
+                                    static_cast<int>(r), kChannel));
+    for (std::size_t at = 0; at < outgoing[r].size(); at += kPiece)
+      requests.push_back(comm.isend(outgoing[r].data() + at, static_cast<int>(std::min(kPiece, outgoing[r].size() - at)),
+                                    MPI_BYTE, static_cast<int>(r), kChannel));
+  }
+  std::copy(outgoing[me].begin(), outgoing[me].end(), bytes_.begin() + static_cast<std::ptrdiff_t>(offsets_[me]));
+  comm.waitAll(requests);
+}
+
 }  // namespace waitscope::replay

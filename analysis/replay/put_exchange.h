@@ -10,6 +10,8 @@
 #include <span>
 #include <vector>
 
+#include "analysis/replay/location_comm.h"
+
 namespace waitscope::replay {
 
 class PutExchange {
@@ -18,6 +20,9 @@ class PutExchange {
   // Never at the same time on disjoint communicators: Open MPI 4.1's osc sm and osc rdma may
   // give windows created at once on them one shared segment (docs/patterns/rma_active.md).
   PutExchange(const std::vector<std::vector<std::byte>>& outgoing, MPI_Comm comm, bool yieldCore);
+  // The same between locations: by RMA with one location per process, else as messages
+  // (a process that holds several locations is one window member for all of them).
+  PutExchange(const std::vector<std::vector<std::byte>>& outgoing, const LocationComm& comm);
 
   // What rank `source` sent to this rank, in its order.
   std::span<const std::byte> from(int source) const {

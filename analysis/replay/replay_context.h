@@ -16,7 +16,7 @@ namespace waitscope::replay {
 struct ReplayContext {
   const trace::Trace& trace;               // definitions, call tree, and this rank's location
   const trace::LocationEvents& events;     // trace.locations[0]
-  trace::Rank worldRank;                   // == rank in `comms.world()`
+  trace::Rank worldRank;                   // == rank in `comms.world()`: the location's MPI rank
   int worldSize;
   const Communicators& comms;
   const CallIndex& calls;
@@ -28,7 +28,8 @@ struct ReplayContext {
   // group this rank is not in. kNone if out of range.
   trace::Rank worldRankOf(trace::CommId comm, trace::Rank rank) const {
     if (trace.defs.isInterComm(comm)) return trace.defs.peerWorldRank(comm, rank, worldRank);
-    if (comms.get(comm) == MPI_COMM_SELF && rank == 0) return worldRank;
+    const LocationComm* c = comms.get(comm);
+    if (c && c->size() == 1 && rank == 0) return worldRank;
     return trace.defs.worldRank(comm, rank);
   }
   // Name of the region a call path ends in ("MPI_Win_start").

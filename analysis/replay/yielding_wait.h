@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <span>
 
+#include "analysis/replay/fibers.h"
+
 namespace waitscope::replay {
 
 // Whether this node runs more ranks of `world` than it has online cores.
@@ -32,6 +34,17 @@ inline bool nodeOversubscribed(MPI_Comm world) {
 // one-request case.
 inline void waitAllFor(std::span<MPI_Request> requests, bool yieldCore) {
   const int count = static_cast<int>(requests.size());
+  if (Fibers::inFiber()) {
+    int done = 0;
+    MPI_Testall(count, requests.data(), &done, MPI_STATUSES_IGNORE);
+    if (done) return;
+    while (!done) {
+      Fibers::yield();
+      MPI_Testall(count, requests.data(), &done, MPI_STATUSES_IGNORE);
+    }
+    Fibers::progressed();
+    return;
+  }
   if (!yieldCore) {
     MPI_Waitall(count, requests.data(), MPI_STATUSES_IGNORE);
     return;

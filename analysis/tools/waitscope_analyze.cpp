@@ -1,15 +1,18 @@
-// waitscope-analyze: the parallel analyzer. Run with one MPI rank per trace
-// location:  mpiexec -n N waitscope-analyze TRACE.otf2 [-o REPORT]
+// waitscope-analyze: the parallel analyzer. Run with one MPI rank per trace location, or fewer
+// (each then analyzes a block of them):  mpiexec -n M waitscope-analyze TRACE.otf2 [-o REPORT]
 #include <mpi.h>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/analyzer/analyzer.h"
+#include "analysis/replay/location_comm.h"
 #include "analysis/replay/out_of_memory.h"
+#include "analysis/replay/yielding_wait.h"
 #include "analysis/report/report_io.h"
 #include "analysis/report/text_output.h"
 #include "analysis/tools/command_line_args.h"
@@ -25,10 +28,11 @@ namespace fs = std::filesystem;
 using namespace waitscope;
 
 constexpr const char* kUsage =
-    "usage: mpiexec -n N waitscope-analyze TRACE.otf2 [-o REPORT] [--force] [--quiet] [--no-time-correct]\n"
-    "  Finds the wait states in an OTF2 trace with one analysis rank per MPI rank of the trace\n"
-    "  (N = the trace's number of MPI ranks) and writes a report (default: beside the trace,\n"
-    "  TRACE.waitscope). Progress lines on stderr: 'progress PHASE PERCENT'.\n"
+    "usage: mpiexec -n M waitscope-analyze TRACE.otf2 [-o REPORT] [--force] [--quiet] [--no-time-correct]\n"
+    "  Finds the wait states in an OTF2 trace of N MPI ranks and writes a report (default: beside\n"
+    "  the trace, TRACE.waitscope). M analysis processes, 1 <= M <= N, share the ranks in blocks\n"
+    "  (M = N: one each, fastest; fewer need fewer cores, the same report). Progress lines on\n"
+    "  stderr: 'progress PHASE PERCENT'.\n"
     "  REPORT is refused if it is a file of the trace or an existing file that is not a Waitscope\n"
     "  report; a report of the same trace is replaced, a report of another trace only with --force.\n"
     "  --quiet leaves out the progress lines and the closing 'wrote' line; warnings still print.\n"
@@ -77,7 +81,7 @@ Options parse(int argc, char** argv) {
 
 // Checks on rank 0 what would otherwise make the parallel reader fail on some
 // ranks only: a missing or broken anchor, or a rank count that does not fit.
-std::string precheck(const Options& o, int size) {
+std::string precheck(const Options& o, int size, int& locations) {
   try {
     trace::ReadOptions ro;
     ro.definitionsOnly = true;
@@ -88,9 +92,10 @@ std::string precheck(const Options& o, int size) {
              "): its events stop where the run ended, so it cannot be replayed; record a run that reaches "
              "MPI_Finalize";
     const std::size_t n = defs.defs.worldLocations.size();
-    if (n != static_cast<std::size_t>(size))
+    locations = static_cast<int>(n);
+    if (n < static_cast<std::size_t>(size))
       return o.trace + ": the trace has " + std::to_string(n) + " MPI ranks but waitscope-analyze runs on " +
-             std::to_string(size) + "; run it with mpiexec -n " + std::to_string(n);
+             std::to_string(size) + " processes; run it with mpiexec -n M for an M from 1 to " + std::to_string(n);
     // The report's path, before hours of analysis: never a file of the trace or one that is not a report.
     if (std::string problem = tools::analyzerOutputProblem(o.trace, o.report, o.force); !problem.empty())
       return problem;
@@ -133,23 +138,37 @@ int run(int argc, char** argv) {
     if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n%s", o.usageError.c_str(), kUsage);
     return 2;
   }
+  // Progress comes from location 0 (on process 0) only.
   auto progress = [&](std::string_view phase, int percent) {
     if (me == 0 && !o.quiet) std::fprintf(stderr, "progress %.*s %d\n", static_cast<int>(phase.size()), phase.data(), percent);
   };
   const auto started = std::chrono::steady_clock::now();
   progress("read", 0);
-  const std::string problem = broadcast(me == 0 ? precheck(o, size) : std::string(), MPI_COMM_WORLD);
+  int locations = 0;
+  const std::string problem = broadcast(me == 0 ? precheck(o, size, locations) : std::string(), MPI_COMM_WORLD);
   if (!problem.empty()) {
     if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n", problem.c_str());
     return 1;
   }
+  MPI_Bcast(&locations, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
-  trace::Trace local;
+  // This process' ranks of the trace: its own, or a block of them (replay::HeldLocations).
+  const bool yieldCore = replay::nodeOversubscribed(MPI_COMM_WORLD);
+  std::optional<replay::HeldLocations> held;
+  std::vector<trace::Trace> traces;
   std::string readError;
   try {
     trace::ReadOptions ro;
     if (me != 0) ro.warn = [](const std::string&) {};  // rank 0 speaks for all
-    local = trace::readTraceForRank(o.trace, MPI_COMM_WORLD, ro);
+    if (locations == size) {
+      traces.push_back(trace::readTraceForRank(o.trace, MPI_COMM_WORLD, ro));
+    } else {
+      held.emplace(MPI_COMM_WORLD, locations, yieldCore);
+      for (int i = 0; i < held->held(); ++i) {
+        traces.push_back(trace::readTraceRanks(o.trace, {held->first() + static_cast<trace::Rank>(i)}, ro));
+        ro.warn = [](const std::string&) {};  // the first location's warnings speak for all
+      }
+    }
   } catch (const std::bad_alloc&) {
     readError = replay::outOfMemoryMessage("read", replay::memoryState(), 0);
   } catch (const std::exception& e) {
@@ -165,26 +184,30 @@ int run(int argc, char** argv) {
   progress("read", 100);
 
   analyzer::AnalysisOptions options;
-  options.progress = progress;
   options.timeCorrection = o.timeCorrection;
   options.releasePayloads = true;  // nothing after the analysis reads them
-  try {
-    const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD, options);
-    progress("write", 0);
+  std::string writeError;
+  report::Report rep;
+  bool corrected = false;
+  // One location's analysis, the same whether it has a process of its own or shares one.
+  const auto analyzeOne = [&](trace::Trace& local, const replay::LocationComm& world) {
+    analyzer::AnalysisOptions mine = options;
+    if (world.rank() == 0) mine.progress = progress;
+    const replay::LocalResult result = analyzer::analyzeLocation(local, world, mine);
+    if (world.rank() == 0) progress("write", 0);
     std::vector<trace::LocationClockCorrection> corrections;
-    if (result.timeCorrection.applied) corrections = analyzer::gatherClockCorrections(result, MPI_COMM_WORLD);
-    std::string writeError;
-    // Rank 0 writes the report as the instances come in from the ranks (never all of them at once).
-    const auto write = [&](report::Report& rep, const report::InstanceSource& instances) {
+    if (result.timeCorrection.applied) corrections = analyzer::gatherClockCorrections(result, world);
+    // Location 0 writes the report as the instances come in from the others (never all at once).
+    const auto write = [&](report::Report& out, const report::InstanceSource& instances) {
       try {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        rep.meta.emplace_back("waitscope_version", WAITSCOPE_VERSION);
-        rep.meta.emplace_back("command_line", commandLine(argc, argv, size));
-        rep.meta.emplace_back("trace", fs::absolute(o.trace).string());
-        rep.meta.emplace_back("created", report::isoUtcNow());
-        rep.meta.emplace_back("analysis_seconds", std::to_string(seconds));
-        rep.meta.emplace_back("kind", "trace analysis");
-        report::writeReport(rep, o.report, instances);
+        out.meta.emplace_back("waitscope_version", WAITSCOPE_VERSION);
+        out.meta.emplace_back("command_line", commandLine(argc, argv, size));
+        out.meta.emplace_back("trace", fs::absolute(o.trace).string());
+        out.meta.emplace_back("created", report::isoUtcNow());
+        out.meta.emplace_back("analysis_seconds", std::to_string(seconds));
+        out.meta.emplace_back("kind", "trace analysis");
+        report::writeReport(out, o.report, instances);
         // The corrected times for the views, beside the report; a stale one from an earlier
         // analysis of a report by this name goes.
         const std::string side = trace::clockCorrectionPath(o.report);
@@ -196,34 +219,49 @@ int run(int argc, char** argv) {
         writeError = e.what();
       }
     };
-    const report::Report rep = analyzer::gatherReportStreamed(local, result, MPI_COMM_WORLD, write);
-    writeError = broadcast(writeError, MPI_COMM_WORLD);
-    if (!writeError.empty()) {
-      if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n", writeError.c_str());
-      return 1;
+    report::Report out = analyzer::gatherReportStreamed(local, result, world, write);
+    if (world.rank() == 0) {
+      rep = std::move(out);
+      corrected = result.timeCorrection.applied;
     }
-    progress("write", 100);
-    if (me == 0) {
-      // A warning is never quiet: --quiet leaves out progress and this result line only.
-      if (rep.metaValue("clock_violations", "0") != "0")
-        std::fprintf(stderr,
-                     "waitscope-analyze: warning: clock condition violations: %s point-to-point, %s collective, %s "
-                     "RMA; wait states near them are unreliable\n",
-                     rep.metaValue("clock_violations_p2p", "0").c_str(),
-                     rep.metaValue("clock_violations_collective", "0").c_str(),
-                     rep.metaValue("clock_violations_rma", "0").c_str());
-      if (result.timeCorrection.applied)
-        std::fprintf(stderr,
-                     "waitscope-analyze: corrected %s clock condition violations with the controlled logical clock: "
-                     "%s events moved, largest shift %s s (--no-time-correct keeps the recorded times)\n",
-                     rep.metaValue("time_correction_violations", "0").c_str(),
-                     rep.metaValue("time_correction_moved_events", "0").c_str(),
-                     rep.metaValue("time_correction_largest_shift", "0").c_str());
-      if (!o.quiet) std::printf("waitscope-analyze: wrote %s (%d ranks)\n", o.report.c_str(), size);
+  };
+  try {
+    if (!held) {
+      const replay::LocationComm world(MPI_COMM_WORLD, yieldCore);
+      analyzeOne(traces[0], world);
+    } else {
+      analyzer::analyzeHeldLocations(*held, traces, analyzeOne);
     }
   } catch (const analyzer::AnalysisError& e) {
     if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s: %s\n", o.trace.c_str(), e.what());
     return 1;
+  }
+  writeError = broadcast(writeError, MPI_COMM_WORLD);
+  if (!writeError.empty()) {
+    if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n", writeError.c_str());
+    return 1;
+  }
+  progress("write", 100);
+  if (me == 0) {
+    // A warning is never quiet: --quiet leaves out progress and this result line only.
+    if (rep.metaValue("clock_violations", "0") != "0")
+      std::fprintf(stderr,
+                   "waitscope-analyze: warning: clock condition violations: %s point-to-point, %s collective, %s "
+                   "RMA; wait states near them are unreliable\n",
+                   rep.metaValue("clock_violations_p2p", "0").c_str(),
+                   rep.metaValue("clock_violations_collective", "0").c_str(),
+                   rep.metaValue("clock_violations_rma", "0").c_str());
+    if (corrected)
+      std::fprintf(stderr,
+                   "waitscope-analyze: corrected %s clock condition violations with the controlled logical clock: "
+                   "%s events moved, largest shift %s s (--no-time-correct keeps the recorded times)\n",
+                   rep.metaValue("time_correction_violations", "0").c_str(),
+                   rep.metaValue("time_correction_moved_events", "0").c_str(),
+                   rep.metaValue("time_correction_largest_shift", "0").c_str());
+    if (!o.quiet) {
+      if (locations == size) std::printf("waitscope-analyze: wrote %s (%d ranks)\n", o.report.c_str(), size);
+      else std::printf("waitscope-analyze: wrote %s (%d ranks on %d processes)\n", o.report.c_str(), locations, size);
+    }
   }
   return 0;
 }

@@ -1,5 +1,7 @@
 #include "app/launch/analyze_dialog.h"
 
+#include <algorithm>
+
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QFile>
@@ -13,6 +15,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -83,7 +86,7 @@ AnalyzeDialog::AnalyzeDialog(ProfileStore store, QWidget* parent)
   auto* rankRow = new QHBoxLayout;
   rankRow->addWidget(ranks_);
   rankRow->addWidget(rankNote_, 1);
-  form->addRow(tr("Ranks"), rankRow);
+  form->addRow(tr("Processes"), rankRow);
   layout->addLayout(form);
 
   progress_ = new QProgressBar(this);
@@ -232,11 +235,18 @@ void AnalyzeDialog::requestRankCount(const QString& trace) {
   }
   rankNote_->setText(tr("reading the trace's rank count…"));
   const int request = ++rankRequests_;
-  traceRankCount(currentProfile(), trace, this, [this, request](int count, const QString& error) {
+  const bool local = currentProfile().kind == ConnectionKind::Local;
+  traceRankCount(currentProfile(), trace, this, [this, request, local](int count, const QString& error) {
     if (request != rankRequests_) return;
     if (count > 0) {
-      ranks_->setValue(count);
-      rankNote_->setText(tr("the trace has %n rank(s)", nullptr, count));
+      // Here: one analysis process per core, each analyzing a block of the ranks (the same
+      // report as one per rank, without oversubscribing the machine). On a cluster: one per rank.
+      const int processes = local ? std::min(count, std::max(1, QThread::idealThreadCount())) : count;
+      ranks_->setValue(processes);
+      rankNote_->setText(processes == count
+                             ? tr("the trace has %n rank(s): one analysis process each", nullptr, count)
+                             : tr("the trace has %n rank(s): %1 analysis processes, one per core", nullptr, count)
+                                   .arg(processes));
     } else {
       rankNote_->setText(error);
     }

@@ -152,7 +152,8 @@ Failure analysisFailure(const ConnectionProfile& p, int exitCode, const QString&
   static const QRegularExpression wrongRanks(QStringLiteral("the trace has (\\d+) MPI ranks but waitscope-analyze runs on (\\d+)"));
   if (const auto match = wrongRanks.match(out); match.hasMatch())
     return {FailureKind::WrongRankCount,
-            QStringLiteral("Wrong number of ranks: the trace has %1 MPI ranks, the analysis was started with %2; start it with %1.")
+            QStringLiteral("Wrong number of ranks: the trace has %1 MPI ranks, the analysis was started with %2 processes; "
+                           "start it with at most %1.")
                 .arg(match.captured(1), match.captured(2))};
   // mpiexec's own "could not find/execute" (an analyzer that is not executable on the compute nodes).
   if (out.contains(QLatin1String("was unable to find the specified executable")) ||

@@ -626,20 +626,33 @@ TEST_F(AnalyzeApps, RingTriples) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Errors: the analyzer refuses a wrong rank count and a truncated trace, with one line each.
+// Errors: the analyzer refuses more processes than ranks and a truncated trace, with one line each.
 
-TEST_F(AnalyzeApps, WrongRankCountIsRefused) {
+TEST_F(AnalyzeApps, MoreProcessesThanRanksAreRefused) {
   const Analysis& a = analyze("fence", 4, "fence", kFenceArgs);
   ASSERT_EQ(a.recorded.exitCode, 0) << a.recorded.err;
   const fs::path report = *dir / "wrong-count.waitscope";
-  const auto r = run(mpiexec(3) + " " + test::tool("waitscope-analyze") + " " + a.anchor + " -o " + report.string());
+  const auto r = run(mpiexec(5) + " " + test::tool("waitscope-analyze") + " " + a.anchor + " -o " + report.string());
   EXPECT_EQ(r.exitCode, 1) << r.err;
   const auto lines = messageLines(r.err);
   ASSERT_EQ(lines.size(), 1u) << r.err;
   EXPECT_EQ(lines[0].rfind("waitscope-analyze: ", 0), 0u) << lines[0];
   EXPECT_NE(lines[0].find("4 MPI ranks"), std::string::npos) << lines[0];
-  EXPECT_NE(lines[0].find("runs on 3"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("runs on 5 processes"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("from 1 to 4"), std::string::npos) << lines[0];
   EXPECT_FALSE(fs::exists(report));
+}
+
+// Fewer processes than ranks: each analyzes a block of them, and says so in its closing line
+// (tests/e2e/fewer_processes_test.sh compares the reports).
+TEST_F(AnalyzeApps, FewerProcessesThanRanksAnalyze) {
+  const Analysis& a = analyze("fence", 4, "fence", kFenceArgs);
+  ASSERT_EQ(a.recorded.exitCode, 0) << a.recorded.err;
+  const fs::path report = *dir / "fewer.waitscope";
+  const auto r = run(mpiexec(3) + " " + test::tool("waitscope-analyze") + " " + a.anchor + " -o " + report.string());
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("(4 ranks on 3 processes)"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(report));
 }
 
 TEST_F(AnalyzeApps, TruncatedTraceIsRefused) {

@@ -298,9 +298,12 @@ class LaunchUnitTest : public QObject {
     p.analyzerPath = QStringLiteral("/x/waitscope-analyze");
     QCOMPARE(analysisFailure(p, 0, "progress read 0\nwaitscope-analyze: wrote r\n").kind, FailureKind::None);
     const Failure ranks = analysisFailure(
-        p, 1, "waitscope-analyze: t.otf2: the trace has 2 MPI ranks but waitscope-analyze runs on 3; run it with mpiexec -n 2\n");
+        p, 1,
+        "waitscope-analyze: t.otf2: the trace has 2 MPI ranks but waitscope-analyze runs on 3 processes; run it with "
+        "mpiexec -n M for an M from 1 to 2\n");
     QCOMPARE(ranks.kind, FailureKind::WrongRankCount);
     QVERIFY(ranks.message.contains(QStringLiteral("2 MPI ranks")));
+    QVERIFY(ranks.message.contains(QStringLiteral("at most 2")));
     QCOMPARE(analysisFailure(p, 127, "waitscope-launch: missing-analyzer\n").kind, FailureKind::AnalyzerNotFound);
     QCOMPARE(analysisFailure(p, 127, "waitscope-launch: missing-launcher srun\n").kind, FailureKind::LauncherNotFound);
     QCOMPARE(analysisFailure(p, 120, "waitscope-launch: missing-workdir\n").kind, FailureKind::WorkingDirectoryMissing);
@@ -313,7 +316,7 @@ class LaunchUnitTest : public QObject {
     QCOMPARE(batchFailure(QStringLiteral("TIMEOUT|0:0"), {}).kind, FailureKind::JobTimedOut);
     QCOMPARE(batchFailure(QStringLiteral("CANCELLED by 1000|0:15"), {}).kind, FailureKind::JobKilled);
     QCOMPARE(batchFailure(QStringLiteral("OUT_OF_MEMORY|0:125"), {}).kind, FailureKind::JobKilled);
-    QCOMPARE(batchFailure(QStringLiteral("FAILED|1:0"), "the trace has 4 MPI ranks but waitscope-analyze runs on 2").kind,
+    QCOMPARE(batchFailure(QStringLiteral("FAILED|1:0"), "the trace has 4 MPI ranks but waitscope-analyze runs on 8 processes").kind,
              FailureKind::WrongRankCount);
   }
 

@@ -30,13 +30,17 @@ struct Analyzed {
 // analyzeBuilt, also summing the pieces every location found (the report keeps
 // only those with a call path).
 Analyzed analyzeWithPath(TraceBuilder& b) {
-  trace::Trace local = localView(b.trace(), static_cast<Rank>(worldRank()));
-  const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD);
-  double mine = 0.0;
-  for (const replay::PathPiece& p : result.criticalPath) mine += p.end - p.start;
   Analyzed out;
-  MPI_Allreduce(&mine, &out.walkLength, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  out.report = analyzer::gatherReport(local, result, MPI_COMM_WORLD);
+  forEachLocation(b.trace(), [&](trace::Trace& local, const replay::LocationComm& world) {
+    const replay::LocalResult result = analyzer::analyzeLocation(local, world);
+    double mine = 0.0;
+    for (const replay::PathPiece& p : result.criticalPath) mine += p.end - p.start;
+    double all = 0.0;
+    world.allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM);
+    out.walkLength = all;
+    report::Report rep = analyzer::gatherReport(local, result, world);
+    if (world.rank() == 0) out.report = std::move(rep);
+  });
   return out;
 }
 

@@ -3,10 +3,14 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
 #include "analysis/report/report_queries.h"
+#include "analysis/replay/yielding_wait.h"
+#include "analysis/trace/otf2_reader.h"
 #include "analysis/trace/otf2_reader_mpi.h"
 #include "tests/support/report_invariants.h"
 
@@ -18,10 +22,15 @@ int worldRank() {
   return r;
 }
 
+int ranksPerProcess() {
+  const char* k = std::getenv("WAITSCOPE_TEST_RANKS_PER_PROCESS");
+  return k && std::atoi(k) > 1 ? std::atoi(k) : 1;
+}
+
 int worldSize() {
   int s = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
+  return s * ranksPerProcess();
 }
 
 bool isRoot() { return worldRank() == 0; }
@@ -41,10 +50,33 @@ trace::Trace localView(const trace::Trace& full, trace::Rank rank) {
 }
 
 namespace {
+
+using LocationBody = std::function<void(trace::Trace&, const replay::LocationComm&)>;
+
+// `read(rank)` gives the trace of each location this process analyzes.
+void forEachRead(const std::function<trace::Trace(trace::Rank)>& read, const LocationBody& body) {
+  const bool yieldCore = replay::nodeOversubscribed(MPI_COMM_WORLD);
+  if (ranksPerProcess() == 1) {
+    trace::Trace local = read(static_cast<trace::Rank>(worldRank()));
+    const replay::LocationComm world(MPI_COMM_WORLD, yieldCore);
+    body(local, world);
+    return;
+  }
+  const replay::HeldLocations held(MPI_COMM_WORLD, worldSize(), yieldCore);
+  std::vector<trace::Trace> traces;
+  for (int i = 0; i < held.held(); ++i) traces.push_back(read(held.first() + static_cast<trace::Rank>(i)));
+  analyzer::analyzeHeldLocations(held, traces, body);
+}
+
 // Every analysis a test runs is checked against the invariants of every report.
-report::Report analyzeLocal(trace::Trace local, const analyzer::AnalysisOptions& options = {}) {
-  const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD, options);
-  report::Report report = analyzer::gatherReport(local, result, MPI_COMM_WORLD);
+report::Report analyzeEach(const std::function<trace::Trace(trace::Rank)>& read,
+                           const analyzer::AnalysisOptions& options) {
+  report::Report report;
+  forEachRead(read, [&](trace::Trace& local, const replay::LocationComm& world) {
+    const replay::LocalResult result = analyzer::analyzeLocation(local, world, options);
+    report::Report mine = analyzer::gatherReport(local, result, world);
+    if (world.rank() == 0) report = std::move(mine);
+  });
   const std::vector<std::string> broken = invariantViolations(report);
   if (!broken.empty()) {
     std::string list;
@@ -53,10 +85,15 @@ report::Report analyzeLocal(trace::Trace local, const analyzer::AnalysisOptions&
   }
   return report;
 }
+
 }  // namespace
 
+void forEachLocation(const trace::Trace& full, const LocationBody& body) {
+  forEachRead([&](trace::Rank r) { return localView(full, r); }, body);
+}
+
 report::Report analyzeTrace(const trace::Trace& full, const analyzer::AnalysisOptions& options) {
-  return analyzeLocal(localView(full, static_cast<trace::Rank>(worldRank())), options);
+  return analyzeEach([&](trace::Rank r) { return localView(full, r); }, options);
 }
 
 report::Report analyzeBuilt(trace::TraceBuilder& builder, const analyzer::AnalysisOptions& options) {
@@ -66,7 +103,9 @@ report::Report analyzeBuilt(trace::TraceBuilder& builder, const analyzer::Analys
 report::Report analyzeFile(const std::string& anchor, const analyzer::AnalysisOptions& analysis) {
   trace::ReadOptions options;
   options.warn = [](const std::string&) {};
-  return analyzeLocal(trace::readTraceForRank(anchor, MPI_COMM_WORLD, options), analysis);
+  if (ranksPerProcess() == 1)
+    return analyzeEach([&](trace::Rank) { return trace::readTraceForRank(anchor, MPI_COMM_WORLD, options); }, analysis);
+  return analyzeEach([&](trace::Rank r) { return trace::readTraceRanks(anchor, {r}, options); }, analysis);
 }
 
 std::string analysisError(trace::TraceBuilder& builder) {

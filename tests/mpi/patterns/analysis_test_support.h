@@ -3,7 +3,10 @@
 // TraceBuilder, analyzes its own location in-process (the code path of
 // waitscope-analyze, without the file round trip), and rank 0 checks the
 // report. Write scenarios generically in N = worldSize(): ctest runs them at
-// 2, 3 and 4 ranks.
+// 2, 3 and 4 ranks. With WAITSCOPE_TEST_RANKS_PER_PROCESS=K in the environment each process
+// analyzes K ranks (N = K x processes, the analyzer's M < N mode): the same scenarios, the same
+// expected values.
+#include <functional>
 #include <string>
 
 #include "analysis/analyzer/analyzer.h"
@@ -12,9 +15,15 @@
 
 namespace waitscope::test {
 
-int worldRank();
-int worldSize();
-bool isRoot();  // rank 0, which holds the report
+int worldRank();   // of this process
+int worldSize();   // the trace's ranks: processes x ranksPerProcess()
+int ranksPerProcess();
+bool isRoot();  // process 0, which holds the report (of location 0)
+
+// Runs `body(local, world)` for every location this process analyzes (localView of `full`):
+// its own one, or its block of them on fibers (analyzer::analyzeHeldLocations).
+void forEachLocation(const trace::Trace& full,
+                     const std::function<void(trace::Trace& local, const replay::LocationComm& world)>& body);
 
 // The trace as analysis rank `rank` sees it: all definitions, its own events.
 trace::Trace localView(const trace::Trace& full, trace::Rank rank);

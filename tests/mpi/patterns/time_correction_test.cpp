@@ -90,10 +90,14 @@ struct CorrectedRun {
 CorrectedRun analyzeCorrected(TraceBuilder& b) {
   CorrectedRun run;
   run.raw = analyzeBuilt(b, recordedTimes());
-  trace::Trace local = localView(b.trace(), static_cast<Rank>(worldRank()));
-  const replay::LocalResult result = analyzer::analyzeLocation(local, MPI_COMM_WORLD);
-  run.corrected = analyzer::gatherReport(local, result, MPI_COMM_WORLD);
-  run.corrections = analyzer::gatherClockCorrections(result, MPI_COMM_WORLD);
+  forEachLocation(b.trace(), [&](trace::Trace& local, const replay::LocationComm& world) {
+    const replay::LocalResult result = analyzer::analyzeLocation(local, world);
+    report::Report corrected = analyzer::gatherReport(local, result, world);
+    std::vector<trace::LocationClockCorrection> corrections = analyzer::gatherClockCorrections(result, world);
+    if (world.rank() != 0) return;
+    run.corrected = std::move(corrected);
+    run.corrections = std::move(corrections);
+  });
   return run;
 }
 

@@ -1,0 +1,312 @@
+#include "analysis/replay/location_comm.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "analysis/replay/yielding_wait.h"
+
+namespace waitscope::replay {
+namespace {
+
+std::size_t extentOf(MPI_Datatype type) {
+  MPI_Aint lb = 0, extent = 0;
+  MPI_Type_get_extent(type, &lb, &extent);
+  return static_cast<std::size_t>(extent);
+}
+
+const std::byte* at(const void* base, std::size_t elements, MPI_Datatype type) {
+  return static_cast<const std::byte*>(base) + elements * extentOf(type);
+}
+std::byte* at(void* base, std::size_t elements, MPI_Datatype type) {
+  return static_cast<std::byte*>(base) + elements * extentOf(type);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- HeldLocations
+
+HeldLocations::HeldLocations(MPI_Comm processes, int locations, bool yieldCore)
+    : processes_(processes), locations_(locations), yieldCore_(yieldCore) {
+  int size = 1;
+  MPI_Comm_size(processes, &size);
+  MPI_Comm_rank(processes, &process_);
+  first_.resize(static_cast<std::size_t>(size) + 1);
+  for (std::size_t p = 0; p <= first_.size() - 1; ++p)
+    first_[p] = static_cast<trace::Rank>(p * static_cast<std::size_t>(locations) / static_cast<std::size_t>(size));
+  int most = 0;
+  for (std::size_t p = 0; p + 1 < first_.size(); ++p) most = std::max(most, static_cast<int>(first_[p + 1] - first_[p]));
+  int* tagUpperBound = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(processes, MPI_TAG_UB, &tagUpperBound, &found);
+  const long long highestTag = static_cast<long long>(std::max(most - 1, 0)) << (kChannelBits + kContextBits) |
+                               ((1LL << (kChannelBits + kContextBits)) - 1);
+  if (found && highestTag > *tagUpperBound) {
+    const long long perProcess = (static_cast<long long>(*tagUpperBound) >> (kChannelBits + kContextBits)) + 1;
+    throw std::runtime_error("an analysis process can hold at most " + std::to_string(perProcess) +
+                             " ranks under this MPI library, but " + std::to_string(most) +
+                             " fall to one; run the analysis with more processes (mpiexec -n M, M >= " +
+                             std::to_string((locations + perProcess - 1) / perProcess) + ")");
+  }
+  towards_.resize(static_cast<std::size_t>(most));
+  for (MPI_Comm& comm : towards_) MPI_Comm_dup(processes, &comm);
+}
+
+HeldLocations::~HeldLocations() {
+  for (MPI_Comm& comm : towards_) MPI_Comm_free(&comm);
+}
+
+int HeldLocations::processOf(trace::Rank location) const {
+  return static_cast<int>(std::upper_bound(first_.begin(), first_.end(), location) - first_.begin()) - 1;
+}
+
+// ---------------------------------------------------------------- LocationComm
+
+LocationComm::LocationComm(MPI_Comm comm, bool yieldCore, bool owned)
+    : comm_(comm), owned_(owned), yieldCore_(yieldCore) {
+  MPI_Comm_rank(comm, &rank_);
+  MPI_Comm_size(comm, &size_);
+}
+
+LocationComm::LocationComm(const HeldLocations& held, std::shared_ptr<const std::vector<trace::Rank>> members,
+                           int rank, int group)
+    : held_(&held),
+      members_(std::move(members)),
+      rank_(rank),
+      size_(static_cast<int>(members_->size())),
+      group_(group),
+      yieldCore_(held.yieldCore()) {}
+
+LocationComm::~LocationComm() {
+  if (owned_) MPI_Comm_free(&comm_);
+}
+
+std::unique_ptr<LocationComm> LocationComm::dup() const {
+  if (!held_) {
+    MPI_Comm copy = MPI_COMM_NULL;
+    MPI_Comm_dup(comm_, &copy);
+    return std::make_unique<LocationComm>(copy, yieldCore_, true);
+  }
+  auto copy = std::make_unique<LocationComm>(*held_, members_, rank_, group_);
+  copy->context_ = (context_ + ++dups_) % HeldLocations::kContexts;
+  return copy;
+}
+
+MPI_Request LocationComm::post(bool receive, bool synchronous, const void* buffer, int count, MPI_Datatype type,
+                               int peer, int channel, int context) const {
+  MPI_Request request = MPI_REQUEST_NULL;
+  void* data = const_cast<void*>(buffer);
+  if (!held_) {
+    if (receive) MPI_Irecv(data, count, type, peer, channel, comm_, &request);
+    else if (synchronous) MPI_Issend(data, count, type, peer, channel, comm_, &request);
+    else MPI_Isend(data, count, type, peer, channel, comm_, &request);
+    return request;
+  }
+  const trace::Rank self = (*members_)[static_cast<std::size_t>(rank_)];
+  const trace::Rank other = (*members_)[static_cast<std::size_t>(peer)];
+  const int process = held_->processOf(other);
+  if (receive) {
+    MPI_Irecv(data, count, type, process, held_->tag(held_->indexOf(other), context, channel),
+              held_->towards(held_->indexOf(self)), &request);
+  } else {
+    const MPI_Comm comm = held_->towards(held_->indexOf(other));
+    const int tag = held_->tag(held_->indexOf(self), context, channel);
+    if (synchronous) MPI_Issend(data, count, type, process, tag, comm, &request);
+    else MPI_Isend(data, count, type, process, tag, comm, &request);
+  }
+  return request;
+}
+
+MPI_Request LocationComm::isend(const void* buffer, int count, MPI_Datatype type, int dest, int channel) const {
+  return post(false, false, buffer, count, type, dest, channel, context_);
+}
+MPI_Request LocationComm::issend(const void* buffer, int count, MPI_Datatype type, int dest, int channel) const {
+  return post(false, true, buffer, count, type, dest, channel, context_);
+}
+MPI_Request LocationComm::irecv(void* buffer, int count, MPI_Datatype type, int source, int channel) const {
+  return post(true, false, buffer, count, type, source, channel, context_);
+}
+void LocationComm::send(const void* buffer, int count, MPI_Datatype type, int dest, int channel) const {
+  MPI_Request r = isend(buffer, count, type, dest, channel);
+  waitAll({&r, 1});
+}
+void LocationComm::recv(void* buffer, int count, MPI_Datatype type, int source, int channel) const {
+  MPI_Request r = irecv(buffer, count, type, source, channel);
+  waitAll({&r, 1});
+}
+void LocationComm::waitAll(std::span<MPI_Request> requests) const { waitAllFor(requests, yieldCore_); }
+
+// ---- collectives: MPI's with one location per process, else point-to-point between locations
+
+MPI_Request LocationComm::iallreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op) const {
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (!held_) MPI_Iallreduce(send, recv, count, type, op, comm_, &request);
+  else allreduce(send, recv, count, type, op);
+  return request;
+}
+
+void LocationComm::allreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op) const {
+  if (!held_) return callAndWait(yieldCore_, MPI_Iallreduce, send, recv, count, type, op, comm_);
+  const std::size_t bytes = static_cast<std::size_t>(count) * extentOf(type);
+  if (send != MPI_IN_PLACE && bytes > 0) std::memcpy(recv, send, bytes);
+  // A binomial tree to rank 0, then back: every operation the analysis reduces with is exact
+  // and commutative (MAX, MIN, MAXLOC, integer SUM and BOR), so the order of combination does
+  // not change the result.
+  std::vector<std::byte> partner(bytes);
+  const int ch = internalChannel();
+  for (int mask = 1; mask < size_; mask <<= 1) {
+    if (rank_ & mask) {
+      MPI_Request r = post(false, false, recv, count, type, rank_ - mask, ch, context_);
+      waitAll({&r, 1});
+      break;
+    }
+    if (rank_ + mask < size_) {
+      MPI_Request r = post(true, false, partner.data(), count, type, rank_ + mask, ch, context_);
+      waitAll({&r, 1});
+      MPI_Reduce_local(partner.data(), recv, count, type, op);
+    }
+  }
+  bcast(recv, count, type, 0);
+}
+
+void LocationComm::bcast(void* buffer, int count, MPI_Datatype type, int root) const {
+  if (!held_) return callAndWait(yieldCore_, MPI_Ibcast, buffer, count, type, root, comm_);
+  const int ch = internalChannel();
+  const int relative = (rank_ - root + size_) % size_;
+  int mask = 1;
+  for (; mask < size_; mask <<= 1)
+    if (relative & mask) {
+      MPI_Request r = post(true, false, buffer, count, type, (relative - mask + root) % size_, ch, context_);
+      waitAll({&r, 1});
+      break;
+    }
+  std::vector<MPI_Request> sends;
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (relative + mask < size_)
+      sends.push_back(post(false, false, buffer, count, type, (relative + mask + root) % size_, ch, context_));
+  waitAll(sends);
+}
+
+void LocationComm::exscan(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op) const {
+  if (!held_) return callAndWait(yieldCore_, MPI_Iexscan, send, recv, count, type, op, comm_);
+  // A chain: rank r receives the combination of ranks 0..r-1 and passes it on with its own.
+  const int ch = internalChannel();
+  const std::size_t bytes = static_cast<std::size_t>(count) * extentOf(type);
+  if (rank_ > 0) {
+    MPI_Request r = post(true, false, recv, count, type, rank_ - 1, ch, context_);
+    waitAll({&r, 1});
+  }
+  if (rank_ + 1 >= size_) return;
+  std::vector<std::byte> onward(bytes);
+  if (bytes > 0) std::memcpy(onward.data(), rank_ > 0 ? recv : send, bytes);
+  if (rank_ > 0) MPI_Reduce_local(send, onward.data(), count, type, op);
+  MPI_Request r = post(false, false, onward.data(), count, type, rank_ + 1, ch, context_);
+  waitAll({&r, 1});
+}
+
+void LocationComm::reduceScatterBlock(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op) const {
+  if (!held_) return callAndWait(yieldCore_, MPI_Ireduce_scatter_block, send, recv, count, type, op, comm_);
+  const std::size_t block = static_cast<std::size_t>(count) * extentOf(type);
+  std::vector<std::byte> all(block * static_cast<std::size_t>(size_));
+  allreduce(send, all.data(), count * size_, type, op);
+  if (block > 0) std::memcpy(recv, all.data() + block * static_cast<std::size_t>(rank_), block);
+}
+
+void LocationComm::gather(const void* send, int sendCount, MPI_Datatype sendType, void* recv, int recvCount,
+                          MPI_Datatype recvType, int root) const {
+  if (!held_)
+    return callAndWait(yieldCore_, MPI_Igather, send, sendCount, sendType, recv, recvCount, recvType, root, comm_);
+  std::vector<int> counts(static_cast<std::size_t>(size_), recvCount), displs(static_cast<std::size_t>(size_));
+  for (int r = 0; r < size_; ++r) displs[static_cast<std::size_t>(r)] = r * recvCount;
+  gatherv(send, sendCount, sendType, recv, counts.data(), displs.data(), recvType, root);
+}
+
+void LocationComm::gatherv(const void* send, int sendCount, MPI_Datatype sendType, void* recv,
+                           const int* recvCounts, const int* displs, MPI_Datatype recvType, int root) const {
+  if (!held_)
+    return callAndWait(yieldCore_, MPI_Igatherv, send, sendCount, sendType, recv, recvCounts, displs, recvType, root,
+                       comm_);
+  throughRoot(true, recv, recvCounts, displs, recvType, const_cast<void*>(send), sendCount, sendType, root);
+}
+
+void LocationComm::throughRoot(bool toRoot, void* rootBuffer, const int* counts, const int* displs,
+                               MPI_Datatype rootType, void* own, int ownCount, MPI_Datatype ownType, int root) const {
+  const int ch = internalChannel();
+  std::vector<MPI_Request> requests;
+  if (rank_ == root) {
+    for (int r = 0; r < size_; ++r) {
+      const auto k = static_cast<std::size_t>(r);
+      if (r == root || counts[k] == 0) continue;
+      requests.push_back(post(toRoot, false, at(rootBuffer, static_cast<std::size_t>(displs[k]), rootType), counts[k],
+                              rootType, r, ch, context_));
+    }
+    const std::size_t bytes = static_cast<std::size_t>(ownCount) * extentOf(ownType);
+    std::byte* place = at(rootBuffer, static_cast<std::size_t>(displs[root]), rootType);
+    if (bytes > 0) std::memcpy(toRoot ? place : own, toRoot ? own : place, bytes);
+  } else if (ownCount > 0) {
+    requests.push_back(post(!toRoot, false, own, ownCount, ownType, root, ch, context_));
+  }
+  waitAll(requests);
+}
+
+void LocationComm::scatter(const void* send, int sendCount, MPI_Datatype sendType, void* recv, int recvCount,
+                           MPI_Datatype recvType, int root) const {
+  if (!held_)
+    return callAndWait(yieldCore_, MPI_Iscatter, send, sendCount, sendType, recv, recvCount, recvType, root, comm_);
+  std::vector<int> counts(static_cast<std::size_t>(size_), sendCount), displs(static_cast<std::size_t>(size_));
+  for (int r = 0; r < size_; ++r) displs[static_cast<std::size_t>(r)] = r * sendCount;
+  scatterv(send, counts.data(), displs.data(), sendType, recv, recvCount, recvType, root);
+}
+
+void LocationComm::scatterv(const void* send, const int* sendCounts, const int* displs, MPI_Datatype sendType,
+                            void* recv, int recvCount, MPI_Datatype recvType, int root) const {
+  if (!held_)
+    return callAndWait(yieldCore_, MPI_Iscatterv, send, sendCounts, displs, sendType, recv, recvCount, recvType, root,
+                       comm_);
+  throughRoot(false, const_cast<void*>(send), sendCounts, displs, sendType, recv, recvCount, recvType, root);
+}
+
+void LocationComm::alltoall(const void* send, int sendCount, MPI_Datatype sendType, void* recv, int recvCount,
+                            MPI_Datatype recvType) const {
+  if (!held_)
+    return callAndWait(yieldCore_, MPI_Ialltoall, send, sendCount, sendType, recv, recvCount, recvType, comm_);
+  std::vector<int> sendCounts(static_cast<std::size_t>(size_), sendCount), recvCounts(sendCounts.size(), recvCount);
+  std::vector<int> sendDispls(sendCounts.size()), recvDispls(sendCounts.size());
+  for (int r = 0; r < size_; ++r) {
+    sendDispls[static_cast<std::size_t>(r)] = r * sendCount;
+    recvDispls[static_cast<std::size_t>(r)] = r * recvCount;
+  }
+  alltoallv(send, sendCounts.data(), sendDispls.data(), sendType, recv, recvCounts.data(), recvDispls.data(),
+            recvType);
+}
+
+void LocationComm::alltoallv(const void* send, const int* sendCounts, const int* sendDispls, MPI_Datatype sendType,
+                             void* recv, const int* recvCounts, const int* recvDispls, MPI_Datatype recvType) const {
+  if (!held_)
+    return callAndWait(yieldCore_, MPI_Ialltoallv, send, sendCounts, sendDispls, sendType, recv, recvCounts,
+                       recvDispls, recvType, comm_);
+  const int ch = internalChannel();
+  std::vector<MPI_Request> requests;
+  for (int r = 0; r < size_; ++r) {
+    const auto k = static_cast<std::size_t>(r);
+    if (r == rank_ || recvCounts[k] == 0) continue;
+    requests.push_back(post(true, false, at(recv, static_cast<std::size_t>(recvDispls[k]), recvType), recvCounts[k],
+                            recvType, r, ch, context_));
+  }
+  for (int r = 0; r < size_; ++r) {
+    const auto k = static_cast<std::size_t>(r);
+    if (r == rank_ || sendCounts[k] == 0) continue;
+    requests.push_back(post(false, false, at(send, static_cast<std::size_t>(sendDispls[k]), sendType), sendCounts[k],
+                            sendType, r, ch, context_));
+  }
+  const auto me = static_cast<std::size_t>(rank_);
+  const std::size_t own = static_cast<std::size_t>(sendCounts[me]) * extentOf(sendType);
+  if (own > 0)
+    std::memcpy(at(recv, static_cast<std::size_t>(recvDispls[me]), recvType),
+                at(send, static_cast<std::size_t>(sendDispls[me]), sendType), own);
+  waitAll(requests);
+}
+
+}  // namespace waitscope::replay

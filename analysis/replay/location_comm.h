@@ -1,0 +1,138 @@
+#pragma once
+// The communicators of the replay, whose ranks are trace locations (application ranks), not
+// necessarily analysis processes. With one location per process (M = N, the default) a
+// LocationComm is an MPI communicator and every operation is the MPI call of the same name.
+// An analysis process may also hold several locations (M < N, HeldLocations): each runs on a
+// fiber of its own (replay/fibers.h), and the operations between locations become
+// point-to-point messages, to another process or to the same one, whose waits let the
+// process' other locations run. Every operation blocks (nonblocking underneath: waits yield,
+// replay/yielding_wait.h) but the point-to-point ones, which return MPI requests.
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "analysis/trace/ids.h"
+
+namespace waitscope::replay {
+
+// The analysis processes and the trace ranks each holds: process p holds the contiguous block
+// [first(p), first(p + 1)) of world ranks, so that rank-ordered streams to rank 0 come from
+// the processes in order. Collective over `processes` to create and to destroy.
+class HeldLocations {
+ public:
+  HeldLocations(MPI_Comm processes, int locations, bool yieldCore);
+  ~HeldLocations();
+  HeldLocations(const HeldLocations&) = delete;
+  HeldLocations& operator=(const HeldLocations&) = delete;
+
+  int locations() const { return locations_; }
+  trace::Rank first() const { return first_[static_cast<std::size_t>(process_)]; }
+  int held() const { return static_cast<int>(first_[static_cast<std::size_t>(process_) + 1] - first()); }
+  int processOf(trace::Rank location) const;
+  int indexOf(trace::Rank location) const { return static_cast<int>(location - first_[processOf(location)]); }
+  bool yieldCore() const { return yieldCore_; }
+  MPI_Comm processes() const { return processes_; }
+
+  // Messages to a location travel on the communicator of its index within its process, with
+  // the sender's index, a context and a channel in the tag.
+  MPI_Comm towards(int index) const { return towards_[static_cast<std::size_t>(index)]; }
+  int tag(int senderIndex, int context, int channel) const {
+    return (senderIndex << (kChannelBits + kContextBits)) | (context << kChannelBits) | channel;
+  }
+  static constexpr int kChannelBits = 15;
+  static constexpr int kContextBits = 2;
+  static constexpr int kContexts = 1 << kContextBits;
+
+ private:
+  MPI_Comm processes_;
+  int process_ = 0;
+  int locations_ = 0;
+  bool yieldCore_ = false;
+  std::vector<trace::Rank> first_;  // per process, and the end
+  std::vector<MPI_Comm> towards_;   // per location index
+};
+
+class LocationComm {
+ public:
+  // One location per process: the ranks of `comm` are the locations.
+  LocationComm(MPI_Comm comm, bool yieldCore, bool owned = false);
+  // Location `rank` of a communicator whose members are the world ranks `members`, held by
+  // the process of `held`; `group` numbers the member list among the trace's (the same on
+  // every process) and keeps its internal messages apart from other communicators'.
+  LocationComm(const HeldLocations& held, std::shared_ptr<const std::vector<trace::Rank>> members, int rank,
+               int group);
+  ~LocationComm();
+  LocationComm(const LocationComm&) = delete;
+  LocationComm& operator=(const LocationComm&) = delete;
+
+  // Collective: a copy whose messages never meet this one's (MPI_Comm_dup).
+  std::unique_ptr<LocationComm> dup() const;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool yieldCore() const { return yieldCore_; }
+  // With one location per process: the MPI communicator; else MPI_COMM_NULL.
+  MPI_Comm mpi() const { return held_ ? MPI_COMM_NULL : comm_; }
+  // With several: the process' locations; else nullptr.
+  const HeldLocations* held() const { return held_; }
+  // The world rank of member `rank`.
+  trace::Rank member(int rank) const {
+    return held_ ? (*members_)[static_cast<std::size_t>(rank)] : static_cast<trace::Rank>(rank);
+  }
+
+  // Collective operations, as the MPI calls of the same names (no communicator, no request).
+  // iallreduce() may overlap several reductions where the MPI library does them (with one
+  // location per process); with several it completes before it returns.
+  MPI_Request iallreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op) const;
+  void allreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op) const;
+  void exscan(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op) const;
+  void reduceScatterBlock(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op) const;
+  void bcast(void* buffer, int count, MPI_Datatype type, int root) const;
+  void gather(const void* send, int sendCount, MPI_Datatype sendType, void* recv, int recvCount,
+              MPI_Datatype recvType, int root) const;
+  void gatherv(const void* send, int sendCount, MPI_Datatype sendType, void* recv, const int* recvCounts,
+               const int* displs, MPI_Datatype recvType, int root) const;
+  void scatter(const void* send, int sendCount, MPI_Datatype sendType, void* recv, int recvCount,
+               MPI_Datatype recvType, int root) const;
+  void scatterv(const void* send, const int* sendCounts, const int* displs, MPI_Datatype sendType, void* recv,
+                int recvCount, MPI_Datatype recvType, int root) const;
+  void alltoall(const void* send, int sendCount, MPI_Datatype sendType, void* recv, int recvCount,
+                MPI_Datatype recvType) const;
+  void alltoallv(const void* send, const int* sendCounts, const int* sendDispls, MPI_Datatype sendType, void* recv,
+                 const int* recvCounts, const int* recvDispls, MPI_Datatype recvType) const;
+
+  // Point-to-point on `channel` (0 ≤ channel < kUserChannels): requests to wait for with
+  // waitAll() or to test.
+  static constexpr int kUserChannels = 30000;
+  MPI_Request isend(const void* buffer, int count, MPI_Datatype type, int dest, int channel) const;
+  MPI_Request issend(const void* buffer, int count, MPI_Datatype type, int dest, int channel) const;
+  MPI_Request irecv(void* buffer, int count, MPI_Datatype type, int source, int channel) const;
+  void send(const void* buffer, int count, MPI_Datatype type, int dest, int channel) const;
+  void recv(void* buffer, int count, MPI_Datatype type, int source, int channel) const;
+  void waitAll(std::span<MPI_Request> requests) const;
+
+ private:
+  MPI_Request post(bool receive, bool synchronous, const void* buffer, int count, MPI_Datatype type, int peer,
+                   int channel, int context) const;
+  // Gathers (toRoot) or scatters between the root's `rootBuffer` (counts and displacements per
+  // member) and each member's `own`, one message per member.
+  void throughRoot(bool toRoot, void* rootBuffer, const int* counts, const int* displs, MPI_Datatype rootType,
+                   void* own, int ownCount, MPI_Datatype ownType, int root) const;
+  int internalChannel() const { return kUserChannels + group_ % 2000; }
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  bool owned_ = false;
+  const HeldLocations* held_ = nullptr;
+  std::shared_ptr<const std::vector<trace::Rank>> members_;
+  int rank_ = 0;
+  int size_ = 1;
+  int group_ = 0;
+  int context_ = 0;
+  mutable int dups_ = 0;
+  bool yieldCore_ = false;
+};
+
+}  // namespace waitscope::replay
