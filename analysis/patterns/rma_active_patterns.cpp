@@ -123,7 +123,7 @@ std::span<const std::byte> take(std::span<const std::byte> in, std::vector<T>& n
   in = in.subspan(sizeof count);
   const std::size_t at = notes.size();
   notes.resize(at + count);
-  std::memcpy(notes.data() + at, in.data(), count * sizeof(T));
+  if (count > 0) std::memcpy(notes.data() + at, in.data(), count * sizeof(T));
   return in.subspan(count * sizeof(T));
 }
 
