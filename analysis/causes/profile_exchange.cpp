@@ -44,6 +44,8 @@ ProfileExchange::ProfileExchange(const replay::ReplayContext& ctx, const replay:
                                  const AnalyzedWaits& waits, SyncIndex& syncs, IntervalProfile& profile,
                                  CausedWaits& caused)
     : ctx_(ctx),
+      roundBytes_(std::max(kLeastRoundBytes,
+                           kRoundBytes / static_cast<std::size_t>(comm.held() ? comm.held()->held() : 1))),
       comm_(comm),
       waits_(waits.waits),
       causeBegin_(waits.causeBegin),
@@ -66,7 +68,7 @@ void ProfileExchange::run() {
   recvCount_.assign(n, 0);
   sdispl_.assign(n + 1, 0);
   rdispl_.assign(n + 1, 0);
-  // In rounds of at most kRoundBytes outgoing per rank: the buffers stay
+  // In rounds of at most roundBytes_ outgoing per rank: the buffers stay
   // small however many wait states there are, and the messages stay large.
   // Between two exchanges every rank prepares its next round (waiter side)
   // and takes in the last one (cause side), so the ranks that mostly wait
@@ -88,7 +90,7 @@ bool ProfileExchange::prepareRound() {
   const auto n = static_cast<std::size_t>(ctx_.worldSize);
   std::size_t causes = 0;
   for (std::size_t c = 0; c < n; ++c) causes += nextOfCause_[c] < causeBegin_[c + 1];
-  const std::size_t share = kRoundBytes / std::max<std::size_t>(causes, 1);
+  const std::size_t share = roundBytes_ / std::max<std::size_t>(causes, 1);
   out_.clear();
   bool more = false;
   for (std::size_t c = 0; c < n; ++c) {

@@ -32,9 +32,13 @@ class ProfileExchange {
   void receiveProfiles();
   bool alltoallBytes(bool more);
 
-  static constexpr std::size_t kRoundBytes = std::size_t{1} << 20;  // bounds three buffers per rank
+  // Bounds three buffers per process: a process that holds several locations splits it between
+  // them (down to a floor that keeps the messages large), as they exchange at the same time.
+  static constexpr std::size_t kRoundBytes = std::size_t{1} << 20;
+  static constexpr std::size_t kLeastRoundBytes = std::size_t{64} << 10;
 
   const replay::ReplayContext& ctx_;
+  std::size_t roundBytes_;
   const replay::LocationComm& comm_;
   const std::vector<Wait>& waits_;
   const std::vector<std::uint32_t>& causeBegin_;
