@@ -235,18 +235,17 @@ void AnalyzeDialog::requestRankCount(const QString& trace) {
   }
   rankNote_->setText(tr("reading the trace's rank count…"));
   const int request = ++rankRequests_;
-  const bool local = currentProfile().kind == ConnectionKind::Local;
-  traceRankCount(currentProfile(), trace, this, [this, request, local](int count, const QString& error) {
+  const ConnectionProfile profile = currentProfile();
+  traceRankCount(profile, trace, this, [this, request, profile](int count, const QString& error) {
     if (request != rankRequests_) return;
     if (count > 0) {
-      // Here: one analysis process per core, each analyzing a block of the ranks (the same
-      // report as one per rank, without oversubscribing the machine). On a cluster: one per rank.
-      const int processes = local ? std::min(count, std::max(1, QThread::idealThreadCount())) : count;
+      // By default one per core here (each analyzing a block of the ranks: the same report as
+      // one per rank, without oversubscribing the machine), one per rank on a cluster.
+      const int processes = analysisProcessesFor(profile, count, QThread::idealThreadCount());
       ranks_->setValue(processes);
       rankNote_->setText(processes == count
                              ? tr("the trace has %n rank(s): one analysis process each", nullptr, count)
-                             : tr("the trace has %n rank(s): %1 analysis processes, one per core", nullptr, count)
-                                   .arg(processes));
+                             : tr("the trace has %n rank(s): %1 analysis processes", nullptr, count).arg(processes));
     } else {
       rankNote_->setText(error);
     }

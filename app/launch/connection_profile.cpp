@@ -1,5 +1,7 @@
 #include "app/launch/connection_profile.h"
 
+#include <algorithm>
+
 #include <QJsonArray>
 
 namespace waitscope::launch {
@@ -79,6 +81,7 @@ QJsonObject ConnectionProfile::toJson() const {
   o["timeLimit"] = timeLimit;
   o["nodes"] = nodes;
   o["analyzerPath"] = analyzerPath;
+  o["analysisProcesses"] = analysisProcesses;
   return o;
 }
 
@@ -103,7 +106,15 @@ ConnectionProfile ConnectionProfile::fromJson(const QJsonObject& o) {
   p.timeLimit = o["timeLimit"].toString(QStringLiteral("00:30:00"));
   p.nodes = o["nodes"].toInt(1);
   p.analyzerPath = o["analyzerPath"].toString(QStringLiteral("waitscope-analyze"));
+  p.analysisProcesses = std::max(0, o["analysisProcesses"].toInt(0));
   return p;
+}
+
+int analysisProcessesFor(const ConnectionProfile& p, int ranks, int cores) {
+  int processes = ranks;
+  if (p.analysisProcesses > 0) processes = p.analysisProcesses;
+  else if (!p.isRemote()) processes = std::max(cores, 1);
+  return std::max(1, std::min(processes, ranks));
 }
 
 }  // namespace waitscope::launch

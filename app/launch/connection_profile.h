@@ -42,6 +42,9 @@ struct ConnectionProfile {
   QString timeLimit = QStringLiteral("00:30:00");
   int nodes = 1;
   QString analyzerPath = QStringLiteral("waitscope-analyze");
+  // Analysis processes (each analyzes a block of the trace's ranks, the same report): 0 chooses,
+  // one per core here and one per rank on a cluster; else at most this many.
+  int analysisProcesses = 0;
 
   bool isRemote() const { return kind == ConnectionKind::Ssh; }
   // "user@host" (or "host") for messages.
@@ -53,6 +56,10 @@ struct ConnectionProfile {
   static ConnectionProfile fromJson(const QJsonObject& object);
   friend bool operator==(const ConnectionProfile&, const ConnectionProfile&) = default;
 };
+
+// How many analysis processes `p` starts for a trace of `ranks` MPI ranks on a machine with
+// `cores` cores (the local one): never more than the ranks, at least 1.
+int analysisProcessesFor(const ConnectionProfile& p, int ranks, int cores);
 
 // The job script used when a batch profile has none of its own.
 QString defaultBatchTemplate();

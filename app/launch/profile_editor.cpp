@@ -129,6 +129,12 @@ ProfileEditor::ProfileEditor(ProfileStore store, QWidget* parent)
   nodes_->setRange(0, 100000);
   nodes_->setSpecialValueText(tr("any"));
   analyzer_ = new QLineEdit(this);
+  processes_ = new QSpinBox(this);
+  processes_->setObjectName(QStringLiteral("processes"));
+  processes_->setRange(0, 1 << 20);
+  processes_->setSpecialValueText(tr("one per core here, one per rank on a cluster"));
+  processes_->setToolTip(tr("Analysis processes: each analyzes a block of the trace's ranks, with the same report; "
+                            "never more than the trace has ranks"));
   testButton_ = new QPushButton(tr("Test connection"), this);
   testButton_->setObjectName(QStringLiteral("testButton"));
   testResult_ = new QLabel(this);
@@ -160,6 +166,7 @@ ProfileEditor::ProfileEditor(ProfileStore store, QWidget* parent)
   form->addRow(tr("Time limit"), time_);
   form->addRow(tr("Nodes"), nodes_);
   form->addRow(tr("waitscope-analyze"), analyzer_);
+  form->addRow(tr("Analysis processes"), processes_);
   form->addRow(testButton_, testResult_);
   sshWidgets_ = {host_, user_, port_, jumpHosts_, identityRow, reuse_, persist_};
   batchWidgets_ = {batchTemplate_, account_, partition_, time_, nodes_};
@@ -222,7 +229,7 @@ ProfileEditor::ProfileEditor(ProfileStore store, QWidget* parent)
   for (QPlainTextEdit* e : {setup_, batchTemplate_}) connect(e, &QPlainTextEdit::textChanged, this, &ProfileEditor::storeForm);
   for (QComboBox* c : {kind_, launcher_}) connect(c, &QComboBox::currentIndexChanged, this, &ProfileEditor::storeForm);
   connect(host_, &QComboBox::currentTextChanged, this, &ProfileEditor::storeForm);
-  for (QSpinBox* s : {port_, persist_, nodes_}) connect(s, &QSpinBox::valueChanged, this, &ProfileEditor::storeForm);
+  for (QSpinBox* s : {port_, persist_, nodes_, processes_}) connect(s, &QSpinBox::valueChanged, this, &ProfileEditor::storeForm);
   connect(reuse_, &QCheckBox::toggled, this, &ProfileEditor::storeForm);
 
   selectRow(model_->rowCount() > 0 ? 0 : -1);
@@ -264,6 +271,7 @@ ConnectionProfile ProfileEditor::formProfile() const {
   p.partition = partition_->text().trimmed();
   p.timeLimit = time_->text().trimmed();
   p.nodes = nodes_->value();
+  p.analysisProcesses = processes_->value();
   p.analyzerPath = analyzer_->text().trimmed().isEmpty() ? QStringLiteral("waitscope-analyze") : analyzer_->text().trimmed();
   return p;
 }
@@ -288,6 +296,7 @@ void ProfileEditor::setFormProfile(const ConnectionProfile& p) {
   partition_->setText(p.partition);
   time_->setText(p.timeLimit);
   nodes_->setValue(p.nodes);
+  processes_->setValue(p.analysisProcesses);
   analyzer_->setText(p.analyzerPath);
   loading_ = false;
   storeForm();

@@ -80,6 +80,7 @@ class ProfileEditor : public QDialog {
   QLineEdit* partition_;
   QLineEdit* time_;
   QSpinBox* nodes_;
+  QSpinBox* processes_;
   QLineEdit* analyzer_;
   QPushButton* testButton_;
   QLabel* testResult_;

@@ -475,8 +475,26 @@ class LaunchUnitTest : public QObject {
     p.timeLimit = QStringLiteral("01:00:00");
     p.nodes = 3;
     p.analyzerPath = QStringLiteral("/opt/ws/bin/waitscope-analyze");
+    p.analysisProcesses = 8;
     QCOMPARE(ConnectionProfile::fromJson(p.toJson()), p);
     QCOMPARE(p.reportToolPath(), QStringLiteral("/opt/ws/bin/waitscope-report"));
+  }
+
+  // Analysis processes: one per core here, one per rank on a cluster, or the profile's number;
+  // never more than the trace's ranks, never none.
+  void analysisProcessesPerProfile() {
+    ConnectionProfile local;
+    QCOMPARE(analysisProcessesFor(local, 256, 8), 8);
+    QCOMPARE(analysisProcessesFor(local, 4, 8), 4);
+    QCOMPARE(analysisProcessesFor(local, 4, 0), 1);
+    ConnectionProfile cluster;
+    cluster.kind = ConnectionKind::Ssh;
+    QCOMPARE(analysisProcessesFor(cluster, 256, 8), 256);
+    cluster.analysisProcesses = 64;
+    QCOMPARE(analysisProcessesFor(cluster, 256, 8), 64);
+    QCOMPARE(analysisProcessesFor(cluster, 16, 8), 16);
+    local.analysisProcesses = 3;
+    QCOMPARE(analysisProcessesFor(local, 256, 8), 3);
   }
 
   void storeSavesLoadsImportsExportsWithoutSecrets() {
