@@ -70,26 +70,4 @@ void callAndWait(bool yieldCore, Start start, Args... args) {
   waitFor(request, yieldCore);
 }
 
-// A private duplicate of a communicator (so its collectives never meet any
-// other) whose requests are waited for with waitFor(). Collective to create.
-class YieldingComm {
- public:
-  YieldingComm(MPI_Comm of, bool yieldCore) : yieldCore_(yieldCore) { MPI_Comm_dup(of, &comm_); }
-  ~YieldingComm() { MPI_Comm_free(&comm_); }
-  YieldingComm(const YieldingComm&) = delete;
-  YieldingComm& operator=(const YieldingComm&) = delete;
-
-  operator MPI_Comm() const { return comm_; }
-  // Starts a nonblocking collective on this communicator and waits for it:
-  // call(MPI_Igather, send, 1, MPI_INT, recv, 1, MPI_INT, 0).
-  template <class Start, class... Args>
-  void call(Start start, Args... args) const {
-    callAndWait(yieldCore_, start, args..., comm_);
-  }
-
- private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  bool yieldCore_ = false;
-};
-
 }  // namespace waitscope::replay
