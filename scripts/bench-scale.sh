@@ -2,10 +2,12 @@
 # How the analysis scales with the trace: waitscope-bench-analysis on the halo program's traces and
 # on generated ones, at several sizes and rank counts, in one run, as one table of ratios measured
 # side by side (the analysis against the parallel bare read of the same trace) and peak bytes per
-# event per analysis process.
+# event per analysis process; then one trace of many ranks analyzed with fewer processes than
+# ranks (scripts/bench-fewer-processes.sh: time, memory per process, identical reports).
 #
 #   bash scripts/bench-scale.sh [BUILD] [--sizes "2M 10M 40M"] [--ranks "4 16"] [--repeat K]
 #                               [--work DIR] [--mpiexec "COMMAND"]
+#                               [--fewer "RANKS EVENTS PROCESSES..."]   (default "256 10M 2 8 256"; "" skips)
 #
 # Traces are recorded (halo) or generated once into WORK (default /tmp/waitscope-bench-scale) and
 # reused by later runs; 40M events take about 0.5 GB of disk per trace.
@@ -16,6 +18,7 @@ ranks_list="4 16"
 repeat=2
 work=/tmp/waitscope-bench-scale
 mpiexec=mpiexec
+fewer="256 10M 2 8 256"
 while (($#)); do
   case $1 in
     --sizes) sizes=$2; shift 2 ;;
@@ -23,6 +26,7 @@ while (($#)); do
     --repeat) repeat=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --mpiexec) mpiexec=$2; shift 2 ;;
+    --fewer) fewer=$2; shift 2 ;;
     -*) echo "bench-scale: unknown option $1" >&2; exit 2 ;;
     *) build=$1; shift ;;
   esac
@@ -79,3 +83,10 @@ for ranks in $ranks_list; do
   done
 done
 echo "targets: whole analysis / parallel bare read <= 1.5 and not growing with the size; peak <= 48 B per event"
+
+if [[ -n $fewer ]]; then
+  read -r fewerRanks fewerEvents fewerProcesses <<<"$fewer"
+  echo
+  bash "$(dirname "$0")/bench-fewer-processes.sh" "$build" --ranks "$fewerRanks" --events "$fewerEvents" \
+    --processes "$fewerProcesses" --work "$work/fewer" --mpiexec "$mpiexec"
+fi
