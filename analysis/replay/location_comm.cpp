@@ -1,7 +1,6 @@
 #include "analysis/replay/location_comm.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <stdexcept>
 #include <string>

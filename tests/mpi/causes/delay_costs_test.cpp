@@ -71,35 +71,35 @@ TEST(DelayCosts, PaperChain) {
 // them (AnalysisOptions::releasePayloads): the results are the same, and the tables are gone.
 TEST(DelayCosts, ReleasingThePayloadsChangesNoResult) {
   if (size() < 3) GTEST_SKIP() << "the chain needs 3 ranks";
-  if (ranksPerProcess() > 1) GTEST_SKIP() << "compares two analyses of one location; the other runs cover it";
   Scenario s;
   paperChain(s);
   s.close();
-  trace::Trace released = localView(s.b.trace(), static_cast<Rank>(worldRank()));
-  trace::Trace kept = released;
   analyzer::AnalysisOptions release;
   release.releasePayloads = true;
-  const replay::LocalResult a = analyzer::analyzeLocation(kept, MPI_COMM_WORLD);
-  const replay::LocalResult b = analyzer::analyzeLocation(released, MPI_COMM_WORLD, release);
-  const auto& keptEvents = kept.locations[0];
-  EXPECT_GT(keptEvents.messages.size() + keptEvents.collectives.size() + keptEvents.rma.size(), 0u);
-  const auto& releasedEvents = released.locations[0];
-  EXPECT_EQ(releasedEvents.messages.size() + releasedEvents.collectives.size() + releasedEvents.rma.size(), 0u);
-  EXPECT_EQ(releasedEvents.events.size(), keptEvents.events.size());
-  const auto entriesA = a.severities.entries(), entriesB = b.severities.entries();
-  ASSERT_EQ(entriesA.size(), entriesB.size());
-  bool delayCosts = false;
-  for (std::size_t i = 0; i < entriesA.size(); ++i) {
-    EXPECT_EQ(entriesA[i].metric, entriesB[i].metric) << i;
-    EXPECT_EQ(entriesA[i].path, entriesB[i].path) << i;
-    EXPECT_EQ(entriesA[i].value, entriesB[i].value) << i;  // bit for bit: the same arithmetic
-    delayCosts = delayCosts || entriesA[i].metric == metrics::Metric::DelayRma;
-  }
-  // Rank 0 carries the delay costs (foo); every rank's results compare equal above.
-  if (isRoot()) {
-    EXPECT_TRUE(delayCosts);
-  }
-  EXPECT_EQ(a.severities.instances().size(), b.severities.instances().size());
+  forEachLocation(s.b.trace(), [&](trace::Trace& released, const replay::LocationComm& world) {
+    trace::Trace kept = released;
+    const replay::LocalResult a = analyzer::analyzeLocation(kept, world);
+    const replay::LocalResult b = analyzer::analyzeLocation(released, world, release);
+    const auto& keptEvents = kept.locations[0];
+    EXPECT_GT(keptEvents.messages.size() + keptEvents.collectives.size() + keptEvents.rma.size(), 0u);
+    const auto& releasedEvents = released.locations[0];
+    EXPECT_EQ(releasedEvents.messages.size() + releasedEvents.collectives.size() + releasedEvents.rma.size(), 0u);
+    EXPECT_EQ(releasedEvents.events.size(), keptEvents.events.size());
+    const auto entriesA = a.severities.entries(), entriesB = b.severities.entries();
+    ASSERT_EQ(entriesA.size(), entriesB.size());
+    bool delayCosts = false;
+    for (std::size_t i = 0; i < entriesA.size(); ++i) {
+      EXPECT_EQ(entriesA[i].metric, entriesB[i].metric) << i;
+      EXPECT_EQ(entriesA[i].path, entriesB[i].path) << i;
+      EXPECT_EQ(entriesA[i].value, entriesB[i].value) << i;  // bit for bit: the same arithmetic
+      delayCosts = delayCosts || entriesA[i].metric == metrics::Metric::DelayRma;
+    }
+    // Rank 0 carries the delay costs (foo); every rank's results compare equal above.
+    if (world.rank() == 0) {
+      EXPECT_TRUE(delayCosts);
+    }
+    EXPECT_EQ(a.severities.instances().size(), b.severities.instances().size());
+  });
 }
 
 // The pipeline of P2pPipeline repeated 40000 times, 3 s apart: more wait states per rank than one

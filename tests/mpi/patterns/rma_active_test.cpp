@@ -645,33 +645,34 @@ TEST(RmaActiveValidation, WindowOnAnUndefinedCommunicator) {
 // validateRmaActive called directly (the analyzer's own reference checks
 // would catch these first): each rank names its own problem, and the
 // collective calls inside still match.
-std::string validateDirectly(const trace::Trace& full) {
-  const trace::Trace local = localView(full, static_cast<Rank>(worldRank()));
-  const replay::CallIndex calls(local.locations[0], local.callTree, local.defs);
-  const replay::LocationComm world(MPI_COMM_WORLD, false);
-  const replay::Communicators comms(local.defs, world);
-  replay::Severities severities;
-  const replay::ReplayContext ctx{local,         local.locations[0], static_cast<Rank>(worldRank()), worldSize(),
-                                  comms,         calls,              severities};
-  return patterns::validateRmaActive(ctx);
+// Each location's finding, by its rank.
+std::map<Rank, std::string> validateDirectly(const trace::Trace& full) {
+  std::map<Rank, std::string> found;
+  forEachLocation(full, [&](trace::Trace& local, const replay::LocationComm& world) {
+    const replay::CallIndex calls(local.locations[0], local.callTree, local.defs);
+    const replay::Communicators comms(local.defs, world);
+    replay::Severities severities;
+    const auto me = static_cast<Rank>(world.rank());
+    const replay::ReplayContext ctx{local, local.locations[0], me, world.size(), comms, calls, severities};
+    found[me] = patterns::validateRmaActive(ctx);
+  });
+  return found;
 }
 
 TEST(RmaActiveValidation, DirectlyWindowOnAnUndefinedCommunicator) {
-  if (ranksPerProcess() > 1) GTEST_SKIP() << "builds a replay context over MPI_COMM_WORLD";
   const Rank n = size();
   Scenario s;
   for (Rank r = 0; r < n; ++r) s.rank(r).fence(2.0, 2.1, s.win);
   s.close();
   trace::Trace full = s.b.trace();
   full.defs.windows[s.win].comm = 4711;
-  const std::string error = validateDirectly(full);
-  EXPECT_EQ(error, "rank " + std::to_string(worldRank()) +
-                       ": MPI_Win_create on window 0 at 1.000000000 s: the window is on communicator 4711, which "
-                       "the trace does not define");
+  for (const auto& [rank, error] : validateDirectly(full))
+    EXPECT_EQ(error, "rank " + std::to_string(rank) +
+                         ": MPI_Win_create on window 0 at 1.000000000 s: the window is on communicator 4711, which "
+                         "the trace does not define");
 }
 
 TEST(RmaActiveValidation, DirectlyWindowCommunicatorWithAnUnknownRank) {
-  if (ranksPerProcess() > 1) GTEST_SKIP() << "builds a replay context over MPI_COMM_WORLD";
   const Rank n = size();
   Scenario s;
   for (Rank r = 0; r < n; ++r) s.rank(r).fence(2.0, 2.1, s.win);
@@ -679,15 +680,15 @@ TEST(RmaActiveValidation, DirectlyWindowCommunicatorWithAnUnknownRank) {
   trace::Trace full = s.b.trace();
   auto& group = full.defs.groups[full.defs.comms[full.defs.windows[s.win].comm].group];
   group.members.back() = 99;
-  const std::string error = validateDirectly(full);
-  EXPECT_NE(error.find("rank " + std::to_string(worldRank()) + ": MPI_Win_create on window 0 at 1.000000000 s"),
-            std::string::npos)
-      << error;
-  EXPECT_NE(error.find("world rank 99"), std::string::npos) << error;
+  for (const auto& [rank, error] : validateDirectly(full)) {
+    EXPECT_NE(error.find("rank " + std::to_string(rank) + ": MPI_Win_create on window 0 at 1.000000000 s"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("world rank 99"), std::string::npos) << error;
+  }
 }
 
 TEST(RmaActiveValidation, DirectlyAcceptsAValidTrace) {
-  if (ranksPerProcess() > 1) GTEST_SKIP() << "builds a replay context over MPI_COMM_WORLD";
   const Rank n = size();
   Scenario s;
   s.rank(0).post(2.0, 2.1, s.win, othersThan(0)).wait(3.0, 3.1, s.win);
@@ -695,7 +696,7 @@ TEST(RmaActiveValidation, DirectlyAcceptsAValidTrace) {
     s.rank(r).start(2.0, 2.1, s.win, {0}).put(2.2, 2.3, s.win, 0, 8).complete(2.5, 2.6, s.win);
   for (Rank r = 0; r < n; ++r) s.rank(r).fence(4.0, 4.1, s.win).fence(5.0, 5.1, s.win);
   s.close();
-  EXPECT_EQ(validateDirectly(s.b.trace()), "");
+  for (const auto& [rank, error] : validateDirectly(s.b.trace())) EXPECT_EQ(error, "") << "rank " << rank;
 }
 
 }  // namespace
