@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "analysis/replay/yielding_wait.h"
+
 namespace waitscope::replay {
 
 template <class Make>
@@ -68,6 +70,9 @@ Communicators::Communicators(const trace::Definitions& defs, const LocationComm&
     return;
   }
   self_ = std::make_unique<LocationComm>(MPI_COMM_SELF, world.yieldCore());
+  // MPI_Comm_create_group blocks, polling: the ranks meet first in a wait that gives up the core
+  // (yielding_wait.h), or those that finished reading early would take it from those still reading.
+  callAndWait(world.yieldCore(), MPI_Ibarrier, world.mpi());
   MPI_Group worldGroup;
   MPI_Comm_group(world.mpi(), &worldGroup);
   std::map<std::vector<trace::Rank>, const LocationComm*> byMembers;

@@ -84,8 +84,9 @@ LocationComm::~LocationComm() {
 
 std::unique_ptr<LocationComm> LocationComm::dup() const {
   if (!held_) {
+    // Nonblocking, so that a rank that gets here first does not spin on a core the others need.
     MPI_Comm copy = MPI_COMM_NULL;
-    MPI_Comm_dup(comm_, &copy);
+    callAndWait(yieldCore_, MPI_Comm_idup, comm_, &copy);
     return std::make_unique<LocationComm>(copy, yieldCore_, true);
   }
   auto copy = std::make_unique<LocationComm>(*held_, members_, rank_, group_);

@@ -110,12 +110,13 @@ std::string precheck(const Options& o, int size, int& locations) {
   return {};
 }
 
-// Broadcasts rank 0's string to all ranks.
-std::string broadcast(std::string s, MPI_Comm comm) {
+// Broadcasts rank 0's string to all ranks; yieldCore as in replay::waitFor (the others wait here
+// while rank 0 checks the trace or writes the report).
+std::string broadcast(std::string s, MPI_Comm comm, bool yieldCore) {
   int length = static_cast<int>(s.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  replay::callAndWait(yieldCore, MPI_Ibcast, static_cast<void*>(&length), 1, MPI_INT, 0, comm);
   s.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(s.data(), length, MPI_CHAR, 0, comm);
+  replay::callAndWait(yieldCore, MPI_Ibcast, static_cast<void*>(s.data()), length, MPI_CHAR, 0, comm);
   return s;
 }
 
@@ -145,7 +146,10 @@ int run(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   progress("read", 0);
   int locations = 0;
-  const std::string problem = broadcast(me == 0 ? precheck(o, size, locations) : std::string(), MPI_COMM_WORLD);
+  // A rank that waits for others must not spin on a core they need (replay/yielding_wait.h).
+  const bool yieldCore = replay::nodeOversubscribed(MPI_COMM_WORLD);
+  const std::string problem =
+      broadcast(me == 0 ? precheck(o, size, locations) : std::string(), MPI_COMM_WORLD, yieldCore);
   if (!problem.empty()) {
     if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n", problem.c_str());
     return 1;
@@ -153,7 +157,6 @@ int run(int argc, char** argv) {
   MPI_Bcast(&locations, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
   // This process' ranks of the trace: its own, or a block of them (replay::HeldLocations).
-  const bool yieldCore = replay::nodeOversubscribed(MPI_COMM_WORLD);
   std::optional<replay::HeldLocations> held;
   std::vector<trace::Trace> traces;
   std::string readError;
@@ -176,7 +179,8 @@ int run(int argc, char** argv) {
   }
   // Agree on read errors before any rank starts exchanging.
   int failed = readError.empty() ? 0 : 1, anyFailed = 0;
-  MPI_Allreduce(&failed, &anyFailed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  replay::callAndWait(yieldCore, MPI_Iallreduce, static_cast<const void*>(&failed), static_cast<void*>(&anyFailed), 1,
+                      MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (anyFailed) {
     if (failed) std::fprintf(stderr, "waitscope-analyze: rank %d: %s\n", me, readError.c_str());
     return 1;
@@ -236,7 +240,7 @@ int run(int argc, char** argv) {
     if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s: %s\n", o.trace.c_str(), e.what());
     return 1;
   }
-  writeError = broadcast(writeError, MPI_COMM_WORLD);
+  writeError = broadcast(writeError, MPI_COMM_WORLD, yieldCore);
   if (!writeError.empty()) {
     if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n", writeError.c_str());
     return 1;
