@@ -47,11 +47,14 @@ using replay::RegionTimeline;
 
 // Calls f(path, from, to) for the parts of [a, b] with one active path, in
 // decreasing time order (of boundaries at equal times the last one counts).
+// `hint` is an event index near b; it is left at a's, where the walk's next leg
+// on this location, earlier in time, ends.
 template <class F>
-void split(const RegionTimeline& timeline, double a, double b, F&& f) {
+void split(const RegionTimeline& timeline, double a, double b, std::size_t& hint, F&& f) {
   if (!(b > a)) return;
-  const std::size_t first = timeline.firstAfter(a);     // boundaries strictly inside (a, b) ...
-  const std::size_t last = timeline.firstAtOrAfter(b);  // ... are the events in [first, last)
+  const std::size_t last = timeline.firstAtOrAfter(b, hint);  // boundaries strictly inside (a, b) ...
+  const std::size_t first = timeline.firstAfter(a, last);     // ... are the events in [first, last)
+  hint = first;
   double to = b;
   for (std::size_t k = last; k-- > first;) {
     if (!timeline.isBoundary(k)) continue;
@@ -240,9 +243,10 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
   // carries the call path active at its end, where the path goes on to the next
   // location (or ends). Legs that meet (the token came back through a
   // zero-length detour) are one visit.
+  std::size_t hint = active.size();  // legs come in walk order, backwards in time
   auto walk = [&](const Leg& leg) {
     CallPathId atEnd = kNone;
-    split(active, leg.to, leg.from, [&](CallPathId path, double a, double b) {
+    split(active, leg.to, leg.from, hint, [&](CallPathId path, double a, double b) {
       if (path == kNone) return;
       onPath.add(path, b - a);
       if (atEnd == kNone) atEnd = path;  // split goes backwards: the first part inside a region is the last

@@ -32,7 +32,7 @@ class RegionTimeline {
     return e.ref < tree_.size() ? tree_[e.ref].parent : trace::kNone;
   }
   // Index of the first event later than t, and of the first at or after t;
-  // searched from `hint` (a previous answer) when given.
+  // searched from `hint` (a previous answer, or any index near the answer) when given.
   std::size_t firstAfter(double t, std::size_t hint) const {
     return partitionPointNear(events_.size(), hint, [&](std::size_t k) { return events_[k].time > t; });
   }
@@ -40,6 +40,9 @@ class RegionTimeline {
     return static_cast<std::size_t>(
         std::upper_bound(events_.begin(), events_.end(), t, [](double v, const trace::Event& e) { return v < e.time; }) -
         events_.begin());
+  }
+  std::size_t firstAtOrAfter(double t, std::size_t hint) const {
+    return partitionPointNear(events_.size(), hint, [&](std::size_t k) { return events_[k].time >= t; });
   }
   std::size_t firstAtOrAfter(double t) const {
     return static_cast<std::size_t>(
