@@ -54,13 +54,18 @@ halo_trace() {  # ranks, size -> anchor
   echo "$dir/traces.otf2"
 }
 
-# One benchmark run's figures: forward / parallel read (CPU), whole / parallel read (CPU), peak B/event.
+# One benchmark run's figures: the read alone, the forward and the whole analysis, each / the parallel
+# bare read (wall, CPU), peak B/event (largest process, rank 0).
 figures() {
   awk '
     /forward analysis \/ parallel bare read/ { fw = $7; fwc = $11; sub(/\)/, "", fwc) }
     /whole analysis \/ parallel bare read/ { wh = $7; whc = $NF; sub(/\)/, "", whc) }
     /peak bytes per event, per process/ { pk = $7; r0 = $11 }
-    END { if (fw == "" || wh == "" || pk == "") exit 1; printf "%8s %8s %8s %8s %9s %9s\n", fw, fwc, wh, whc, pk, r0 }'
+    /the read alone \/ parallel bare read/ { rd = $8; rdc = $12; sub(/\)/, "", rdc) }
+    function number(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
+    END { if (!number(rd) || !number(rdc) || !number(fw) || !number(fwc) || !number(wh) || !number(whc) ||
+              !number(pk) || !number(r0)) exit 1
+          printf "%8s %8s %8s %8s %8s %8s %9s %9s\n", rd, rdc, fw, fwc, wh, whc, pk, r0 }'
 }
 
 row() {  # trace, ranks, size, the benchmark's output
@@ -69,7 +74,8 @@ row() {  # trace, ranks, size, the benchmark's output
   printf '%-10s %5s %6s %s\n' "$1" "$2" "$3" "$figs"
 }
 
-printf '%-10s %5s %6s %8s %8s %8s %8s %9s %9s\n' trace ranks events "fwd/read" "(CPU)" "all/read" "(CPU)" "peak B/ev" "rank 0"
+printf '%-10s %5s %6s %8s %8s %8s %8s %8s %8s %9s %9s\n' trace ranks events "rd/read" "(CPU)" "fwd/read" "(CPU)" \
+  "all/read" "(CPU)" "peak B/ev" "rank 0"
 for ranks in $ranks_list; do
   for size in $sizes; do
     # shellcheck disable=SC2086 # the launcher's words
