@@ -47,9 +47,15 @@ halo_trace() {  # ranks, size -> anchor
   local dir=$work/halo-$1-$2
   if [[ ! -f $dir/traces.otf2 ]]; then
     local iters=$(($(events "$2") / (21 * $1)))
+    if ((iters > 1000000)); then
+      echo "bench-scale: halo runs at most 1000000 iterations (21M events per rank); $2 events on $1 ranks need $iters" >&2
+      exit 1
+    fi
     rm -rf "$dir"
+    # A failed recording leaves no anchor behind, or the next run would analyze what it wrote.
     "$build/analysis/tools/waitscope-run" -n "$1" -o "$dir" -- "$build/tests/apps/halo" "$iters" 0.0001 16 \
-      >"$work/halo-$1-$2.log" 2>&1 || { echo "bench-scale: recording halo failed, see $work/halo-$1-$2.log" >&2; exit 1; }
+      >"$work/halo-$1-$2.log" 2>&1 ||
+      { rm -rf "$dir"; echo "bench-scale: recording halo failed, see $work/halo-$1-$2.log" >&2; exit 1; }
   fi
   echo "$dir/traces.otf2"
 }
