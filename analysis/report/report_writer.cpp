@@ -218,8 +218,12 @@ void writeValues(const Database& db, const Report& report, const InstanceSource*
 
 void writeDatabase(const std::string& file, const Report& report, const InstanceSource* more) {
   Database db(plainFileName(file), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-  // No rollback journal: a failed write is thrown away as a whole, never rolled back.
-  db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = NORMAL;");
+  // No rollback journal: a failed write is thrown away as a whole, never rolled back. 16 KiB pages:
+  // the instances and the critical path go in blobs of up to 65536 records (2 MiB), which 4 KiB
+  // pages split into chains of overflow pages that SQLite's page cache spills one by one (a
+  // third of the time of writing a report of 1M instances); larger pages gain little more and
+  // cost small reports a page per table.
+  db.exec("PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = NORMAL;");
   db.exec("BEGIN");
   db.exec(kSchema);
   writeMeta(db, report);
