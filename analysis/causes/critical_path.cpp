@@ -17,6 +17,7 @@
 #include "analysis/causes/causes.h"
 #include "analysis/replay/merge_runs.h"
 #include "analysis/replay/region_timeline.h"
+#include "analysis/replay/search_near.h"
 #include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::causes {
@@ -180,14 +181,11 @@ std::vector<Leg> planLegs(const std::vector<Switch>& switches, const Endpoints& 
                      at, t);
         warned[at] = 1;
       }
-      // The latest usable switch that ended at or before t.
+      // The latest usable switch that ended at or before t: the walk goes back in time, so it
+      // lies just below the last one used on this location, where the search starts.
       const double* ends_ = all.data() + displs[at];
-      std::size_t lo = 0, hi = usable[at];
-      while (lo < hi) {
-        const std::size_t mid = (lo + hi) / 2;
-        if (t < ends_[2 * mid]) hi = mid;
-        else lo = mid + 1;
-      }
+      const std::size_t lo = replay::partitionPointNear(usable[at], usable[at],
+                                                        [&](std::size_t k) { return t < ends_[2 * k]; });
       perRank[at].push_back(t);
       if (lo == 0) {
         perRank[at].push_back(ends.start);
