@@ -110,13 +110,12 @@ std::string precheck(const Options& o, int size, int& locations) {
   return {};
 }
 
-// Broadcasts rank 0's string to all ranks; yieldCore as in replay::waitFor (the others wait here
-// while rank 0 checks the trace or writes the report).
-std::string broadcast(std::string s, MPI_Comm comm, bool yieldCore) {
+// Broadcasts rank 0's string to all ranks.
+std::string broadcast(std::string s, const replay::LocationComm& comm) {
   int length = static_cast<int>(s.size());
-  replay::callAndWait(yieldCore, MPI_Ibcast, static_cast<void*>(&length), 1, MPI_INT, 0, comm);
+  comm.bcast(&length, 1, MPI_INT, 0);
   s.resize(static_cast<std::size_t>(length));
-  replay::callAndWait(yieldCore, MPI_Ibcast, static_cast<void*>(s.data()), length, MPI_CHAR, 0, comm);
+  comm.bcast(s.data(), length, MPI_CHAR, 0);
   return s;
 }
 
@@ -146,15 +145,16 @@ int run(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   progress("read", 0);
   int locations = 0;
-  // A rank that waits for others must not spin on a core they need (replay/yielding_wait.h).
+  // The processes, one location each: their waits for each other (rank 0 checking the trace or
+  // writing the report, the others reading) give up the core where ranks share cores.
   const bool yieldCore = replay::nodeOversubscribed(MPI_COMM_WORLD);
-  const std::string problem =
-      broadcast(me == 0 ? precheck(o, size, locations) : std::string(), MPI_COMM_WORLD, yieldCore);
+  const replay::LocationComm processes(MPI_COMM_WORLD, yieldCore);
+  const std::string problem = broadcast(me == 0 ? precheck(o, size, locations) : std::string(), processes);
   if (!problem.empty()) {
     if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n", problem.c_str());
     return 1;
   }
-  MPI_Bcast(&locations, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  processes.bcast(&locations, 1, MPI_INT, 0);
 
   // This process' ranks of the trace: its own, or a block of them (replay::HeldLocations).
   std::optional<replay::HeldLocations> held;
@@ -179,8 +179,7 @@ int run(int argc, char** argv) {
   }
   // Agree on read errors before any rank starts exchanging.
   int failed = readError.empty() ? 0 : 1, anyFailed = 0;
-  replay::callAndWait(yieldCore, MPI_Iallreduce, static_cast<const void*>(&failed), static_cast<void*>(&anyFailed), 1,
-                      MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  processes.allreduce(&failed, &anyFailed, 1, MPI_INT, MPI_MAX);
   if (anyFailed) {
     if (failed) std::fprintf(stderr, "waitscope-analyze: rank %d: %s\n", me, readError.c_str());
     return 1;
@@ -231,8 +230,7 @@ int run(int argc, char** argv) {
   };
   try {
     if (!held) {
-      const replay::LocationComm world(MPI_COMM_WORLD, yieldCore);
-      analyzeOne(traces[0], world);
+      analyzeOne(traces[0], processes);
     } else {
       analyzer::analyzeHeldLocations(*held, traces, analyzeOne);
     }
@@ -240,7 +238,7 @@ int run(int argc, char** argv) {
     if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s: %s\n", o.trace.c_str(), e.what());
     return 1;
   }
-  writeError = broadcast(writeError, MPI_COMM_WORLD, yieldCore);
+  writeError = broadcast(writeError, processes);
   if (!writeError.empty()) {
     if (me == 0) std::fprintf(stderr, "waitscope-analyze: %s\n", writeError.c_str());
     return 1;
