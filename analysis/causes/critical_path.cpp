@@ -2,23 +2,21 @@
 // replay: a token with the walk's current time goes from location to location; on each it walks
 // back until it reaches a wait state (then the token goes to the wait state's cause, at the time
 // the cause released it) or the program's start. The hops are replayed on rank 0 from the
-// locations' wait states (planLegs), and each rank walks its legs. Definitions and choices:
-// docs/causes-critical-path.md.
+// locations' wait states (critical_path_hops.h), and each rank walks its legs. Definitions and
+// choices: docs/causes-critical-path.md.
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "analysis/causes/causes.h"
+#include "analysis/causes/critical_path_hops.h"
 #include "analysis/replay/merge_runs.h"
 #include "analysis/replay/region_timeline.h"
-#include "analysis/replay/search_near.h"
-#include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::causes {
 namespace {
@@ -37,12 +35,6 @@ bool switchesPath(Metric m) {
   return metrics::waitFamily(m) != metrics::WaitFamily::None && m != Metric::MpiRmaLateComplete &&
          m != Metric::MpiRmaEarlyFence;
 }
-
-struct Switch {
-  double start;
-  double end;
-  trace::Rank cause;
-};
 
 using replay::RegionTimeline;
 
@@ -95,13 +87,7 @@ std::string globalKey(const trace::CallTree& tree, CallPathId path) {
   return key;
 }
 
-struct Endpoints {
-  double start = kInf;    // first event of the program
-  double end = -kInf;     // where the path ends
-  int endRank = 0;        // the location it ends on
-};
-
-Endpoints findEndpoints(const replay::ReplayContext& ctx, const replay::LocationComm& world) {
+PathEnds findEndpoints(const replay::ReplayContext& ctx, const replay::LocationComm& world) {
   const auto& ev = ctx.events.events;
   double first = ev.empty() ? kInf : ev.front().time;
   double last = ev.empty() ? -kInf : ev.back().time;
@@ -113,7 +99,7 @@ Endpoints findEndpoints(const replay::ReplayContext& ctx, const replay::Location
     finEnter = fin.enter;
     finLeave = replay::CallIndex::left(fin) ? fin.leave : last;
   }
-  Endpoints out;
+  PathEnds out{kInf, -kInf, 0};
   world.allreduce(&first, &out.start, 1, MPI_DOUBLE, MPI_MIN);
   const int me = world.rank();
   struct {
@@ -135,84 +121,6 @@ Endpoints findEndpoints(const replay::ReplayContext& ctx, const replay::Location
   return out;
 }
 
-struct Leg {
-  double from;  // the walk goes back from `from` to `to` on this location
-  double to;
-};
-
-// The token's hops, strictly one after the other, replayed on rank 0 from every
-// location's switches (end, cause) instead of one message per hop: each hop
-// would cost a message latency, and there is one per wait state on the path.
-// Every location then gets its legs, in walk order, and walks them locally.
-std::vector<Leg> planLegs(const std::vector<Switch>& switches, const Endpoints& ends,
-                          const replay::LocationComm& world) {
-  const int me = world.rank(), size = world.size();
-  std::vector<double> mine;
-  mine.reserve(2 * switches.size());
-  for (const Switch& s : switches) {
-    mine.push_back(s.end);
-    mine.push_back(static_cast<double>(s.cause));
-  }
-  const int count = static_cast<int>(mine.size());
-  const auto n = static_cast<std::size_t>(me == 0 ? size : 0);
-  std::vector<int> counts(n), displs(n + 1, 0);
-  world.gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0);
-  for (std::size_t r = 0; r < n; ++r) displs[r + 1] = displs[r] + counts[r];
-  std::vector<double> all(me == 0 ? static_cast<std::size_t>(displs[n]) : 0);
-  world.gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0);
-
-  std::vector<double> legs;
-  std::vector<int> legCounts(n), legDispls(n + 1, 0);
-  if (me == 0) {
-    std::vector<std::vector<double>> perRank(n);
-    // Switches [0, usable) of a location may still switch; one that switched is
-    // used up, so the walk passes every wait state at most once and terminates.
-    std::vector<std::size_t> usable(n);
-    for (std::size_t r = 0; r < n; ++r) usable[r] = static_cast<std::size_t>(counts[r]) / 2;
-    std::vector<double> leftAt(n, kInf);  // when the token last left each location
-    std::vector<char> warned(n, 0);
-    auto at = static_cast<std::size_t>(ends.endRank);
-    double t = ends.end;
-    for (;;) {
-      if (t == leftAt[at] && !warned[at]) {
-        std::fprintf(stderr,
-                     "waitscope-analyze: warning: critical path: rank %zu is its own cause at %.9f s "
-                     "(a cycle of wait states); the path continues through the wait state\n",
-                     at, t);
-        warned[at] = 1;
-      }
-      // The latest usable switch that ended at or before t: the walk goes back in time, so it
-      // lies just below the last one used on this location, where the search starts.
-      const double* ends_ = all.data() + displs[at];
-      const std::size_t lo = replay::partitionPointNear(usable[at], usable[at],
-                                                        [&](std::size_t k) { return t < ends_[2 * k]; });
-      perRank[at].push_back(t);
-      if (lo == 0) {
-        perRank[at].push_back(ends.start);
-        break;
-      }
-      const std::size_t k = lo - 1;
-      usable[at] = k;
-      t = ends_[2 * k];
-      perRank[at].push_back(t);
-      leftAt[at] = t;
-      at = static_cast<std::size_t>(ends_[2 * k + 1]);
-    }
-    for (std::size_t r = 0; r < n; ++r) {
-      legCounts[r] = static_cast<int>(perRank[r].size());
-      legDispls[r + 1] = legDispls[r] + legCounts[r];
-      legs.insert(legs.end(), perRank[r].begin(), perRank[r].end());
-    }
-  }
-  int myCount = 0;
-  world.scatter(legCounts.data(), 1, MPI_INT, &myCount, 1, MPI_INT, 0);
-  std::vector<double> myLegs(static_cast<std::size_t>(myCount));
-  world.scatterv(legs.data(), legCounts.data(), legDispls.data(), MPI_DOUBLE, myLegs.data(), myCount, MPI_DOUBLE, 0);
-  std::vector<Leg> out;
-  for (std::size_t k = 0; k + 1 < myLegs.size(); k += 2) out.push_back({myLegs[k], myLegs[k + 1]});
-  return out;
-}
-
 }  // namespace
 
 void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result) {
@@ -222,18 +130,18 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
   const int me = world.rank(), size = world.size();
   const trace::CallTree& tree = ctx.trace.callTree;
 
-  const Endpoints ends = findEndpoints(ctx, world);
+  const PathEnds ends = findEndpoints(ctx, world);
   const RegionTimeline active(ctx.events, tree);
 
   // This location's wait states that switch the path, by end time.
-  std::vector<Switch> switches;
+  std::vector<PathSwitch> switches;
   for (const replay::WaitInstance& w : result.severities.instances()) {
     if (!switchesPath(w.metric) || !(w.end > w.start)) continue;
     if (w.cause == kNone || w.cause == ctx.worldRank || w.cause >= static_cast<trace::Rank>(size)) continue;
     switches.push_back({w.start, w.end, w.cause});
   }
   // Each pattern family added its instances in time order: merge those runs.
-  replay::sortByMergingRuns(switches, [](const Switch& a, const Switch& b) {
+  replay::sortByMergingRuns(switches, [](const PathSwitch& a, const PathSwitch& b) {
     return a.end != b.end ? a.end < b.end : a.start != b.start ? a.start < b.start : a.cause < b.cause;
   });
   TimePerPath onPath(tree.size());
@@ -258,11 +166,7 @@ void analyzeCriticalPath(replay::ReplayContext& ctx, replay::LocalResult& result
       pieces.push_back({atEnd, leg.to, leg.from});
     }
   };
-  if (ends.end > ends.start) {
-    const std::vector<Leg> legs = planLegs(switches, ends, world);
-    result.criticalPath.reserve(result.criticalPath.size() + legs.size());
-    for (const Leg& leg : legs) walk(leg);
-  }
+  if (ends.end > ends.start) walkHops(switches, ends, world, hopChunk(size), walk);
 
   for (CallPathId p = 0; p < tree.size(); ++p)
     if (onPath.seen[p]) ctx.severities.add(Metric::CriticalPath, p, onPath.value[p]);
