@@ -55,4 +55,10 @@ else()
 endif()
 # The same as one shell word sequence, for tests that build command lines ("mpiexec --oversubscribe").
 list(JOIN WAITSCOPE_MPIEXEC " " WAITSCOPE_MPIEXEC_COMMAND)
+# waitscope_add_mpi_test(NAME RANKS COMMAND...) runs a command under mpiexec: here, not in tests/,
+# because the benchmarks' smoke runs use it too, also in a build without the tests.
+function(waitscope_add_mpi_test name ranks)
+  add_test(NAME ${name} COMMAND ${WAITSCOPE_MPIEXEC} -n ${ranks} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS "backend;mpi" ENVIRONMENT "${WAITSCOPE_MPI_ENV}" TIMEOUT 300)
+endfunction()
 find_program(OTF2_PRINT_PROGRAM NAMES otf2-print)
