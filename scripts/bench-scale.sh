@@ -42,13 +42,13 @@ events() {  # 2M -> 2000000
   case $1 in *[kK]) echo $((n * 1000)) ;; *[mM]) echo $((n * 1000000)) ;; *) echo "$n" ;; esac
 }
 
-# The halo program writes 21 events per rank and iteration (docs in bench/README.md).
+# The halo program writes 22 events per rank and iteration (docs in bench/README.md).
 halo_trace() {  # ranks, size -> anchor
   local dir=$work/halo-$1-$2
   if [[ ! -f $dir/traces.otf2 ]]; then
-    local iters=$(($(events "$2") / (21 * $1)))
+    local iters=$(($(events "$2") / (22 * $1)))
     if ((iters > 1000000)); then
-      echo "bench-scale: halo runs at most 1000000 iterations (21M events per rank); $2 events on $1 ranks need $iters" >&2
+      echo "bench-scale: halo runs at most 1000000 iterations (22M events per rank); $2 events on $1 ranks need $iters" >&2
       exit 1
     fi
     rm -rf "$dir"

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <ctime>
+#include <deque>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -114,6 +115,10 @@ struct RecorderState {
   std::unordered_map<MPI_Comm, OTF2_CommRef> commIds;
   std::unordered_map<MPI_Win, WinInfo> winInfo;
   std::unordered_map<MPI_Request, ReqInfo> requests;
+  // The later live requests of a handle that `requests` already tracks, oldest first: Open MPI and
+  // MPICH return one shared, already completed request from every MPI_Isend that completed at
+  // once, so several live requests may have one handle; each completion on it takes the oldest.
+  std::unordered_map<MPI_Request, std::deque<ReqInfo>> sharedRequests;
   // Messages matched by MPI_Mprobe/MPI_Improbe, until MPI_Mrecv/MPI_Imrecv receives them: the
   // message handle alone does not say its communicator.
   std::unordered_map<MPI_Message, OTF2_CommRef> matchedMessages;

@@ -85,6 +85,24 @@ void recordRecv(const MPI_Status& st, MPI_Comm comm) {
                          static_cast<std::uint32_t>(st.MPI_TAG), statusBytes(st));
   recorder.stampedAfterCall = true;
 }
+// Tracks a new request under its handle, after any live one it shares the handle with.
+void trackRequest(MPI_Request req, const ReqInfo& r) {
+  const auto [it, added] = recorder.requests.try_emplace(req, r);
+  if (added) return;
+  if (it->second.active && !it->second.persistent && !r.persistent) recorder.sharedRequests[req].push_back(r);
+  else it->second = r;
+}
+// Forgets the request `it` tracks; the next one that shares its handle takes its place.
+void untrackRequest(std::unordered_map<MPI_Request, ReqInfo>::iterator it) {
+  const auto shared = recorder.sharedRequests.find(it->first);
+  if (shared == recorder.sharedRequests.end()) {
+    recorder.requests.erase(it);
+    return;
+  }
+  it->second = shared->second.front();
+  shared->second.pop_front();
+  if (shared->second.empty()) recorder.sharedRequests.erase(shared);
+}
 void issueRequest(ReqInfo& r) {
   r.active = true;
   r.id = recorder.nextRequestId++;
@@ -106,7 +124,7 @@ void trackP2p(MPI_Request req, ReqKind kind, bool persistent, int peer, int coun
   r.bytes = bytesOf(count, type);
   r.active = false;
   if (!persistent) issueRequest(r);
-  recorder.requests[req] = r;
+  trackRequest(req, r);
 }
 
 // --- RMA ----------------------------------------------------------------------------------------
@@ -184,7 +202,7 @@ void completed(MPI_Request saved, const MPI_Status& st) {
     }
     r.active = false;
   }
-  if (!r.persistent) recorder.requests.erase(it);
+  if (!r.persistent) untrackRequest(it);
 }
 
 // ================================================================================================
@@ -348,7 +366,7 @@ struct Hook<Fn::MPI_Imrecv> : Custom<Fn::MPI_Imrecv> {
       r.comm = comm;
       r.bytes = bytesOf(count, type);
       issueRequest(r);
-      recorder.requests[*req] = r;
+      trackRequest(*req, r);
     }
     return rc;
   }
@@ -413,7 +431,7 @@ struct Hook<Fn::MPI_Request_free> : Custom<Fn::MPI_Request_free> {
     const auto it = recorder.requests.find(*req);
     if (it != recorder.requests.end()) {
       if (it->second.kind == ReqKind::Irecv && it->second.active) warnFreedReceive();
-      recorder.requests.erase(it);
+      untrackRequest(it);
     }
     return PMPI_Request_free(req);
   }
@@ -993,7 +1011,7 @@ void trackRmaRequest(MPI_Request req, MPI_Win win, std::uint64_t id) {
   ReqInfo r{ReqKind::Rma};
   r.id = id;
   r.win = win;
-  recorder.requests[req] = r;
+  trackRequest(req, r);
 }
 #define WS_PUTGET_HOOK(NAME, IS_GET, RECORD, HAS_REQ)                                                          \
   template <>                                                                                                  \

@@ -281,6 +281,32 @@ TEST_F(Record, RingTriplesCounts) {
   }
 }
 
+// A short MPI_Isend completes at once, and Open MPI and MPICH then hand out one shared handle for
+// every such send: each send's completion is still recorded, in the MPI_Waitall that completes it
+// (halo's two sends per iteration with COUNT = 16 doubles, 128 bytes).
+TEST_F(Record, SendsThatCompleteAtOnceAreEachCompleted) {
+  const std::string halo = std::string(WAITSCOPE_APPS_DIR) + "/halo 20 0.001 16";
+  const trace::Trace t = checkedTrace(record("halo_short", 4, halo));
+  const auto c = countEvents(t);
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_EQ(c[r].enter("MPI_Isend"), 40);
+    EXPECT_EQ(c[r].enter("MPI_Waitall"), 20);
+    EXPECT_EQ(c[r].kind(K::MpiIsend), 40);
+    EXPECT_EQ(c[r].kind(K::MpiIsendComplete), 40) << "rank " << r;
+    EXPECT_EQ(c[r].kind(K::MpiIrecvRequest), 40);
+    EXPECT_EQ(c[r].kind(K::MpiIrecv), 40);
+  }
+  // Every request completes exactly once.
+  for (std::size_t r = 0; r < t.locations.size(); ++r) {
+    std::map<std::uint64_t, int> sent, completed;
+    for (const trace::Event& e : t.locations[r].events) {
+      if (e.kind == K::MpiIsend) ++sent[t.locations[r].message(e).request];
+      if (e.kind == K::MpiIsendComplete) ++completed[t.locations[r].message(e).request];
+    }
+    EXPECT_EQ(sent, completed) << "rank " << r;
+  }
+}
+
 TEST_F(Record, SorCounts) {
   const auto c = countEvents(checkedTrace(app("sor", 4)));
   const int puts[] = {1200, 2400, 2400, 1200};
