@@ -14,11 +14,10 @@
 namespace waitscope::causes {
 namespace {
 
-// Rank 0 to a location, on kOrders: {kind, count, time}. kFetch: send, on kSwitches, your `count`
-// latest switches that ended at or before `time` among those not yet sent or skipped, as the index
-// just above them and (end, cause) pairs. kLegs and kDone: `count` doubles of your legs follow on
-// kOrders (none if 0); after kDone nothing more comes.
-// The kinds, as the first value of an order.
+// Rank 0 to a location, on kOrders: {kind, count, time}, all doubles. kFetch: send, on kSwitches,
+// your `count` latest switches that ended at or before `time` among those not yet sent or skipped,
+// as the index just above them and (end, cause) pairs. kLegs and kDone: `count` doubles of your
+// legs follow on kOrders (none if 0); after kDone nothing more comes.
 constexpr double kDone = 0.0, kFetch = 1.0, kLegs = 2.0;
 constexpr int kOrders = 0;
 constexpr int kSwitches = 1;
