@@ -6,10 +6,11 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
-#include <deque>
 #include <limits>
+#include <utility>
 
 #include "analysis/replay/search_near.h"
+#include "analysis/replay/send_queue.h"
 
 namespace waitscope::causes {
 namespace {
@@ -114,7 +115,7 @@ class Planner {
     // The chunks asked for and not used: their locations answer before they read kDone.
     for (Window& w : windows_)
       if (w.request != MPI_REQUEST_NULL) world_.waitAll({&w.request, 1});
-    reap(true);
+    sends_.finish();
   }
 
  private:
@@ -127,12 +128,6 @@ class Planner {
     MPI_Request request = MPI_REQUEST_NULL;
     double end(std::size_t k) const { return pairs[1 + 2 * (k - first)]; }
     double cause(std::size_t k) const { return pairs[2 + 2 * (k - first)]; }
-  };
-  // Legs sent to a location, kept until the send completes.
-  struct InFlight {
-    OrderMessage order;
-    std::vector<double> legs;
-    std::array<MPI_Request, 2> requests{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   };
 
   // The latest usable switch of location r that ended at or before t, into k; false if none.
@@ -208,29 +203,10 @@ class Planner {
   }
 
   void sendLegs(std::size_t r, double kind) {
-    InFlight& f = inFlight_.emplace_back();
-    f.order = {kind, static_cast<double>(pending_[r].size()), 0.0};
-    f.legs.swap(pending_[r]);
     const auto to = static_cast<int>(r);
-    f.requests[0] = world_.isend(f.order.data(), 3, MPI_DOUBLE, to, kOrders);
-    if (!f.legs.empty())
-      f.requests[1] = world_.isend(f.legs.data(), static_cast<int>(f.legs.size()), MPI_DOUBLE, to, kOrders);
-    reap(false);
-  }
-
-  // Forgets the sends that completed, oldest first; all of them if `all`, waiting.
-  void reap(bool all) {
-    while (!inFlight_.empty()) {
-      InFlight& f = inFlight_.front();
-      if (all) {
-        world_.waitAll(f.requests);
-      } else {
-        int done = 0;
-        MPI_Testall(2, f.requests.data(), &done, MPI_STATUSES_IGNORE);
-        if (!done) return;
-      }
-      inFlight_.pop_front();
-    }
+    const std::size_t count = pending_[r].size();
+    sends_.send({kind, static_cast<double>(count), 0.0}, to, kOrders);
+    if (count > 0) sends_.send(std::exchange(pending_[r], {}), to, kOrders);
   }
 
   const std::vector<PathSwitch>& own_;
@@ -240,7 +216,7 @@ class Planner {
   std::vector<Window> windows_;
   std::vector<std::size_t> usable_;
   std::vector<std::vector<double>> pending_;  // per location, the legs not yet sent
-  std::deque<InFlight> inFlight_;
+  replay::SendQueue sends_{world_};
 };
 
 }  // namespace

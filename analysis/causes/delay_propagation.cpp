@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "analysis/replay/merge_runs.h"
+#include "analysis/replay/send_queue.h"
 
 namespace waitscope::causes::delay {
 namespace {
@@ -283,8 +284,8 @@ class DelayPropagation::Simulation {
   using Phi = std::array<double, kFamilies>;
 
   Simulation(const DelayPropagation& owner, const std::vector<std::size_t>& waitCounts, std::vector<double>& ownAnswers)
-      : owner_(owner), waitCounts_(waitCounts), ownAnswers_(ownAnswers), ranks_(waitCounts.size()),
-        waitDispls_(ranks_ + 1, 0), windows_(ranks_), pieces_(ranks_), pieceSize_(ranks_), sent_(ranks_) {
+      : waitCounts_(waitCounts), ownAnswers_(ownAnswers), ranks_(waitCounts.size()), waitDispls_(ranks_ + 1, 0),
+        windows_(ranks_), pieces_(ranks_), pieceSize_(ranks_), sent_(ranks_), sends_(owner.comm_) {
     for (std::size_t r = 0; r < ranks_; ++r) {
       waitDispls_[r + 1] = waitDispls_[r] + waitCounts[r];
       pieceSize_[r] = answerPiece(ranks_, waitCounts[r]);
@@ -336,15 +337,11 @@ class DelayPropagation::Simulation {
 
   // After the replay: every piece not yet sent goes out with what it has (a wait state its rank
   // never passed sends nothing: zeros), and every send completes.
-  void finish(bool yieldCore) {
+  void finish() {
     for (std::size_t r = 1; r < ranks_; ++r)
       for (std::size_t k = 0; k < sent_[r].size(); ++k)
         if (!sent_[r][k]) send(r, k, openPiece(r, k));
-    std::vector<MPI_Request> requests;
-    requests.reserve(inFlight_.size());
-    for (InFlight& f : inFlight_) requests.push_back(f.request);
-    replay::waitAllFor(requests, yieldCore);
-    inFlight_.clear();
+    sends_.finish();
   }
 
  private:
@@ -356,11 +353,6 @@ class DelayPropagation::Simulation {
     std::vector<double> values;
     std::size_t passed = 0;
   };
-  struct InFlight {
-    MPI_Request request;
-    std::vector<double> values;
-  };
-
   std::size_t slot(std::size_t r, std::size_t id) const { return waitDispls_[r] + id; }
 
   Phi value(std::size_t r, std::size_t id) const {
@@ -402,21 +394,11 @@ class DelayPropagation::Simulation {
 
   // Sends piece k of rank r (which receives it with tag k) and forgets it; reaps finished sends.
   void send(std::size_t r, std::size_t k, Piece& piece) {
-    InFlight& f = inFlight_.emplace_back();
-    f.values = std::move(piece.values);
-    f.request = owner_.comm_.isend(f.values.data(), static_cast<int>(f.values.size()), MPI_DOUBLE,
-                                   static_cast<int>(r), static_cast<int>(k));
+    sends_.send(std::move(piece.values), static_cast<int>(r), static_cast<int>(k));
     sent_[r][k] = 1;
     pieces_[r].erase(k);
-    while (!inFlight_.empty()) {
-      int finished = 0;
-      MPI_Test(&inFlight_.front().request, &finished, MPI_STATUS_IGNORE);
-      if (!finished) break;
-      inFlight_.pop_front();
-    }
   }
 
-  const DelayPropagation& owner_;
   const std::vector<std::size_t>& waitCounts_;
   std::vector<double>& ownAnswers_;
   std::size_t ranks_;
@@ -426,7 +408,7 @@ class DelayPropagation::Simulation {
   std::vector<std::unordered_map<std::size_t, Piece>> pieces_;  // per rank, the pieces being filled
   std::vector<std::size_t> pieceSize_;
   std::vector<std::vector<char>> sent_;
-  std::deque<InFlight> inFlight_;
+  replay::SendQueue sends_;
 };
 
 // Rank 0: replays the ranks' item streams (through `windows`) and answers each rank the phi of
@@ -503,7 +485,7 @@ void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::v
         }
     }
   }
-  sim.finish(ctx_.comms.nodeOversubscribed());
+  sim.finish();
 }
 
 // The local replay in backward order, with every phi known: the same charges

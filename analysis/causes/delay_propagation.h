@@ -12,7 +12,6 @@
 #include "analysis/causes/caused_waits.h"
 #include "analysis/replay/path_sums.h"
 #include "analysis/replay/replay_context.h"
-#include "analysis/replay/yielding_wait.h"
 #include "analysis/trace/ids.h"
 
 namespace waitscope::causes::delay {
