@@ -221,20 +221,27 @@ TEST_F(RecordingOutput, ACompletionThatDoesNotFitKeepsWhatTheRunLeft) {
   if (!tmpfsAllowed()) GTEST_SKIP() << "no private mount namespace here (unshare -rm)";
   const fs::path mount = *dir / "complete";
   const std::string out = (mount / "t").string(), listing = (*dir / "complete-listing").string();
+  const std::string runLog = (*dir / "complete-run.log").string();
   const std::string complete = test::tool("waitscope-run") + " --complete " + out;
+  // The aborted run as waitscope-run starts it (3 s for the other ranks' handlers to flush);
+  // what it said and the listing before the disk fills are kept for a failure's message.
   const auto r = withTmpfs(
       mount, "size=1m",
-      "WAITSCOPE_TRACE_DIR=" + out + " " + kRootEnv + " timeout 120 " + std::string(WAITSCOPE_MPIEXEC) +
-          " -n 2 " + WAITSCOPE_PROBE + " --calls 200 --abort >/dev/null 2>&1; dd if=/dev/zero of=" +
-          (mount / "fill").string() + " bs=4k 2>/dev/null; " + complete + "; code=$?; cd " + out +
-          " && ls -A . traces traces.partial > " + listing + "; rm " + (mount / "fill").string() + "; " + complete +
-          " >/dev/null 2>&1 && ls -A . >> " + listing + "; exit $code");
-  EXPECT_EQ(r.exitCode, 2) << r.err;
+      "WAITSCOPE_TRACE_DIR=" + out + " OMPI_MCA_odls_base_sigkill_timeout=3 " + kRootEnv + " timeout 120 " +
+          std::string(WAITSCOPE_MPIEXEC) + " -n 2 " + WAITSCOPE_PROBE + " --calls 200 --abort >" + runLog +
+          " 2>&1; ls -AR " + out + " >> " + runLog + "; cat " + out + "/traces.failed >> " + runLog +
+          " 2>/dev/null; dd if=/dev/zero of=" + (mount / "fill").string() + " bs=4k 2>/dev/null; " + complete +
+          "; code=$?; cd " + out + " && ls -A . traces traces.partial > " + listing + "; rm " +
+          (mount / "fill").string() + "; " + complete + " >/dev/null 2>&1 && ls -A . >> " + listing + "; exit $code");
+  const std::string aborted = "\nthe aborted run:\n" + slurp(runLog);
+  EXPECT_EQ(r.exitCode, 2) << r.err << aborted;
   EXPECT_EQ(r.err, "waitscope-run: " + out + ": cannot complete the trace (No space left on device); free space "
-                   "there, then run waitscope-run --complete " + out + "\n");
+                   "there, then run waitscope-run --complete " + out + "\n")
+      << aborted;
   EXPECT_EQ(slurp(listing),
             ".:\ntraces\ntraces.partial\n\ntraces:\n0.evt\n1.evt\n\ntraces.partial:\n0.log\n1.log\n"
-            "traces\ntraces.def\ntraces.otf2\n");
+            "traces\ntraces.def\ntraces.otf2\n")
+      << aborted;
 }
 
 // What waitscope-run and waitscope-analyze print must reach standard output, or they exit with 1.
