@@ -68,7 +68,13 @@ void ProfileExchange::run() {
   recvCount_.assign(n, 0);
   sdispl_.assign(n + 1, 0);
   rdispl_.assign(n + 1, 0);
-  // In rounds of at most roundBytes_ outgoing per rank: the buffers stay
+  // How many ranks wait for each cause: a rank that caused the wait states of many receives
+  // from all of them in one round, so each sends it only its part of a round.
+  std::vector<int> waitsFor(n);
+  for (std::size_t c = 0; c < n; ++c) waitsFor[c] = causeBegin_[c + 1] > causeBegin_[c] ? 1 : 0;
+  waitersOf_.assign(n, 0);
+  comm_.allreduce(waitsFor.data(), waitersOf_.data(), static_cast<int>(n), MPI_INT, MPI_SUM);
+  // In rounds of at most about roundBytes_ outgoing and incoming per rank: the buffers stay
   // small however many wait states there are, and the messages stay large.
   // Between two exchanges every rank prepares its next round (waiter side)
   // and takes in the last one (cause side), so the ranks that mostly wait
@@ -90,10 +96,11 @@ bool ProfileExchange::prepareRound() {
   const auto n = static_cast<std::size_t>(ctx_.worldSize);
   std::size_t causes = 0;
   for (std::size_t c = 0; c < n; ++c) causes += nextOfCause_[c] < causeBegin_[c + 1];
-  const std::size_t share = roundBytes_ / std::max<std::size_t>(causes, 1);
+  const std::size_t mine = roundBytes_ / std::max<std::size_t>(causes, 1);
   out_.clear();
   bool more = false;
   for (std::size_t c = 0; c < n; ++c) {
+    const std::size_t share = std::min(mine, roundBytes_ / static_cast<std::size_t>(std::max(waitersOf_[c], 1)));
     const std::size_t first = out_.size();
     sdispl_[c] = static_cast<int>(first);
     std::uint32_t& next = nextOfCause_[c];

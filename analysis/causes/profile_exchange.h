@@ -32,7 +32,8 @@ class ProfileExchange {
   void receiveProfiles();
   bool alltoallBytes(bool more);
 
-  // Bounds three buffers per process: a process that holds several locations splits it between
+  // Bounds three buffers per process (out_, in_ and MPI's), each about a round's size but for
+  // the last wait state that fills it: a process that holds several locations splits it between
   // them (down to a floor that keeps the messages large), as they exchange at the same time.
   static constexpr std::size_t kRoundBytes = std::size_t{1} << 20;
   static constexpr std::size_t kLeastRoundBytes = std::size_t{64} << 10;
@@ -50,6 +51,7 @@ class ProfileExchange {
 
   // Per peer, this rank as waiter and as cause.
   std::vector<std::uint32_t> nextOfCause_;  // the next entry of byCause_ to send, per cause
+  std::vector<int> waitersOf_;              // per cause, the ranks with wait states it caused
   std::vector<SearchHints> waiterHints_, causeHints_;
   std::vector<char> keysSent_, keysFrom_;
   std::vector<std::vector<trace::CallPathId>> localPathOf_;  // per waiter, its path ids -> this rank's
