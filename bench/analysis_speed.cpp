@@ -282,7 +282,7 @@ int run(const Args& args) {
       steps.mark("read");
       waitscope::analyzer::AnalysisOptions options;
       options.causes = causes;
-      options.releasePayloads = true;  // as waitscope-analyze runs it
+      options.releaseTrace = true;  // as waitscope-analyze runs it
       options.progress = [&](std::string_view phase, int percent) {
         if (percent > 0) steps.mark(std::string(phase) + " " + std::to_string(percent));
       };

@@ -231,12 +231,19 @@ LocalResult analyzePhases(trace::Trace& local, const LocationComm& world, const 
   // peak memory on message-heavy traces).
   f.p2p.reset();
   f.collectives.reset();
+  // The critical path first: it reads the events, and the delay costs' propagation, their
+  // largest memory, does not; the events can go before it.
   progress("causes", 0);
-  causes::analyzeDelays(f.ctx, result, [&] {
-    if (options.releasePayloads) local.locations[0].releasePayloads();
-  });
-  progress("causes", 50);
   causes::analyzeCriticalPath(f.ctx, result);
+  progress("causes", 50);
+  causes::analyzeDelays(
+      f.ctx, result,
+      [&] {
+        if (options.releaseTrace) local.locations[0].releasePayloads();
+      },
+      [&] {
+        if (options.releaseTrace) local.locations[0].releaseEvents();
+      });
   progress("causes", 100);
   return result;
 }

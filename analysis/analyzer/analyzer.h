@@ -39,18 +39,20 @@ struct AnalysisOptions {
   // Correct clock-condition violations with the controlled logical clock before the pattern
   // search (time_correction.h); only a trace with violations changes. Off: the recorded times.
   bool timeCorrection = true;
-  // Free the location's payload tables (trace::LocationEvents::releasePayloads) as soon as the
-  // analysis has read them for the last time, before the backward replay's memory peak; the
-  // caller's trace then keeps its events without payloads. Off: the trace stays whole.
-  bool releasePayloads = false;
+  // Free the location's trace as soon as the analysis has read it for the last time, before the
+  // backward replay's memory peaks: the payload tables (trace::LocationEvents::releasePayloads)
+  // once the causes' synchronization index has read them, the events (releaseEvents) once the
+  // critical path and the delay costs' interval profiles have. The caller's trace then keeps its
+  // definitions, call tree and number of events. Off: the trace stays whole.
+  bool releaseTrace = false;
 };
 
 // Collective over `world`, whose rank r analyzes world rank r of the trace;
 // `local` holds the definitions and exactly that rank's location. If the times are corrected
 // (AnalysisOptions::timeCorrection), that location's events carry the corrected times afterwards:
 // the analysis corrects them in place rather than in a copy (result.timeCorrection.correction
-// recomputes them from the recorded ones). With AnalysisOptions::releasePayloads, its payload
-// tables are gone afterwards.
+// recomputes them from the recorded ones). With AnalysisOptions::releaseTrace, its payload
+// tables and events are gone afterwards.
 LocalResult analyzeLocation(trace::Trace& local, MPI_Comm world, const AnalysisOptions& options = {});
 LocalResult analyzeLocation(trace::Trace& local, const replay::LocationComm& world, const AnalysisOptions& options = {});
 

@@ -57,7 +57,8 @@
 
 namespace waitscope::causes {
 
-void analyzeDelays(replay::ReplayContext& ctx, replay::LocalResult& result, const std::function<void()>& payloadsRead) {
+void analyzeDelays(replay::ReplayContext& ctx, replay::LocalResult& result, const std::function<void()>& payloadsRead,
+                   const std::function<void()>& eventsRead) {
   // The exchange's own communicator.
   const std::unique_ptr<replay::LocationComm> own = ctx.comms.world().dup();
   const replay::LocationComm& comm = *own;
@@ -71,6 +72,7 @@ void analyzeDelays(replay::ReplayContext& ctx, replay::LocalResult& result, cons
   // profiles): their memory goes before the propagation allocates its own.
   syncs.reset();
   profile.reset();
+  if (eventsRead) eventsRead();  // the profiles were their last reader
   delay::DelayPropagation(ctx, comm, waits, caused).run();
 }
 

@@ -188,7 +188,7 @@ int run(int argc, char** argv) {
 
   analyzer::AnalysisOptions options;
   options.timeCorrection = o.timeCorrection;
-  options.releasePayloads = true;  // nothing after the analysis reads them
+  options.releaseTrace = true;  // nothing after the analysis reads it
   std::string writeError;
   report::Report rep;
   bool corrected = false;

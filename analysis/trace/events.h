@@ -124,6 +124,13 @@ struct LocationEvents {
     collectives = {};
     rma = {};
   }
+  // Frees the events as well, keeping their number (releasedEvents, counted by
+  // Trace::eventCount): for a caller that reads only the analysis' results afterwards.
+  void releaseEvents() {
+    releasedEvents += events.size();
+    events = std::vector<Event>();  // `= {}` would keep the capacity
+  }
+  std::uint64_t releasedEvents = 0;
 
   // Bytes held by this location's arrays (capacity, as resident memory counts it).
   std::size_t memoryBytes() const {

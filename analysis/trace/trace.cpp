@@ -11,7 +11,7 @@ std::array<std::uint64_t, kEventKindCount> Trace::countByKind() const {
 
 std::uint64_t Trace::eventCount() const {
   std::uint64_t n = 0;
-  for (const LocationEvents& loc : locations) n += loc.events.size();
+  for (const LocationEvents& loc : locations) n += loc.events.size() + loc.releasedEvents;
   return n;
 }
 
