@@ -7,17 +7,36 @@ namespace waitscope::causes::delay {
 using trace::CallPathId;
 using trace::Rank;
 
+std::uint32_t PathLists::intern(const std::vector<CallPathId>& paths) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL ^ paths.size();  // FNV-1a over the ids
+  for (const CallPathId p : paths) hash = (hash ^ p) * 0x100000001b3ULL;
+  const auto length = static_cast<std::uint32_t>(paths.size());
+  for (auto [it, end] = byHash_.equal_range(hash); it != end; ++it) {
+    const Kept& kept = it->second;
+    if (kept.length != length) continue;
+    std::size_t k = 0;
+    while (k < length && pool_[kept.first + k] == paths[k]) ++k;
+    if (k == length) return kept.first;
+  }
+  const auto first = static_cast<std::uint32_t>(pool_.size());
+  for (const CallPathId p : paths) pool_.push_back(p);
+  if (byHash_.size() < kMaxDistinct) byHash_.emplace(hash, Kept{first, length});
+  return first;
+}
+
 void CausedWaits::prepare(Rank waiter, const WaitHeader& h, const std::vector<double>& theirTime, SearchHints& hints) {
-  Incoming in{h.syncTime, h.omega, 0.0, waiter, h.waitId, 0, 0, static_cast<Family>(h.family)};
+  Incoming in{h.syncTime, h.omega, waiter, h.waitId, 0, 0, 0, static_cast<Family>(h.family)};
   const double a = syncs_.previousSync(waiter, h.syncTime, hints);
   const double b = h.syncTime;
   profile_.profile(a, b, hints);
   in.firstCharge = static_cast<std::uint32_t>(charges.size());
+  chargePaths_.clear();
   double sum = 0.0;
   for (const CallPathId path : profile_.profiled()) {
     const double d = profile_.time(path) - theirTime[path];
     if (d > 0.0) {
-      charges.add(path, d);
+      chargePaths_.push_back(path);
+      charges.values.push_back(d);
       sum += d;
     }
   }
@@ -31,24 +50,26 @@ void CausedWaits::prepare(Rank waiter, const WaitHeader& h, const std::vector<do
       waited += v;
     }
   }
-  const double total = sum + waited;
-  if (total > 0.0) {
-    in.denom = total;  // indirect(): waited / total
-  } else {
-    // No excess time and no wait states in the interval (skewed or equal
-    // intervals): the interval's own time takes the cost, else the call at t_S.
-    charges.shrinkTo(in.firstCharge);
+  // D = sum + waited (denom() forms it again from the charges and props). Without excess time
+  // and wait states in the interval (skewed or equal intervals) the interval's own time takes
+  // the cost, else the call at t_S.
+  if (!(sum + waited > 0.0)) {
+    charges.values.shrinkTo(in.firstCharge);
     props.shrinkTo(in.firstProp);
+    chargePaths_.clear();
     double all = 0.0;
     for (const CallPathId path : profile_.profiled()) all += profile_.time(path);
     if (all > 0.0) {
-      for (const CallPathId path : profile_.profiled()) charges.add(path, profile_.time(path));
-      in.denom = all;
+      for (const CallPathId path : profile_.profiled()) {
+        chargePaths_.push_back(path);
+        charges.values.push_back(profile_.time(path));
+      }
     } else {
-      charges.add(profile_.pathAt(b), 0.0);
-      in.denom = 0.0;
+      chargePaths_.push_back(profile_.pathAt(b));
+      charges.values.push_back(0.0);
     }
   }
+  in.paths = paths.intern(chargePaths_);
   profile_.clear();
   incoming.push_back(in);
 }

@@ -5,6 +5,7 @@
 // follows the backward order (delay_propagation.h).
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/causes/analyzed_waits.h"
@@ -27,23 +28,44 @@ struct WaitHeader {
 };
 
 // One remote wait state this rank caused: its charge on this location's
-// interval. Its (path, numerator) pairs in charges and (own wait, v) pairs
-// in props run from its first to the next one's first. 48 bytes: there is one
-// for every wait state of the trace; its indirect fraction follows from its
-// props (CausedWaits::indirect), and its propagated cost phi, known only after
-// the propagation, lies at phiAt in the propagation's buffer.
+// interval. Its numerators in charges and (own wait, v) pairs in props run from
+// its first to the next one's first; the call paths of its numerators, in the
+// same order, from `paths` in the charges' path lists. 40 bytes: there is one for
+// every wait state of the trace; its denominator D and indirect fraction follow
+// from its charges and props (CausedWaits::denom, ::indirect), and its propagated
+// cost phi is known only after the propagation.
 struct Incoming {
   double syncTime;
   double omega;
-  double denom;  // D; 0: the cost goes to the single path charges[first] undivided
   trace::Rank waiter;
   std::uint32_t waitId;
   std::uint32_t firstCharge;
   std::uint32_t firstProp;
+  std::uint32_t paths;
   Family family;
-  std::uint32_t phiAt = 0;  // set by the propagation
 };
-static_assert(sizeof(Incoming) == 48, "one for every wait state: keep it compact");
+static_assert(sizeof(Incoming) == 40, "one for every wait state: keep it compact");
+
+// Sequences of call paths, each distinct one kept once: the charges of the wait states a rank
+// caused name the same few sequences again and again (the same calls lie between the same
+// synchronizations: on halo at 16 ranks, 130 distinct sequences for 480,000 wait states).
+// Past kMaxDistinct distinct sequences, new ones are kept without being looked up again, so
+// that a trace without repetition pays no more than one copy of each.
+class PathLists {
+ public:
+  // Where `paths` starts in the lists (an equal sequence kept before, or a new copy).
+  std::uint32_t intern(const std::vector<trace::CallPathId>& paths);
+  trace::CallPathId operator[](std::size_t i) const { return pool_[i]; }
+
+ private:
+  static constexpr std::size_t kMaxDistinct = std::size_t{1} << 16;
+  struct Kept {
+    std::uint32_t first;
+    std::uint32_t length;
+  };
+  trace::ChunkedVector<trace::CallPathId> pool_;
+  std::unordered_multimap<std::uint64_t, Kept> byHash_;
+};
 
 class CausedWaits {
  public:
@@ -60,33 +82,29 @@ class CausedWaits {
   std::size_t propsEnd(std::size_t i) const {
     return i + 1 < incoming.size() ? incoming[i + 1].firstProp : props.size();
   }
+  // The call path of incoming[i]'s charge j (firstCharge <= j < chargesEnd(i)).
+  trace::CallPathId chargePath(std::size_t i, std::size_t j) const {
+    return paths[incoming[i].paths + (j - incoming[i].firstCharge)];
+  }
+  // D of incoming[i], the sum of its numerators and own waiting times: the same sums, in the
+  // same order, as prepare() formed (0: the cost goes to its single call path undivided).
+  double denom(std::size_t i) const { return delays(i) + waited(i); }
   // The part of incoming[i]'s interval its cause spent in own wait states, sum v / D (0 without
-  // any): the same sum, in the same order, as prepare() formed.
+  // any).
   double indirect(std::size_t i) const {
-    const std::size_t first = incoming[i].firstProp, end = propsEnd(i);
-    if (first == end) return 0.0;
-    double waited = 0.0;
-    for (std::size_t j = first; j < end; ++j) waited += props.values[j];
-    return waited / incoming[i].denom;
+    if (incoming[i].firstProp == propsEnd(i)) return 0.0;
+    return waited(i) / denom(i);
   }
 
   // Chunked: they grow to millions of entries on a rank that causes most wait
   // states, and a vector's doubling would briefly hold three times that.
   trace::ChunkedVector<Incoming> incoming;
-  // (path, numerator) pairs as two arrays: 12 bytes a charge instead of a padded 16.
+  // The numerators; their call paths are in `paths`, a sequence per incoming wait state.
   struct Charges {
-    trace::ChunkedVector<trace::CallPathId> paths;
     trace::ChunkedVector<double> values;
-    std::size_t size() const { return paths.size(); }
-    void add(trace::CallPathId path, double value) {
-      paths.push_back(path);
-      values.push_back(value);
-    }
-    void shrinkTo(std::size_t n) {
-      paths.shrinkTo(n);
-      values.shrinkTo(n);
-    }
+    std::size_t size() const { return values.size(); }
   } charges;
+  PathLists paths;
   // (own wait, v) pairs as two arrays, for the same reason.
   struct Props {
     trace::ChunkedVector<std::uint32_t> waits;
@@ -103,9 +121,21 @@ class CausedWaits {
   } props;
 
  private:
+  double delays(std::size_t i) const {
+    double sum = 0.0;
+    for (std::size_t j = incoming[i].firstCharge, end = chargesEnd(i); j < end; ++j) sum += charges.values[j];
+    return sum;
+  }
+  double waited(std::size_t i) const {
+    double sum = 0.0;
+    for (std::size_t j = incoming[i].firstProp, end = propsEnd(i); j < end; ++j) sum += props.values[j];
+    return sum;
+  }
+
   const std::vector<Wait>& waits_;
   SyncIndex& syncs_;
   IntervalProfile& profile_;
+  std::vector<trace::CallPathId> chargePaths_;  // of the wait state being prepared
 };
 
 }  // namespace waitscope::causes::delay

@@ -172,7 +172,7 @@ void DelayPropagation::appendStream(std::size_t& next, std::vector<double>& out,
     out.push_back(static_cast<double>(in.waiter));
     out.push_back(static_cast<double>(in.waitId));
     out.push_back(in.omega);
-    out.push_back(in.denom);
+    out.push_back(caused_.denom(item.index));
     out.push_back(static_cast<double>(in.family));
     out.push_back(static_cast<double>(endProp - firstProp));
     for (std::size_t j = firstProp; j < endProp; ++j) {
@@ -251,14 +251,10 @@ void DelayPropagation::exchangePhiAndIndirect(const std::vector<double>& phiOfMi
   comm_.alltoallv(out.data(), sendCounts.data(), sendDispls.data(), MPI_DOUBLE, in.data(), recvCounts.data(),
                   recvDispls.data(), MPI_DOUBLE);
   out = {};
-  for (std::size_t p = 0; p < n; ++p) at[p] = static_cast<std::size_t>(recvDispls[p]);
-  // Each incoming wait state's phi stays where it arrived (kFamilies values at phiAt) until the
-  // backward replay has charged it.
-  for (std::size_t i = 0; i < caused_.incoming.size(); ++i) {
-    Incoming& inc = caused_.incoming[i];
-    inc.phiAt = static_cast<std::uint32_t>(at[inc.waiter]);
-    at[inc.waiter] += kFamilies;
-  }
+  // Each incoming wait state's phi stays where it arrived (kFamilies values each, per waiter in
+  // the order the waiter sent them) until the backward replay has charged it.
+  phiEnd_.resize(n);
+  for (std::size_t p = 0; p < n; ++p) phiEnd_[p] = static_cast<std::size_t>(recvDispls[p]) + kFamilies * fromWaiter[p + 1];
   // Direct / indirect, per cause in the order in which the cause replayed
   // them (latest first).
   for (std::size_t p = 0; p < n; ++p) {
@@ -491,6 +487,8 @@ void DelayPropagation::simulate(std::vector<StreamWindow>& windows, const std::v
 // The local replay in backward order, with every phi known: the same charges
 // in the same order as the message-driven replay.
 void DelayPropagation::backwardReplay() {
+  // A waiter's wait states end strictly later one after the other, so its items come in the
+  // reverse of the order it sent them: its phi are taken from the end of its part of phiIn_.
   for (const Item& item : items_) {
     if (item.from == 0) {
       Wait& w = waits_[item.index];
@@ -500,23 +498,23 @@ void DelayPropagation::backwardReplay() {
       if (propagating > 0.0) sums_.add(kPropagating, w.path, propagating);
       if (omega - propagating > 0.0) sums_.add(kTerminal, w.path, omega - propagating);
     } else {
-      charge(item.index);
+      charge(item.index, phiIn_.data() + (phiEnd_[item.from - 1] -= kFamilies));
     }
   }
 }
 
 // Short-term cost to the family of the wait state; long-term cost to the family of the later wait
 // state it propagated to (Scalasca's delay_<pattern>_longterm).
-void DelayPropagation::charge(std::size_t i) {
+void DelayPropagation::charge(std::size_t i, const double* phiOfIt) {
   const Incoming& in = caused_.incoming[i];
   const auto family = static_cast<std::size_t>(in.family);
-  const double omega = in.omega, total = in.denom;
+  const double omega = in.omega, total = caused_.denom(i);
   const std::size_t endCharge = caused_.chargesEnd(i);
   std::array<double, kFamilies> longTerm{}, phi{};
-  std::copy_n(phiIn_.begin() + in.phiAt, kFamilies, phi.begin());
+  std::copy_n(phiOfIt, kFamilies, phi.begin());
   if (total > 0.0) {
     for (std::size_t j = in.firstCharge; j < endCharge; ++j) {
-      const CallPathId path = caused_.charges.paths[j];
+      const CallPathId path = caused_.chargePath(i, j);
       const double d = caused_.charges.values[j];
       for (std::size_t g = 0; g < kFamilies; ++g) longTerm[g] = phi[g] * d / total;
       chargePath(family, path, omega * d / total, longTerm);
@@ -525,7 +523,7 @@ void DelayPropagation::charge(std::size_t i) {
       waits_[caused_.props.waits[j]].directShare += omega * caused_.props.values[j] / total;
     }
   } else {
-    for (std::size_t j = in.firstCharge; j < endCharge; ++j) chargePath(family, caused_.charges.paths[j], omega, phi);
+    for (std::size_t j = in.firstCharge; j < endCharge; ++j) chargePath(family, caused_.chargePath(i, j), omega, phi);
   }
 }
 

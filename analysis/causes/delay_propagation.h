@@ -53,7 +53,7 @@ class DelayPropagation {
   void simulate(std::vector<StreamWindow>& windows, const std::vector<std::size_t>& waitCounts, std::size_t chunk,
                 std::vector<double>& ownAnswers) const;
   void backwardReplay();
-  void charge(std::size_t i);
+  void charge(std::size_t i, const double* phiOfIt);
   void chargePath(std::size_t family, trace::CallPathId path, double shortTerm,
                   const std::array<double, kFamilies>& longTerm);
 
@@ -64,7 +64,8 @@ class DelayPropagation {
   const std::vector<std::uint32_t>& byCause_;
   CausedWaits& caused_;
   std::vector<Item> items_;
-  std::vector<double> phiIn_;  // the incoming wait states' phi, at their phiAt, as the exchange received them
+  std::vector<double> phiIn_;  // the incoming wait states' phi, as the exchange received them
+  std::vector<std::size_t> phiEnd_;  // per waiter, the end of its part of phiIn_
   replay::PathSums sums_;
 };
 
