@@ -68,12 +68,15 @@ void ProfileExchange::run() {
   recvCount_.assign(n, 0);
   sdispl_.assign(n + 1, 0);
   rdispl_.assign(n + 1, 0);
-  // How many ranks wait for each cause: a rank that caused the wait states of many receives
-  // from all of them in one round, so each sends it only its part of a round.
-  std::vector<int> waitsFor(n);
+  // A rank that caused the wait states of many would receive from all of them in one round:
+  // each cause grants its waiters an equal part of a round, first by how many wait for it at
+  // all, then (with each round's byte counts) by how many still have wait states for it.
+  std::vector<int> waitsFor(n), waitersOf(n, 0);
   for (std::size_t c = 0; c < n; ++c) waitsFor[c] = causeBegin_[c + 1] > causeBegin_[c] ? 1 : 0;
-  waitersOf_.assign(n, 0);
-  comm_.allreduce(waitsFor.data(), waitersOf_.data(), static_cast<int>(n), MPI_INT, MPI_SUM);
+  comm_.allreduce(waitsFor.data(), waitersOf.data(), static_cast<int>(n), MPI_INT, MPI_SUM);
+  grantOf_.resize(n);
+  for (std::size_t c = 0; c < n; ++c) grantOf_[c] = roundBytes_ / static_cast<std::size_t>(std::max(waitersOf[c], 1));
+  waitersLeft_ = waitersOf[static_cast<std::size_t>(ctx_.worldRank)];
   // In rounds of at most about roundBytes_ outgoing and incoming per rank: the buffers stay
   // small however many wait states there are, and the messages stay large.
   // Between two exchanges every rank prepares its next round (waiter side)
@@ -100,7 +103,7 @@ bool ProfileExchange::prepareRound() {
   out_.clear();
   bool more = false;
   for (std::size_t c = 0; c < n; ++c) {
-    const std::size_t share = std::min(mine, roundBytes_ / static_cast<std::size_t>(std::max(waitersOf_[c], 1)));
+    const std::size_t share = std::min(mine, grantOf_[c]);
     const std::size_t first = out_.size();
     sdispl_[c] = static_cast<int>(first);
     std::uint32_t& next = nextOfCause_[c];
@@ -173,17 +176,28 @@ void ProfileExchange::receiveProfiles() {
 
 // Sends every cause its part of out_ (sendCount_, sdispl_) into in_
 // (recvCount_, rdispl_); returns whether any rank (this one: `more`) has
-// another round to send, told along with the byte counts.
+// another round to send, told along with the byte counts, whether this rank has more for
+// that cause, and this rank's grant as a cause. A grant counts the waiters that had more a round
+// before, a superset of those that send in the round it is used for.
 bool ProfileExchange::alltoallBytes(bool more) {
   const auto n = static_cast<std::size_t>(ctx_.worldSize);
-  sendInfo_.assign(2 * n, more ? 1 : 0);
-  recvInfo_.assign(2 * n, 0);
-  for (std::size_t p = 0; p < n; ++p) sendInfo_[2 * p] = sendCount_[p];
-  comm_.alltoall(sendInfo_.data(), 2, MPI_INT, recvInfo_.data(), 2, MPI_INT);
-  bool anyMore = more;
+  const int grant = static_cast<int>(roundBytes_ / static_cast<std::size_t>(std::max(waitersLeft_, 1)));
+  sendInfo_.resize(kInfo * n);
+  recvInfo_.assign(kInfo * n, 0);
   for (std::size_t p = 0; p < n; ++p) {
-    recvCount_[p] = recvInfo_[2 * p];
-    anyMore = anyMore || recvInfo_[2 * p + 1] != 0;
+    sendInfo_[kInfo * p] = sendCount_[p];
+    sendInfo_[kInfo * p + 1] = more ? 1 : 0;
+    sendInfo_[kInfo * p + 2] = nextOfCause_[p] < causeBegin_[p + 1] ? 1 : 0;
+    sendInfo_[kInfo * p + 3] = grant;
+  }
+  comm_.alltoall(sendInfo_.data(), kInfo, MPI_INT, recvInfo_.data(), kInfo, MPI_INT);
+  bool anyMore = more;
+  waitersLeft_ = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    recvCount_[p] = recvInfo_[kInfo * p];
+    anyMore = anyMore || recvInfo_[kInfo * p + 1] != 0;
+    waitersLeft_ += recvInfo_[kInfo * p + 2];
+    grantOf_[p] = static_cast<std::size_t>(recvInfo_[kInfo * p + 3]);
     rdispl_[p + 1] = rdispl_[p] + recvCount_[p];
   }
   // At least one byte: MPICH refuses aliased buffers, and two empty vectors give two nullptr.

@@ -37,6 +37,9 @@ class ProfileExchange {
   // them (down to a floor that keeps the messages large), as they exchange at the same time.
   static constexpr std::size_t kRoundBytes = std::size_t{1} << 20;
   static constexpr std::size_t kLeastRoundBytes = std::size_t{64} << 10;
+  // Per peer and round: bytes sent, whether this rank has another round, whether it has more for
+  // that peer, and its grant to that peer as a cause.
+  static constexpr int kInfo = 4;
 
   const replay::ReplayContext& ctx_;
   std::size_t roundBytes_;
@@ -51,7 +54,8 @@ class ProfileExchange {
 
   // Per peer, this rank as waiter and as cause.
   std::vector<std::uint32_t> nextOfCause_;  // the next entry of byCause_ to send, per cause
-  std::vector<int> waitersOf_;              // per cause, the ranks with wait states it caused
+  std::vector<std::size_t> grantOf_;        // per cause, the bytes it takes from this rank in a round
+  int waitersLeft_ = 0;                     // as a cause: the ranks with wait states still to send it
   std::vector<SearchHints> waiterHints_, causeHints_;
   std::vector<char> keysSent_, keysFrom_;
   std::vector<std::vector<trace::CallPathId>> localPathOf_;  // per waiter, its path ids -> this rank's
