@@ -29,7 +29,7 @@ AnalyzedWaits collectWaits(const replay::Severities& severities, Rank me, int wo
     if (f == kNoFamily || w.cause == kNone || w.cause == me || w.cause >= static_cast<Rank>(worldSize) ||
         !(w.end > w.start) || w.callPath == kNone)
       continue;
-    out.waits.push_back({w.start, w.end, w.callPath, w.cause, f});
+    out.waits.push_back({w.start, w.end, w.callPath, w.cause, static_cast<unsigned>(f)});
   }
   // Each pattern family adds its instances in time order.
   replay::sortByMergingRuns(out.waits, [](const Wait& a, const Wait& b) {

@@ -20,15 +20,16 @@ constexpr std::size_t kFamilies = 3;
 // The delay family of a wait-state metric; kNoFamily for those without delay costs.
 Family familyOf(metrics::Metric m);
 
-// One analyzed wait state of this location.
+// One analyzed wait state of this location. 32 bytes: there is one for every wait state.
 struct Wait {
   double start;
   double end;
   trace::CallPathId path;
-  trace::Rank cause;
-  Family family;
+  trace::Rank cause : 30;  // MPI ranks are ints, and far fewer
+  unsigned family : 2;     // a Family other than kNoFamily
   double directShare = 0.0;  // later waiting time it explains directly
 };
+static_assert(sizeof(Wait) == 32, "one for every wait state: keep it compact");
 
 struct AnalyzedWaits {
   std::vector<Wait> waits;                // by start time, non-overlapping

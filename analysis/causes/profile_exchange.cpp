@@ -68,6 +68,7 @@ void ProfileExchange::run() {
   recvCount_.assign(n, 0);
   sdispl_.assign(n + 1, 0);
   rdispl_.assign(n + 1, 0);
+  out_.reserve(roundBytes_ + roundBytes_ / 4);  // a round and its last wait states, without doubling
   // A rank that caused the wait states of many would receive from all of them in one round:
   // each cause grants its waiters an equal part of a round, first by how many wait for it at
   // all, then (with each round's byte counts) by how many still have wait states for it.
