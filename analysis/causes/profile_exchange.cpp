@@ -70,14 +70,13 @@ void ProfileExchange::run() {
   rdispl_.assign(n + 1, 0);
   out_.reserve(roundBytes_ + roundBytes_ / 4);  // a round and its last wait states, without doubling
   // A rank that caused the wait states of many would receive from all of them in one round:
-  // each cause grants its waiters an equal part of a round, first by how many wait for it at
-  // all, then (with each round's byte counts) by how many still have wait states for it.
-  std::vector<int> waitsFor(n), waitersOf(n, 0);
-  for (std::size_t c = 0; c < n; ++c) waitsFor[c] = causeBegin_[c + 1] > causeBegin_[c] ? 1 : 0;
-  comm_.allreduce(waitsFor.data(), waitersOf.data(), static_cast<int>(n), MPI_INT, MPI_SUM);
-  grantOf_.resize(n);
-  for (std::size_t c = 0; c < n; ++c) grantOf_[c] = roundBytes_ / static_cast<std::size_t>(std::max(waitersOf[c], 1));
-  waitersLeft_ = waitersOf[static_cast<std::size_t>(ctx_.worldRank)];
+  // each cause grants its waiters an equal part of a round, by how many still have wait states
+  // for it, which each round's byte counts tell. Until then every other rank may: a collective
+  // of its own to count them first would cost more (on an oversubscribed node each of its
+  // steps waits for a time slice) than the two rounds that start small.
+  const std::size_t others = std::max<std::size_t>(n - 1, 1);
+  grantOf_.assign(n, roundBytes_ / others);
+  waitersLeft_ = static_cast<int>(others);
   // In rounds of at most about roundBytes_ outgoing and incoming per rank: the buffers stay
   // small however many wait states there are, and the messages stay large.
   // Between two exchanges every rank prepares its next round (waiter side)
@@ -182,23 +181,26 @@ void ProfileExchange::receiveProfiles() {
 // before, a superset of those that send in the round it is used for.
 bool ProfileExchange::alltoallBytes(bool more) {
   const auto n = static_cast<std::size_t>(ctx_.worldSize);
-  const int grant = static_cast<int>(roundBytes_ / static_cast<std::size_t>(std::max(waitersLeft_, 1)));
-  sendInfo_.resize(kInfo * n);
-  recvInfo_.assign(kInfo * n, 0);
+  // Two ints per peer: the byte count, then the grant with the two flags in its low bits
+  // (with four ints the per-peer messages of a process holding many locations took a quarter
+  // of a second longer on 256 locations).
+  const auto grant = static_cast<unsigned>(roundBytes_ / static_cast<std::size_t>(std::max(waitersLeft_, 1)));
+  sendInfo_.resize(2 * n);
+  recvInfo_.assign(2 * n, 0);
   for (std::size_t p = 0; p < n; ++p) {
-    sendInfo_[kInfo * p] = sendCount_[p];
-    sendInfo_[kInfo * p + 1] = more ? 1 : 0;
-    sendInfo_[kInfo * p + 2] = nextOfCause_[p] < causeBegin_[p + 1] ? 1 : 0;
-    sendInfo_[kInfo * p + 3] = grant;
+    const bool moreForIt = nextOfCause_[p] < causeBegin_[p + 1];
+    sendInfo_[2 * p] = sendCount_[p];
+    sendInfo_[2 * p + 1] = static_cast<int>(grant << 2 | (moreForIt ? 2U : 0U) | (more ? 1U : 0U));
   }
-  comm_.alltoall(sendInfo_.data(), kInfo, MPI_INT, recvInfo_.data(), kInfo, MPI_INT);
+  comm_.alltoall(sendInfo_.data(), 2, MPI_INT, recvInfo_.data(), 2, MPI_INT);
   bool anyMore = more;
   waitersLeft_ = 0;
   for (std::size_t p = 0; p < n; ++p) {
-    recvCount_[p] = recvInfo_[kInfo * p];
-    anyMore = anyMore || recvInfo_[kInfo * p + 1] != 0;
-    waitersLeft_ += recvInfo_[kInfo * p + 2];
-    grantOf_[p] = static_cast<std::size_t>(recvInfo_[kInfo * p + 3]);
+    const auto info = static_cast<unsigned>(recvInfo_[2 * p + 1]);
+    recvCount_[p] = recvInfo_[2 * p];
+    anyMore = anyMore || (info & 1U) != 0;
+    waitersLeft_ += (info & 2U) != 0 ? 1 : 0;
+    grantOf_[p] = info >> 2;
     rdispl_[p + 1] = rdispl_[p] + recvCount_[p];
   }
   // At least one byte: MPICH refuses aliased buffers, and two empty vectors give two nullptr.

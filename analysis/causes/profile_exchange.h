@@ -37,9 +37,7 @@ class ProfileExchange {
   // them (down to a floor that keeps the messages large), as they exchange at the same time.
   static constexpr std::size_t kRoundBytes = std::size_t{1} << 20;
   static constexpr std::size_t kLeastRoundBytes = std::size_t{64} << 10;
-  // Per peer and round: bytes sent, whether this rank has another round, whether it has more for
-  // that peer, and its grant to that peer as a cause.
-  static constexpr int kInfo = 4;
+  static_assert(kRoundBytes < (std::size_t{1} << 29), "a grant travels in 30 bits");
 
   const replay::ReplayContext& ctx_;
   std::size_t roundBytes_;
