@@ -71,11 +71,12 @@ void ProfileExchange::run() {
   out_.reserve(roundBytes_ + roundBytes_ / 4);  // a round and its last wait states, without doubling
   // A rank that caused the wait states of many would receive from all of them in one round:
   // each cause grants its waiters an equal part of a round, by how many still have wait states
-  // for it, which each round's byte counts tell. Until then every other rank may: a collective
-  // of its own to count them first would cost more (on an oversubscribed node each of its
-  // steps waits for a time slice) than the two rounds that start small.
+  // for it, which each round's byte counts tell (until then every other rank may: a counting
+  // collective of its own would cost more). Each gets at least kLeastRoundBytes: with many ranks
+  // an equal part is so small that the exchange would take extra rounds, each a collective of
+  // every rank, which on an oversubscribed node costs more than the memory.
   const std::size_t others = std::max<std::size_t>(n - 1, 1);
-  grantOf_.assign(n, roundBytes_ / others);
+  grantOf_.assign(n, std::max(roundBytes_ / others, kLeastRoundBytes));
   waitersLeft_ = static_cast<int>(others);
   // In rounds of at most about roundBytes_ outgoing and incoming per rank: the buffers stay
   // small however many wait states there are, and the messages stay large.
@@ -184,7 +185,8 @@ bool ProfileExchange::alltoallBytes(bool more) {
   // Two ints per peer: the byte count, then the grant with the two flags in its low bits
   // (with four ints the per-peer messages of a process holding many locations took a quarter
   // of a second longer on 256 locations).
-  const auto grant = static_cast<unsigned>(roundBytes_ / static_cast<std::size_t>(std::max(waitersLeft_, 1)));
+  const auto grant = static_cast<unsigned>(
+      std::max(roundBytes_ / static_cast<std::size_t>(std::max(waitersLeft_, 1)), kLeastRoundBytes));
   sendInfo_.resize(2 * n);
   recvInfo_.assign(2 * n, 0);
   for (std::size_t p = 0; p < n; ++p) {

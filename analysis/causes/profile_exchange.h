@@ -33,8 +33,9 @@ class ProfileExchange {
   bool alltoallBytes(bool more);
 
   // Bounds three buffers per process (out_, in_ and MPI's), each about a round's size but for
-  // the last wait state that fills it: a process that holds several locations splits it between
-  // them (down to a floor that keeps the messages large), as they exchange at the same time.
+  // the last wait state that fills it (in_: or kLeastRoundBytes from each rank that still sends,
+  // if more): a process that holds several locations splits it between them (down to a floor
+  // that keeps the messages large), as they exchange at the same time.
   static constexpr std::size_t kRoundBytes = std::size_t{1} << 20;
   static constexpr std::size_t kLeastRoundBytes = std::size_t{64} << 10;
   static_assert(kRoundBytes < (std::size_t{1} << 29), "a grant travels in 30 bits");
