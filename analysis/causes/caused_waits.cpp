@@ -36,7 +36,7 @@ void CausedWaits::prepare(Rank waiter, const WaitHeader& h, const std::vector<do
     const double d = profile_.time(path) - theirTime[path];
     if (d > 0.0) {
       chargePaths_.push_back(path);
-      charges.values.push_back(d);
+      charges.push_back(d);
       sum += d;
     }
   }
@@ -54,7 +54,7 @@ void CausedWaits::prepare(Rank waiter, const WaitHeader& h, const std::vector<do
   // and wait states in the interval (skewed or equal intervals) the interval's own time takes
   // the cost, else the call at t_S.
   if (!(sum + waited > 0.0)) {
-    charges.values.shrinkTo(in.firstCharge);
+    charges.shrinkTo(in.firstCharge);
     props.shrinkTo(in.firstProp);
     chargePaths_.clear();
     double all = 0.0;
@@ -62,11 +62,11 @@ void CausedWaits::prepare(Rank waiter, const WaitHeader& h, const std::vector<do
     if (all > 0.0) {
       for (const CallPathId path : profile_.profiled()) {
         chargePaths_.push_back(path);
-        charges.values.push_back(profile_.time(path));
+        charges.push_back(profile_.time(path));
       }
     } else {
       chargePaths_.push_back(profile_.pathAt(b));
-      charges.values.push_back(0.0);
+      charges.push_back(0.0);
     }
   }
   in.paths = paths.intern(chargePaths_);

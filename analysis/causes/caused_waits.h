@@ -93,17 +93,15 @@ class CausedWaits {
   // any).
   double indirect(std::size_t i) const {
     if (incoming[i].firstProp == propsEnd(i)) return 0.0;
-    return waited(i) / denom(i);
+    const double v = waited(i);
+    return v / (delays(i) + v);
   }
 
   // Chunked: they grow to millions of entries on a rank that causes most wait
   // states, and a vector's doubling would briefly hold three times that.
   trace::ChunkedVector<Incoming> incoming;
   // The numerators; their call paths are in `paths`, a sequence per incoming wait state.
-  struct Charges {
-    trace::ChunkedVector<double> values;
-    std::size_t size() const { return values.size(); }
-  } charges;
+  trace::ChunkedVector<double> charges;
   PathLists paths;
   // (own wait, v) pairs as two arrays, for the same reason.
   struct Props {
@@ -123,7 +121,7 @@ class CausedWaits {
  private:
   double delays(std::size_t i) const {
     double sum = 0.0;
-    for (std::size_t j = incoming[i].firstCharge, end = chargesEnd(i); j < end; ++j) sum += charges.values[j];
+    for (std::size_t j = incoming[i].firstCharge, end = chargesEnd(i); j < end; ++j) sum += charges[j];
     return sum;
   }
   double waited(std::size_t i) const {

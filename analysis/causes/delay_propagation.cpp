@@ -515,7 +515,7 @@ void DelayPropagation::charge(std::size_t i, const double* phiOfIt) {
   if (total > 0.0) {
     for (std::size_t j = in.firstCharge; j < endCharge; ++j) {
       const CallPathId path = caused_.chargePath(i, j);
-      const double d = caused_.charges.values[j];
+      const double d = caused_.charges[j];
       for (std::size_t g = 0; g < kFamilies; ++g) longTerm[g] = phi[g] * d / total;
       chargePath(family, path, omega * d / total, longTerm);
     }
