@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fewer analysis processes than ranks: one generated trace of R ranks analyzed by
 # `mpiexec -n M waitscope-analyze` for several M, side by side in one run: wall time (and as a
-# ratio to the largest M), peak resident memory per process (largest and mean, and per rank it
+# ratio to the largest M), the analysis' own time (the report's analysis_seconds: from after
+# MPI_Init to the report written; MPI's start-up of many processes on few cores scatters by
+# minutes and would hide it), peak resident memory per process (largest and mean, and per rank it
 # holds), and whether the reports are identical (SQLite dump without the run's own meta rows).
 #
 #   bash scripts/bench-fewer-processes.sh [BUILD] [--ranks 256] [--events 10M] [--processes "2 8 256"]
@@ -44,7 +46,7 @@ if [[ ! -f $trace/traces.otf2 ]]; then
 fi
 
 echo "fewer processes than ranks: generated trace, $ranks ranks, $events events"
-printf '%-10s %10s %10s %14s %14s %14s  %s\n' processes "wall s" "/ largest" "peak MB max" "peak MB mean" "MB per rank" report
+printf '%-10s %10s %10s %11s %14s %14s %14s  %s\n' processes "wall s" "/ largest" "analysis s" "peak MB max" "peak MB mean" "MB per rank" report
 largest=0
 for m in $processes; do ((m > largest)) && largest=$m; done
 declare -A wall
@@ -60,9 +62,10 @@ for m in $(tr ' ' '\n' <<<"$processes" | sort -rn); do
   read -r maxKb meanKb < <(tail -qn1 "$work"/rss/* | awk '{ if ($1 > m) m = $1; s += $1; n++ } END { print m, s / n }')
   hash=$(sqlite3 "$work/m$m.waitscope" .dump |
     grep -v -E "^INSERT INTO meta VALUES\('(created|analysis_seconds|command_line)'" | sha256sum | cut -c1-16)
+  analysis=$(sqlite3 "$work/m$m.waitscope" "SELECT value FROM meta WHERE key = 'analysis_seconds'")
   [[ -n $reference ]] || reference=$hash
   same=$([[ $hash == "$reference" ]] && echo "identical to M = $largest" || echo "DIFFERS from M = $largest")
   awk -v m="$m" -v w="${wall[$m]}" -v w0="${wall[$largest]}" -v max="$maxKb" -v mean="$meanKb" -v r="$ranks" \
-    -v same="$same" 'BEGIN { held = int((r + m - 1) / m);
-      printf "%-10s %10.2f %10.2f %14.1f %14.1f %14.2f  %s\n", m, w, w / w0, max / 1024, mean / 1024, max / 1024 / held, same }' 
+    -v a="$analysis" -v same="$same" 'BEGIN { held = int((r + m - 1) / m);
+      printf "%-10s %10.2f %10.2f %11.2f %14.1f %14.1f %14.2f  %s\n", m, w, w / w0, a, max / 1024, mean / 1024, max / 1024 / held, same }' 
 done
