@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -21,6 +23,13 @@ const std::byte* at(const void* base, std::size_t elements, MPI_Datatype type) {
 }
 std::byte* at(void* base, std::size_t elements, MPI_Datatype type) {
   return static_cast<std::byte*>(base) + elements * extentOf(type);
+}
+
+// Whether the type's elements lie end to end without gaps (every type the analysis exchanges).
+bool contiguous(MPI_Datatype type) {
+  int size = 0;
+  MPI_Type_size(type, &size);
+  return static_cast<std::size_t>(size) == extentOf(type);
 }
 
 }  // namespace
@@ -51,10 +60,23 @@ HeldLocations::HeldLocations(MPI_Comm processes, int locations, bool yieldCore)
   }
   towards_.resize(static_cast<std::size_t>(most));
   for (MPI_Comm& comm : towards_) MPI_Comm_dup(processes, &comm);
+  MPI_Comm_dup(processes, &meetingComm_);
 }
 
 HeldLocations::~HeldLocations() {
   for (MPI_Comm& comm : towards_) MPI_Comm_free(&comm);
+  MPI_Comm_free(&meetingComm_);
+}
+
+HeldLocations::AlltoallMeeting& HeldLocations::meeting(const MeetingKey& key, std::size_t members) const {
+  AlltoallMeeting& m = meetings_[key];
+  m.parts.resize(members);
+  return m;
+}
+
+void HeldLocations::leave(const MeetingKey& key) const {
+  const auto it = meetings_.find(key);
+  if (++it->second.left == it->second.parts.size()) meetings_.erase(it);
 }
 
 int HeldLocations::processOf(trace::Rank location) const {
@@ -287,26 +309,107 @@ void LocationComm::alltoallv(const void* send, const int* sendCounts, const int*
   if (!held_)
     return callAndWait(yieldCore_, MPI_Ialltoallv, send, sendCounts, sendDispls, sendType, recv, recvCounts,
                        recvDispls, recvType, comm_);
+  const std::size_t sendExtent = extentOf(sendType), recvExtent = extentOf(recvType);
+  if (contiguous(sendType) && contiguous(recvType))
+    return meetForAlltoall({static_cast<const std::byte*>(send), sendCounts, sendDispls, static_cast<std::byte*>(recv),
+                            recvCounts, recvDispls},
+                           sendExtent, recvExtent);
+  // Its own block too: a copy of count times the extent would write the gaps.
   const int ch = internalChannel();
   std::vector<MPI_Request> requests;
   for (int r = 0; r < size_; ++r) {
     const auto k = static_cast<std::size_t>(r);
-    if (r == rank_ || recvCounts[k] == 0) continue;
+    if (recvCounts[k] == 0) continue;
     requests.push_back(post(true, false, at(recv, static_cast<std::size_t>(recvDispls[k]), recvType), recvCounts[k],
                             recvType, r, ch, context_));
   }
   for (int r = 0; r < size_; ++r) {
     const auto k = static_cast<std::size_t>(r);
-    if (r == rank_ || sendCounts[k] == 0) continue;
+    if (sendCounts[k] == 0) continue;
     requests.push_back(post(false, false, at(send, static_cast<std::size_t>(sendDispls[k]), sendType), sendCounts[k],
                             sendType, r, ch, context_));
   }
-  const auto me = static_cast<std::size_t>(rank_);
-  const std::size_t own = static_cast<std::size_t>(sendCounts[me]) * extentOf(sendType);
-  if (own > 0)
-    std::memcpy(at(recv, static_cast<std::size_t>(recvDispls[me]), recvType),
-                at(send, static_cast<std::size_t>(sendDispls[me]), sendType), own);
   waitAll(requests);
+}
+
+void LocationComm::meetForAlltoall(const HeldLocations::AlltoallPart& mine, std::size_t sendExtent,
+                                   std::size_t recvExtent) const {
+  // The members by process, each process' in the communicator's order; this process' first.
+  std::map<int, std::vector<int>> byProcess;
+  for (int r = 0; r < size_; ++r) byProcess[held_->processOf(member(r))].push_back(r);
+  const std::vector<int>& here = byProcess[held_->process()];
+  const auto at = static_cast<std::size_t>(std::find(here.begin(), here.end(), rank_) - here.begin());
+  const HeldLocations::MeetingKey key{group_, context_, size_, alltoalls_++};
+  HeldLocations::AlltoallMeeting& meeting = held_->meeting(key, here.size());
+  meeting.parts[at] = mine;
+  if (++meeting.arrived < here.size()) {
+    if (!Fibers::inFiber()) throw std::logic_error("an all-to-all of several held locations outside their fibers");
+    while (!meeting.done) Fibers::yield();
+    Fibers::progressed();
+    held_->leave(key);
+    return;
+  }
+  // The last to arrive moves every block: member i's block for member j lies at i's displacement j.
+  const std::vector<HeldLocations::AlltoallPart>& parts = meeting.parts;
+  const auto sendBlock = [&](std::size_t i, int j) {
+    const auto k = static_cast<std::size_t>(j);
+    return std::span<const std::byte>(parts[i].send + static_cast<std::size_t>(parts[i].sendDispls[k]) * sendExtent,
+                                      static_cast<std::size_t>(parts[i].sendCounts[k]) * sendExtent);
+  };
+  const auto recvBlock = [&](std::size_t i, int j) {
+    const auto k = static_cast<std::size_t>(j);
+    return std::span<std::byte>(parts[i].recv + static_cast<std::size_t>(parts[i].recvDispls[k]) * recvExtent,
+                                static_cast<std::size_t>(parts[i].recvCounts[k]) * recvExtent);
+  };
+  for (std::size_t i = 0; i < here.size(); ++i)
+    for (std::size_t j = 0; j < here.size(); ++j) {
+      const std::span<const std::byte> from = sendBlock(j, here[i]);
+      if (!from.empty()) std::memmove(recvBlock(i, here[j]).data(), from.data(), from.size());
+    }
+  // To each other process one message: the blocks of this process' members for that process'
+  // members, sender by sender, each in receiver order; from each, the same the other way.
+  const int tag = (group_ % 2000) * HeldLocations::kContexts + context_;
+  constexpr std::size_t kLargestMessage = std::size_t{1} << 30;
+  std::vector<std::vector<std::byte>> outgoing, incoming;
+  outgoing.reserve(byProcess.size());
+  incoming.reserve(byProcess.size());
+  std::vector<MPI_Request> requests;
+  const auto post = [&](bool receive, std::vector<std::byte>& buffer, int process) {
+    // In pieces below INT_MAX bytes, which arrive in the order sent.
+    for (std::size_t offset = 0; offset < buffer.size(); offset += kLargestMessage) {
+      const int bytes = static_cast<int>(std::min(kLargestMessage, buffer.size() - offset));
+      MPI_Request& r = requests.emplace_back(MPI_REQUEST_NULL);
+      if (receive) MPI_Irecv(buffer.data() + offset, bytes, MPI_BYTE, process, tag, held_->meetings(), &r);
+      else MPI_Isend(buffer.data() + offset, bytes, MPI_BYTE, process, tag, held_->meetings(), &r);
+    }
+  };
+  for (const auto& [process, there] : byProcess) {
+    if (process == held_->process()) continue;
+    std::vector<std::byte>& out = outgoing.emplace_back();
+    std::size_t in = 0;
+    for (std::size_t i = 0; i < here.size(); ++i)
+      for (const int j : there) {
+        const std::span<const std::byte> block = sendBlock(i, j);
+        out.insert(out.end(), block.begin(), block.end());
+        in += recvBlock(i, j).size();
+      }
+    post(false, out, process);
+    post(true, incoming.emplace_back(in), process);
+  }
+  waitAll(requests);
+  std::size_t next = 0;
+  for (const auto& [process, there] : byProcess) {
+    if (process == held_->process()) continue;
+    const std::byte* from = incoming[next++].data();
+    for (const int j : there)
+      for (std::size_t i = 0; i < here.size(); ++i) {
+        const std::span<std::byte> to = recvBlock(i, j);
+        if (!to.empty()) std::memcpy(to.data(), from, to.size());
+        from += to.size();
+      }
+  }
+  meeting.done = true;
+  held_->leave(key);
 }
 
 }  // namespace waitscope::replay

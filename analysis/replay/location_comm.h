@@ -5,13 +5,16 @@
 // An analysis process may also hold several locations (M < N, HeldLocations): each runs on a
 // fiber of its own (replay/fibers.h), and the operations between locations become
 // point-to-point messages, to another process or to the same one, whose waits let the
-// process' other locations run. Every operation blocks (nonblocking underneath: waits yield,
+// process' other locations run; all-to-alls meet in memory first and send one message per
+// pair of processes. Every operation blocks (nonblocking underneath: waits yield,
 // replay/yielding_wait.h) but the point-to-point ones, which return MPI requests.
 #include <mpi.h>
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include "analysis/trace/ids.h"
@@ -29,6 +32,7 @@ class HeldLocations {
   HeldLocations& operator=(const HeldLocations&) = delete;
 
   int locations() const { return locations_; }
+  int process() const { return process_; }
   trace::Rank first() const { return first_[static_cast<std::size_t>(process_)]; }
   int held() const { return static_cast<int>(first_[static_cast<std::size_t>(process_) + 1] - first()); }
   int processOf(trace::Rank location) const;
@@ -46,6 +50,31 @@ class HeldLocations {
   static constexpr int kContextBits = 2;
   static constexpr int kContexts = 1 << kContextBits;
 
+  // An all-to-all of this process' members of one communicator meets in memory: each member
+  // leaves its buffers here, and the last to arrive moves the blocks between the members held
+  // here and sends one message to each other process that holds members (a message per pair
+  // of locations made Open MPI walk tens of thousands of pending requests per round).
+  struct AlltoallPart {
+    const std::byte* send;
+    const int* sendCounts;
+    const int* sendDispls;
+    std::byte* recv;
+    const int* recvCounts;
+    const int* recvDispls;
+  };
+  struct AlltoallMeeting {
+    std::vector<AlltoallPart> parts;  // per member held here, in the communicator's order
+    std::size_t arrived = 0;
+    std::size_t left = 0;
+    bool done = false;
+  };
+  // The communicator (group, context and size) and its call number name a meeting.
+  using MeetingKey = std::tuple<int, int, int, long>;
+  AlltoallMeeting& meeting(const MeetingKey& key, std::size_t members) const;
+  void leave(const MeetingKey& key) const;
+  // Where the processes' messages of the meetings travel, tagged by group and context.
+  MPI_Comm meetings() const { return meetingComm_; }
+
  private:
   MPI_Comm processes_;
   int process_ = 0;
@@ -53,6 +82,9 @@ class HeldLocations {
   bool yieldCore_ = false;
   std::vector<trace::Rank> first_;  // per process, and the end
   std::vector<MPI_Comm> towards_;   // per location index
+  MPI_Comm meetingComm_ = MPI_COMM_NULL;
+  // The fibers of one thread share it: no lock.
+  mutable std::map<MeetingKey, AlltoallMeeting> meetings_;
 };
 
 class LocationComm {
@@ -121,6 +153,9 @@ class LocationComm {
   // member) and each member's `own`, one message per member.
   void throughRoot(bool toRoot, void* rootBuffer, const int* counts, const int* displs, MPI_Datatype rootType,
                    void* own, int ownCount, MPI_Datatype ownType, int root) const;
+  // alltoallv() of several held locations whose types are contiguous, in bytes of `sendExtent`
+  // and `recvExtent` per element (HeldLocations::AlltoallMeeting).
+  void meetForAlltoall(const HeldLocations::AlltoallPart& mine, std::size_t sendExtent, std::size_t recvExtent) const;
   int internalChannel() const { return kUserChannels + group_ % 2000; }
 
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -132,6 +167,7 @@ class LocationComm {
   int group_ = 0;
   int context_ = 0;
   mutable int dups_ = 0;
+  mutable long alltoalls_ = 0;
   bool yieldCore_ = false;
 };
 

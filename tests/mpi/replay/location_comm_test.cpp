@@ -1,0 +1,138 @@
+// replay::LocationComm between held locations (M < N): an all-to-all's blocks arrive whole and
+// in place, between the locations of one process and across processes, for uneven and empty
+// blocks, on the world and on a communicator whose members are out of world order, call after
+// call, and with a type whose elements have gaps. Run at 1 to 3 processes holding 7 locations.
+#include "analysis/replay/location_comm.h"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "analysis/replay/fibers.h"
+
+namespace waitscope::replay {
+namespace {
+
+constexpr int kLocations = 7;
+
+// How many ints member `from` sends to member `to` in call `call` (some none).
+int count(int from, int to, int call) { return (from * 3 + to + call) % 4; }
+int value(int from, int to, int k, int call) { return from * 1000000 + to * 1000 + k * 10 + call; }
+
+// Runs body(location, world) on a fiber per location this process holds.
+void onEveryLocation(const std::function<void(int, const HeldLocations&)>& body) {
+  const HeldLocations held(MPI_COMM_WORLD, kLocations, false);
+  Fibers::run(
+      static_cast<std::size_t>(held.held()),
+      [&](std::size_t i) { body(static_cast<int>(held.first() + i), held); }, false);
+}
+
+// Every member sends count(...) ints to every member, `calls` times in a row; returns, per
+// call, what each member received, laid out by sender with the displacements it passed.
+struct Received {
+  std::vector<int> displs;
+  std::vector<int> data;
+};
+
+Received allToAll(const LocationComm& comm, int call) {
+  const int n = comm.size(), me = comm.rank();
+  std::vector<int> sendCounts(static_cast<std::size_t>(n)), sendDispls(sendCounts.size());
+  std::vector<int> recvCounts(sendCounts.size()), recvDispls(sendCounts.size());
+  std::vector<int> out;
+  int in = 0;
+  for (int r = 0; r < n; ++r) {
+    const auto k = static_cast<std::size_t>(r);
+    sendDispls[k] = static_cast<int>(out.size());
+    sendCounts[k] = count(me, r, call);
+    for (int j = 0; j < sendCounts[k]; ++j) out.push_back(value(me, r, j, call));
+    // The receive side in reverse order and with a gap: displacements are honoured.
+    recvCounts[k] = count(r, me, call);
+  }
+  for (int r = n - 1; r >= 0; --r) {
+    recvDispls[static_cast<std::size_t>(r)] = in;
+    in += recvCounts[static_cast<std::size_t>(r)] + 1;
+  }
+  Received got{recvDispls, std::vector<int>(static_cast<std::size_t>(in) + 1, -1)};
+  comm.alltoallv(out.data(), sendCounts.data(), sendDispls.data(), MPI_INT, got.data.data(), recvCounts.data(),
+                 recvDispls.data(), MPI_INT);
+  return got;
+}
+
+void expectReceived(const Received& got, int n, int me, int call) {
+  for (int from = 0; from < n; ++from) {
+    const auto at = static_cast<std::size_t>(got.displs[static_cast<std::size_t>(from)]);
+    const int c = count(from, me, call);
+    for (int j = 0; j < c; ++j)
+      EXPECT_EQ(got.data[at + static_cast<std::size_t>(j)], value(from, me, j, call))
+          << "member " << me << " from " << from << " element " << j << " call " << call;
+    EXPECT_EQ(got.data[at + static_cast<std::size_t>(c)], -1) << "member " << me << " past the block from " << from;
+  }
+}
+
+TEST(LocationCommHeld, AlltoallvBetweenEveryPairCallAfterCall) {
+  auto everyone = std::make_shared<std::vector<trace::Rank>>();
+  for (trace::Rank r = 0; r < kLocations; ++r) everyone->push_back(r);
+  std::vector<std::vector<Received>> got(kLocations);
+  onEveryLocation([&](int location, const HeldLocations& held) {
+    const LocationComm world(held, everyone, location, 0);
+    for (int call = 0; call < 3; ++call) got[static_cast<std::size_t>(location)].push_back(allToAll(world, call));
+  });
+  const HeldLocations held(MPI_COMM_WORLD, kLocations, false);
+  for (int location = held.first(); location < static_cast<int>(held.first()) + held.held(); ++location) {
+    ASSERT_EQ(got[static_cast<std::size_t>(location)].size(), 3U);
+    for (int call = 0; call < 3; ++call)
+      expectReceived(got[static_cast<std::size_t>(location)][static_cast<std::size_t>(call)], kLocations, location,
+                     call);
+  }
+}
+
+// The odd locations, last first: members held by several processes, not in world order.
+TEST(LocationCommHeld, AlltoallvOnASubsetOutOfWorldOrder) {
+  auto odd = std::make_shared<std::vector<trace::Rank>>();
+  for (trace::Rank r = kLocations - 1; r >= 1; --r)
+    if (r % 2 == 1) odd->push_back(r);
+  std::vector<Received> got(kLocations);
+  std::vector<int> memberOf(kLocations, -1);
+  onEveryLocation([&](int location, const HeldLocations& held) {
+    for (std::size_t m = 0; m < odd->size(); ++m)
+      if ((*odd)[m] == static_cast<trace::Rank>(location)) {
+        const LocationComm sub(held, odd, static_cast<int>(m), 1);
+        memberOf[static_cast<std::size_t>(location)] = static_cast<int>(m);
+        got[static_cast<std::size_t>(location)] = allToAll(sub, 5);
+      }
+  });
+  for (int location = 0; location < kLocations; ++location)
+    if (const int m = memberOf[static_cast<std::size_t>(location)]; m >= 0)
+      expectReceived(got[static_cast<std::size_t>(location)], static_cast<int>(odd->size()), m, 5);
+}
+
+// Elements with gaps between them (an int every 8 bytes) take the path of a message per pair.
+TEST(LocationCommHeld, AlltoallWithAGappedType) {
+  MPI_Datatype gapped = MPI_DATATYPE_NULL;
+  MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &gapped);
+  MPI_Type_commit(&gapped);
+  auto everyone = std::make_shared<std::vector<trace::Rank>>();
+  for (trace::Rank r = 0; r < kLocations; ++r) everyone->push_back(r);
+  std::vector<std::vector<int>> got(kLocations);
+  onEveryLocation([&](int location, const HeldLocations& held) {
+    const LocationComm world(held, everyone, location, 0);
+    std::vector<int> out(2 * kLocations, -2), in(2 * kLocations, -1);
+    for (int r = 0; r < kLocations; ++r) out[static_cast<std::size_t>(2 * r)] = value(location, r, 0, 9);
+    world.alltoall(out.data(), 1, gapped, in.data(), 1, gapped);
+    got[static_cast<std::size_t>(location)] = in;
+  });
+  MPI_Type_free(&gapped);
+  const HeldLocations held(MPI_COMM_WORLD, kLocations, false);
+  for (int location = held.first(); location < static_cast<int>(held.first()) + held.held(); ++location)
+    for (int from = 0; from < kLocations; ++from) {
+      EXPECT_EQ(got[static_cast<std::size_t>(location)][static_cast<std::size_t>(2 * from)], value(from, location, 0, 9));
+      EXPECT_EQ(got[static_cast<std::size_t>(location)][static_cast<std::size_t>(2 * from + 1)], -1) << "the gap";
+    }
+}
+
+}  // namespace
+}  // namespace waitscope::replay
