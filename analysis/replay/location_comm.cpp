@@ -69,6 +69,13 @@ HeldLocations::~HeldLocations() {
 }
 
 HeldLocations::AlltoallMeeting& HeldLocations::meeting(const MeetingKey& key, std::size_t members) const {
+  // A meeting of the same name that is over (another communicator of the same group, context
+  // and size; every location calls the all-to-alls in the same order) still has members to
+  // leave it: each does on its next turn.
+  for (auto it = meetings_.find(key); it != meetings_.end() && it->second.done; it = meetings_.find(key)) {
+    if (!Fibers::inFiber()) throw std::logic_error("an all-to-all of several held locations outside their fibers");
+    Fibers::yield();
+  }
   AlltoallMeeting& m = meetings_[key];
   m.parts.resize(members);
   return m;

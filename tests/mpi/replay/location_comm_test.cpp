@@ -1,7 +1,7 @@
 // replay::LocationComm between held locations (M < N): an all-to-all's blocks arrive whole and
 // in place, between the locations of one process and across processes, for uneven and empty
 // blocks, on the world and on a communicator whose members are out of world order, call after
-// call, and with a type whose elements have gaps. Run at 1 to 3 processes holding 7 locations.
+// call, on two communicators of the same name in turn, and with a type whose elements have gaps. Run at 1 to 3 processes holding 7 locations.
 #include "analysis/replay/location_comm.h"
 
 #include <gtest/gtest.h>
@@ -88,6 +88,25 @@ TEST(LocationCommHeld, AlltoallvBetweenEveryPairCallAfterCall) {
       expectReceived(got[static_cast<std::size_t>(location)][static_cast<std::size_t>(call)], kLocations, location,
                      call);
   }
+}
+
+// Two communicators of one group, context and size (the world and a copy with the same
+// numbers) in turn: each call meets its own members, also when the last of one call's
+// members have not yet left it as the first of the next arrive.
+TEST(LocationCommHeld, TwoCommunicatorsOfTheSameNameInTurn) {
+  auto everyone = std::make_shared<std::vector<trace::Rank>>();
+  for (trace::Rank r = 0; r < kLocations; ++r) everyone->push_back(r);
+  std::vector<std::vector<Received>> got(kLocations);
+  onEveryLocation([&](int location, const HeldLocations& held) {
+    const LocationComm first(held, everyone, location, 0), second(held, everyone, location, 0);
+    for (int call = 0; call < 4; ++call)
+      got[static_cast<std::size_t>(location)].push_back(allToAll(call % 2 == 0 ? first : second, call));
+  });
+  const HeldLocations held(MPI_COMM_WORLD, kLocations, false);
+  for (int location = held.first(); location < static_cast<int>(held.first()) + held.held(); ++location)
+    for (int call = 0; call < 4; ++call)
+      expectReceived(got[static_cast<std::size_t>(location)][static_cast<std::size_t>(call)], kLocations, location,
+                     call);
 }
 
 // The odd locations, last first: members held by several processes, not in world order.
