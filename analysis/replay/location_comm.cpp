@@ -341,7 +341,7 @@ void LocationComm::alltoallv(const void* send, const int* sendCounts, const int*
 
 void LocationComm::meetForAlltoall(const HeldLocations::AlltoallPart& mine, std::size_t sendExtent,
                                    std::size_t recvExtent) const {
-  // The members by process, each process' in the communicator's order; this process' first.
+  // The members by process (in process order), each process' in the communicator's order.
   std::map<int, std::vector<int>> byProcess;
   for (int r = 0; r < size_; ++r) byProcess[held_->processOf(member(r))].push_back(r);
   const std::vector<int>& here = byProcess[held_->process()];
