@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "analysis/replay/yielding_wait.h"
 
@@ -68,6 +69,27 @@ PutExchange::PutExchange(const std::vector<std::vector<std::byte>>& outgoing, co
   offsets_.assign(n + 1, 0);
   for (std::size_t r = 0; r < n; ++r) offsets_[r + 1] = offsets_[r] + recvCounts[r];
   bytes_.resize(offsets_[n]);
+  // One all-to-all, which meets in memory within a process (LocationComm::alltoallv), where
+  // every location's bytes in and out fit MPI's int counts; else a message per pair, in pieces.
+  std::size_t sent = 0;
+  for (std::size_t r = 0; r < n; ++r) sent += outgoing[r].size();
+  std::uint64_t largest = std::max<std::uint64_t>(offsets_[n], sent);
+  comm.allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX);
+  if (largest <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    std::vector<std::byte> flat;
+    flat.reserve(sent);
+    std::vector<int> counts(n), displs(n), inCounts(n), inDispls(n);
+    for (std::size_t r = 0; r < n; ++r) {
+      displs[r] = static_cast<int>(flat.size());
+      counts[r] = static_cast<int>(outgoing[r].size());
+      flat.insert(flat.end(), outgoing[r].begin(), outgoing[r].end());
+      inCounts[r] = static_cast<int>(recvCounts[r]);
+      inDispls[r] = static_cast<int>(offsets_[r]);
+    }
+    comm.alltoallv(flat.data(), counts.data(), displs.data(), MPI_BYTE, bytes_.data(), inCounts.data(),
+                   inDispls.data(), MPI_BYTE);
+    return;
+  }
   constexpr std::size_t kPiece = std::size_t{1} << 30;  // MPI counts are int
   constexpr int kChannel = 3001;
   std::vector<MPI_Request> requests;

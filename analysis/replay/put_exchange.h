@@ -20,8 +20,8 @@ class PutExchange {
   // Never at the same time on disjoint communicators: Open MPI 4.1's osc sm and osc rdma may
   // give windows created at once on them one shared segment (docs/patterns/rma_active.md).
   PutExchange(const std::vector<std::vector<std::byte>>& outgoing, MPI_Comm comm, bool yieldCore);
-  // The same between locations: by RMA with one location per process, else as messages
-  // (a process that holds several locations is one window member for all of them).
+  // The same between locations: by RMA with one location per process, else by one all-to-all
+  // (a process that holds several locations would be one window member for all of them).
   PutExchange(const std::vector<std::vector<std::byte>>& outgoing, const LocationComm& comm);
 
   // What rank `source` sent to this rank, in its order.
