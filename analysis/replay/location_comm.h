@@ -53,7 +53,8 @@ class HeldLocations {
   // An all-to-all of this process' members of one communicator meets in memory: each member
   // leaves its buffers here, and the last to arrive moves the blocks between the members held
   // here and sends one message to each other process that holds members (a message per pair
-  // of locations made Open MPI walk tens of thousands of pending requests per round).
+  // of locations would be tens of thousands of requests per call, which Open MPI walks on
+  // every test).
   struct AlltoallPart {
     const std::byte* send;
     const int* sendCounts;
