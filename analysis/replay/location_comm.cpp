@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "analysis/replay/message_pieces.h"
 #include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::replay {
@@ -30,6 +31,17 @@ bool contiguous(MPI_Datatype type) {
   int size = 0;
   MPI_Type_size(type, &size);
   return static_cast<std::size_t>(size) == extentOf(type);
+}
+
+// Copies `count` elements, and nothing of the gaps between them (MPI copies a message to
+// oneself as any other).
+void copyElements(const void* from, void* to, int count, MPI_Datatype type) {
+  if (from == to || count == 0) return;
+  if (contiguous(type)) {
+    std::memcpy(to, from, static_cast<std::size_t>(count) * extentOf(type));
+    return;
+  }
+  MPI_Sendrecv(from, count, type, 0, 0, to, count, type, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
 }
 
 }  // namespace
@@ -68,15 +80,15 @@ HeldLocations::~HeldLocations() {
   MPI_Comm_free(&meetingComm_);
 }
 
-HeldLocations::AlltoallMeeting& HeldLocations::meeting(const MeetingKey& key, std::size_t members) const {
+HeldLocations::Meeting& HeldLocations::meeting(const MeetingKey& key, std::size_t members) const {
   // A meeting of the same name that is over (another communicator of the same group, context
   // and size; every location calls the all-to-alls in the same order) still has members to
   // leave it: each does on its next turn.
   for (auto it = meetings_.find(key); it != meetings_.end() && it->second.done; it = meetings_.find(key)) {
-    if (!Fibers::inFiber()) throw std::logic_error("an all-to-all of several held locations outside their fibers");
+    if (!Fibers::inFiber()) throw std::logic_error("a collective of several held locations outside their fibers");
     Fibers::yield();
   }
-  AlltoallMeeting& m = meetings_[key];
+  Meeting& m = meetings_[key];
   m.parts.resize(members);
   return m;
 }
@@ -120,6 +132,8 @@ std::unique_ptr<LocationComm> LocationComm::dup() const {
   }
   auto copy = std::make_unique<LocationComm>(*held_, members_, rank_, group_);
   copy->context_ = (context_ + ++dups_) % HeldLocations::kContexts;
+  copy->layout_ = layout_;
+  copy->place_ = place_;
   return copy;
 }
 
@@ -178,44 +192,45 @@ MPI_Request LocationComm::iallreduce(const void* send, void* recv, int count, MP
 
 void LocationComm::allreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op) const {
   if (!held_) return callAndWait(yieldCore_, MPI_Iallreduce, send, recv, count, type, op, comm_);
-  const std::size_t bytes = static_cast<std::size_t>(count) * extentOf(type);
-  if (send != MPI_IN_PLACE && bytes > 0) std::memcpy(recv, send, bytes);
-  // A binomial tree to rank 0, then back: every operation the analysis reduces with is exact
-  // and commutative (MAX, MIN, MAXLOC, integer SUM and BOR), so the order of combination does
-  // not change the result.
-  std::vector<std::byte> partner(bytes);
-  const int ch = internalChannel();
-  for (int mask = 1; mask < size_; mask <<= 1) {
-    if (rank_ & mask) {
-      MPI_Request r = post(false, false, recv, count, type, rank_ - mask, ch, context_);
-      waitAll({&r, 1});
-      break;
-    }
-    if (rank_ + mask < size_) {
-      MPI_Request r = post(true, false, partner.data(), count, type, rank_ + mask, ch, context_);
-      waitAll({&r, 1});
-      MPI_Reduce_local(partner.data(), recv, count, type, op);
-    }
-  }
-  bcast(recv, count, type, 0);
+  const HeldLocations::MeetingKey key = nextMeeting();
+  const void* in = send == MPI_IN_PLACE ? recv : send;
+  HeldLocations::Meeting* meeting =
+      arrive({.send = static_cast<const std::byte*>(in), .recv = static_cast<std::byte*>(recv)}, key);
+  if (!meeting) return;
+  // The members' contributions, then the processes': every operation the analysis reduces
+  // with is exact and commutative (MAX, MIN, MAXLOC, integer SUM and BOR), so the order of
+  // combination does not change the result. Every send is read before any receive is written
+  // (a member may reduce in place).
+  const std::vector<HeldLocations::MeetingPart>& parts = meeting->parts;
+  std::vector<std::byte> result(static_cast<std::size_t>(count) * extentOf(type));
+  if (!result.empty()) std::memcpy(result.data(), parts.front().send, result.size());
+  for (std::size_t i = 1; i < parts.size(); ++i) MPI_Reduce_local(parts[i].send, result.data(), count, type, op);
+  reduceAcrossProcesses(result.data(), count, type, op);
+  bcastAcrossProcesses(result.data(), count, type, 0);
+  for (const HeldLocations::MeetingPart& part : parts) copyElements(result.data(), part.recv, count, type);
+  close(*meeting, key);
 }
 
 void LocationComm::bcast(void* buffer, int count, MPI_Datatype type, int root) const {
   if (!held_) return callAndWait(yieldCore_, MPI_Ibcast, buffer, count, type, root, comm_);
-  const int ch = internalChannel();
-  const int relative = (rank_ - root + size_) % size_;
-  int mask = 1;
-  for (; mask < size_; mask <<= 1)
-    if (relative & mask) {
-      MPI_Request r = post(true, false, buffer, count, type, (relative - mask + root) % size_, ch, context_);
-      waitAll({&r, 1});
-      break;
-    }
-  std::vector<MPI_Request> sends;
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (relative + mask < size_)
-      sends.push_back(post(false, false, buffer, count, type, (relative + mask + root) % size_, ch, context_));
-  waitAll(sends);
+  const HeldLocations::MeetingKey key = nextMeeting();
+  HeldLocations::Meeting* meeting = arrive({.recv = static_cast<std::byte*>(buffer)}, key);
+  if (!meeting) return;
+  const ProcessLayout& processes = layout();
+  const int rootProcess = held_->processOf(member(root));
+  const auto rootEntry = static_cast<std::size_t>(
+      std::lower_bound(processes.processes.begin(), processes.processes.end(), rootProcess) -
+      processes.processes.begin());
+  // The root's buffer where the root is held here, else the first member's, which receives.
+  const std::vector<int>& here = processes.members[processes.here];
+  const std::size_t source =
+      rootEntry == processes.here
+          ? static_cast<std::size_t>(std::find(here.begin(), here.end(), root) - here.begin())
+          : 0;
+  std::byte* data = meeting->parts[source].recv;
+  bcastAcrossProcesses(data, count, type, rootEntry);
+  for (const HeldLocations::MeetingPart& part : meeting->parts) copyElements(data, part.recv, count, type);
+  close(*meeting, key);
 }
 
 void LocationComm::exscan(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op) const {
@@ -316,11 +331,19 @@ void LocationComm::alltoallv(const void* send, const int* sendCounts, const int*
   if (!held_)
     return callAndWait(yieldCore_, MPI_Ialltoallv, send, sendCounts, sendDispls, sendType, recv, recvCounts,
                        recvDispls, recvType, comm_);
-  const std::size_t sendExtent = extentOf(sendType), recvExtent = extentOf(recvType);
-  if (contiguous(sendType) && contiguous(recvType))
-    return meetForAlltoall({static_cast<const std::byte*>(send), sendCounts, sendDispls, static_cast<std::byte*>(recv),
-                            recvCounts, recvDispls},
-                           sendExtent, recvExtent);
+  if (contiguous(sendType) && contiguous(recvType)) {
+    const std::size_t sendExtent = extentOf(sendType), recvExtent = extentOf(recvType);
+    const auto n = static_cast<std::size_t>(size_);
+    std::vector<std::size_t> bytes(4 * n);
+    for (std::size_t k = 0; k < n; ++k) {
+      bytes[k] = static_cast<std::size_t>(sendCounts[k]) * sendExtent;
+      bytes[n + k] = static_cast<std::size_t>(sendDispls[k]) * sendExtent;
+      bytes[2 * n + k] = static_cast<std::size_t>(recvCounts[k]) * recvExtent;
+      bytes[3 * n + k] = static_cast<std::size_t>(recvDispls[k]) * recvExtent;
+    }
+    return meetForAlltoall({static_cast<const std::byte*>(send), static_cast<std::byte*>(recv), bytes.data(),
+                            bytes.data() + n, bytes.data() + 2 * n, bytes.data() + 3 * n});
+  }
   // Its own block too: a copy of count times the extent would write the gaps.
   const int ch = internalChannel();
   std::vector<MPI_Request> requests;
@@ -339,35 +362,122 @@ void LocationComm::alltoallv(const void* send, const int* sendCounts, const int*
   waitAll(requests);
 }
 
-void LocationComm::meetForAlltoall(const HeldLocations::AlltoallPart& mine, std::size_t sendExtent,
-                                   std::size_t recvExtent) const {
-  // The members by process (in process order), each process' in the communicator's order.
-  std::map<int, std::vector<int>> byProcess;
-  for (int r = 0; r < size_; ++r) byProcess[held_->processOf(member(r))].push_back(r);
-  const std::vector<int>& here = byProcess[held_->process()];
-  const auto at = static_cast<std::size_t>(std::find(here.begin(), here.end(), rank_) - here.begin());
-  const HeldLocations::MeetingKey key{group_, context_, size_, alltoalls_++};
-  HeldLocations::AlltoallMeeting& meeting = held_->meeting(key, here.size());
-  meeting.parts[at] = mine;
-  if (++meeting.arrived < here.size()) {
-    if (!Fibers::inFiber()) throw std::logic_error("an all-to-all of several held locations outside their fibers");
-    while (!meeting.done) Fibers::yield();
-    Fibers::progressed();
-    held_->leave(key);
-    return;
+void LocationComm::alltoallvBytes(const std::byte* send, const std::size_t* sendCounts, const std::size_t* sendDispls,
+                                  std::byte* recv, const std::size_t* recvCounts,
+                                  const std::size_t* recvDispls) const {
+  if (held_) return meetForAlltoall({send, recv, sendCounts, sendDispls, recvCounts, recvDispls});
+  const int tag = internalChannel();
+  std::vector<MPI_Request> requests;
+  for (int r = 0; r < size_; ++r) {
+    const auto k = static_cast<std::size_t>(r);
+    if (r == rank_) continue;
+    forEachPiece(recvCounts[k], [&](std::size_t offset, int bytes) {
+      MPI_Irecv(recv + recvDispls[k] + offset, bytes, MPI_BYTE, r, tag, comm_, &requests.emplace_back());
+    });
+    forEachPiece(sendCounts[k], [&](std::size_t offset, int bytes) {
+      MPI_Isend(send + sendDispls[k] + offset, bytes, MPI_BYTE, r, tag, comm_, &requests.emplace_back());
+    });
   }
-  // The last to arrive moves every block: member i's block for member j lies at i's displacement j.
-  const std::vector<HeldLocations::AlltoallPart>& parts = meeting.parts;
+  const auto me = static_cast<std::size_t>(rank_);
+  if (sendCounts[me] > 0) std::memmove(recv + recvDispls[me], send + sendDispls[me], sendCounts[me]);
+  waitAll(requests);
+}
+
+// ---- meetings of the locations a process holds
+
+const LocationComm::ProcessLayout& LocationComm::layout() const {
+  if (!layout_) {
+    std::map<int, std::vector<int>> byProcess;
+    for (int r = 0; r < size_; ++r) byProcess[held_->processOf(member(r))].push_back(r);
+    auto computed = std::make_shared<ProcessLayout>();
+    for (auto& [process, members] : byProcess) {
+      if (process == held_->process()) {
+        computed->here = computed->processes.size();
+        place_ = static_cast<std::size_t>(std::find(members.begin(), members.end(), rank_) - members.begin());
+      }
+      computed->processes.push_back(process);
+      computed->members.push_back(std::move(members));
+    }
+    layout_ = std::move(computed);
+  }
+  return *layout_;
+}
+
+HeldLocations::Meeting* LocationComm::arrive(const HeldLocations::MeetingPart& mine,
+                                             const HeldLocations::MeetingKey& key) const {
+  const ProcessLayout& processes = layout();
+  const std::size_t members = processes.members[processes.here].size();
+  HeldLocations::Meeting& meeting = held_->meeting(key, members);
+  meeting.parts[place_] = mine;
+  if (++meeting.arrived == members) return &meeting;
+  if (!Fibers::inFiber()) throw std::logic_error("a collective of several held locations outside their fibers");
+  while (!meeting.done) Fibers::yield();
+  Fibers::progressed();
+  held_->leave(key);
+  return nullptr;
+}
+
+void LocationComm::close(HeldLocations::Meeting& meeting, const HeldLocations::MeetingKey& key) const {
+  meeting.done = true;
+  held_->leave(key);
+}
+
+void LocationComm::reduceAcrossProcesses(void* buffer, int count, MPI_Datatype type, MPI_Op op) const {
+  const ProcessLayout& processes = layout();
+  const auto size = processes.processes.size(), entry = processes.here;
+  std::vector<std::byte> partner(size > 1 ? static_cast<std::size_t>(count) * extentOf(type) : 0);
+  for (std::size_t mask = 1; mask < size; mask <<= 1) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    if (entry & mask) {
+      MPI_Isend(buffer, count, type, processes.processes[entry - mask], meetingTag(), held_->meetings(), &request);
+      waitAll({&request, 1});
+      return;
+    }
+    if (entry + mask < size) {
+      MPI_Irecv(partner.data(), count, type, processes.processes[entry + mask], meetingTag(), held_->meetings(),
+                &request);
+      waitAll({&request, 1});
+      MPI_Reduce_local(partner.data(), buffer, count, type, op);
+    }
+  }
+}
+
+void LocationComm::bcastAcrossProcesses(void* buffer, int count, MPI_Datatype type, std::size_t rootEntry) const {
+  const ProcessLayout& processes = layout();
+  const auto size = processes.processes.size();
+  const std::size_t relative = (processes.here + size - rootEntry) % size;
+  const auto process = [&](std::size_t relativeEntry) { return processes.processes[(relativeEntry + rootEntry) % size]; };
+  std::size_t mask = 1;
+  for (; mask < size; mask <<= 1)
+    if (relative & mask) {
+      MPI_Request request = MPI_REQUEST_NULL;
+      MPI_Irecv(buffer, count, type, process(relative - mask), meetingTag(), held_->meetings(), &request);
+      waitAll({&request, 1});
+      break;
+    }
+  std::vector<MPI_Request> sends;
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (relative + mask < size)
+      MPI_Isend(buffer, count, type, process(relative + mask), meetingTag(), held_->meetings(), &sends.emplace_back());
+  waitAll(sends);
+}
+
+void LocationComm::meetForAlltoall(const HeldLocations::MeetingPart& mine) const {
+  const HeldLocations::MeetingKey key = nextMeeting();
+  HeldLocations::Meeting* meeting = arrive(mine, key);
+  if (!meeting) return;
+  // Member i's block for member j lies at i's displacement j.
+  const std::vector<HeldLocations::MeetingPart>& parts = meeting->parts;
   const auto sendBlock = [&](std::size_t i, int j) {
     const auto k = static_cast<std::size_t>(j);
-    return std::span<const std::byte>(parts[i].send + static_cast<std::size_t>(parts[i].sendDispls[k]) * sendExtent,
-                                      static_cast<std::size_t>(parts[i].sendCounts[k]) * sendExtent);
+    return std::span<const std::byte>(parts[i].send + parts[i].sendDispls[k], parts[i].sendCounts[k]);
   };
   const auto recvBlock = [&](std::size_t i, int j) {
     const auto k = static_cast<std::size_t>(j);
-    return std::span<std::byte>(parts[i].recv + static_cast<std::size_t>(parts[i].recvDispls[k]) * recvExtent,
-                                static_cast<std::size_t>(parts[i].recvCounts[k]) * recvExtent);
+    return std::span<std::byte>(parts[i].recv + parts[i].recvDispls[k], parts[i].recvCounts[k]);
   };
+  const ProcessLayout& processes = layout();
+  const std::vector<int>& here = processes.members[processes.here];
   for (std::size_t i = 0; i < here.size(); ++i)
     for (std::size_t j = 0; j < here.size(); ++j) {
       const std::span<const std::byte> from = sendBlock(j, here[i]);
@@ -375,48 +485,41 @@ void LocationComm::meetForAlltoall(const HeldLocations::AlltoallPart& mine, std:
     }
   // To each other process one message: the blocks of this process' members for that process'
   // members, sender by sender, each in receiver order; from each, the same the other way.
-  const int tag = (group_ % 2000) * HeldLocations::kContexts + context_;
-  constexpr std::size_t kLargestMessage = std::size_t{1} << 30;
-  std::vector<std::vector<std::byte>> outgoing, incoming;
-  outgoing.reserve(byProcess.size());
-  incoming.reserve(byProcess.size());
+  std::vector<std::vector<std::byte>> outgoing(processes.processes.size()), incoming(outgoing.size());
   std::vector<MPI_Request> requests;
-  const auto post = [&](bool receive, std::vector<std::byte>& buffer, int process) {
-    // In pieces below INT_MAX bytes, which arrive in the order sent.
-    for (std::size_t offset = 0; offset < buffer.size(); offset += kLargestMessage) {
-      const int bytes = static_cast<int>(std::min(kLargestMessage, buffer.size() - offset));
-      MPI_Request& r = requests.emplace_back(MPI_REQUEST_NULL);
-      if (receive) MPI_Irecv(buffer.data() + offset, bytes, MPI_BYTE, process, tag, held_->meetings(), &r);
-      else MPI_Isend(buffer.data() + offset, bytes, MPI_BYTE, process, tag, held_->meetings(), &r);
-    }
-  };
-  for (const auto& [process, there] : byProcess) {
-    if (process == held_->process()) continue;
-    std::vector<std::byte>& out = outgoing.emplace_back();
+  for (std::size_t e = 0; e < processes.processes.size(); ++e) {
+    if (e == processes.here) continue;
+    const std::vector<int>& there = processes.members[e];
     std::size_t in = 0;
     for (std::size_t i = 0; i < here.size(); ++i)
       for (const int j : there) {
         const std::span<const std::byte> block = sendBlock(i, j);
-        out.insert(out.end(), block.begin(), block.end());
+        outgoing[e].insert(outgoing[e].end(), block.begin(), block.end());
         in += recvBlock(i, j).size();
       }
-    post(false, out, process);
-    post(true, incoming.emplace_back(in), process);
+    incoming[e].resize(in);
+    const int process = processes.processes[e];
+    forEachPiece(outgoing[e].size(), [&](std::size_t offset, int bytes) {
+      MPI_Isend(outgoing[e].data() + offset, bytes, MPI_BYTE, process, meetingTag(), held_->meetings(),
+                &requests.emplace_back());
+    });
+    forEachPiece(in, [&](std::size_t offset, int bytes) {
+      MPI_Irecv(incoming[e].data() + offset, bytes, MPI_BYTE, process, meetingTag(), held_->meetings(),
+                &requests.emplace_back());
+    });
   }
   waitAll(requests);
-  std::size_t next = 0;
-  for (const auto& [process, there] : byProcess) {
-    if (process == held_->process()) continue;
-    const std::byte* from = incoming[next++].data();
-    for (const int j : there)
+  for (std::size_t e = 0; e < processes.processes.size(); ++e) {
+    if (e == processes.here) continue;
+    const std::byte* from = incoming[e].data();
+    for (const int j : processes.members[e])
       for (std::size_t i = 0; i < here.size(); ++i) {
         const std::span<std::byte> to = recvBlock(i, j);
         if (!to.empty()) std::memcpy(to.data(), from, to.size());
         from += to.size();
       }
   }
-  meeting.done = true;
-  held_->leave(key);
+  close(*meeting, key);
 }
 
 }  // namespace waitscope::replay

@@ -5,8 +5,8 @@
 // An analysis process may also hold several locations (M < N, HeldLocations): each runs on a
 // fiber of its own (replay/fibers.h), and the operations between locations become
 // point-to-point messages, to another process or to the same one, whose waits let the
-// process' other locations run; all-to-alls meet in memory first and send one message per
-// pair of processes. Every operation blocks (nonblocking underneath: waits yield,
+// process' other locations run; all-to-alls, all-reductions and broadcasts meet in memory
+// first and send one message per pair of processes and step. Every operation blocks (nonblocking underneath: waits yield,
 // replay/yielding_wait.h) but the point-to-point ones, which return MPI requests.
 #include <mpi.h>
 
@@ -50,28 +50,29 @@ class HeldLocations {
   static constexpr int kContextBits = 2;
   static constexpr int kContexts = 1 << kContextBits;
 
-  // An all-to-all of this process' members of one communicator meets in memory: each member
-  // leaves its buffers here, and the last to arrive moves the blocks between the members held
-  // here and sends one message to each other process that holds members (a message per pair
-  // of locations would be tens of thousands of requests per call, which Open MPI walks on
-  // every test).
-  struct AlltoallPart {
-    const std::byte* send;
-    const int* sendCounts;
-    const int* sendDispls;
-    std::byte* recv;
-    const int* recvCounts;
-    const int* recvDispls;
+  // A collective operation of this process' members of one communicator meets in memory:
+  // each member leaves its buffers here, and the last to arrive combines or moves them for
+  // every member and exchanges with the other processes that hold members, one message per
+  // pair of processes and step (a message per pair of locations would be tens of thousands of
+  // requests per all-to-all, which Open MPI walks on every test).
+  struct MeetingPart {
+    const std::byte* send = nullptr;
+    std::byte* recv = nullptr;
+    // All-to-alls: bytes per member of the communicator, and where they start.
+    const std::size_t* sendCounts = nullptr;
+    const std::size_t* sendDispls = nullptr;
+    const std::size_t* recvCounts = nullptr;
+    const std::size_t* recvDispls = nullptr;
   };
-  struct AlltoallMeeting {
-    std::vector<AlltoallPart> parts;  // per member held here, in the communicator's order
+  struct Meeting {
+    std::vector<MeetingPart> parts;  // per member held here, in the communicator's order
     std::size_t arrived = 0;
     std::size_t left = 0;
     bool done = false;
   };
   // The communicator (group, context and size) and its call number name a meeting.
   using MeetingKey = std::tuple<int, int, int, long>;
-  AlltoallMeeting& meeting(const MeetingKey& key, std::size_t members) const;
+  Meeting& meeting(const MeetingKey& key, std::size_t members) const;
   void leave(const MeetingKey& key) const;
   // Where the processes' messages of the meetings travel, tagged by group and context.
   MPI_Comm meetings() const { return meetingComm_; }
@@ -85,7 +86,7 @@ class HeldLocations {
   std::vector<MPI_Comm> towards_;   // per location index
   MPI_Comm meetingComm_ = MPI_COMM_NULL;
   // The fibers of one thread share it: no lock.
-  mutable std::map<MeetingKey, AlltoallMeeting> meetings_;
+  mutable std::map<MeetingKey, Meeting> meetings_;
 };
 
 class LocationComm {
@@ -136,6 +137,10 @@ class LocationComm {
                 MPI_Datatype recvType) const;
   void alltoallv(const void* send, const int* sendCounts, const int* sendDispls, MPI_Datatype sendType, void* recv,
                  const int* recvCounts, const int* recvDispls, MPI_Datatype recvType) const;
+  // alltoallv() of bytes, with counts and displacements beyond int (Open MPI 4.1 has no
+  // MPI_Alltoallv_c): pieces between processes.
+  void alltoallvBytes(const std::byte* send, const std::size_t* sendCounts, const std::size_t* sendDispls,
+                      std::byte* recv, const std::size_t* recvCounts, const std::size_t* recvDispls) const;
 
   // Point-to-point on `channel` (0 ≤ channel < kUserChannels): requests to wait for with
   // waitAll() or to test.
@@ -154,9 +159,24 @@ class LocationComm {
   // member) and each member's `own`, one message per member.
   void throughRoot(bool toRoot, void* rootBuffer, const int* counts, const int* displs, MPI_Datatype rootType,
                    void* own, int ownCount, MPI_Datatype ownType, int root) const;
-  // alltoallv() of several held locations whose types are contiguous, in bytes of `sendExtent`
-  // and `recvExtent` per element (HeldLocations::AlltoallMeeting).
-  void meetForAlltoall(const HeldLocations::AlltoallPart& mine, std::size_t sendExtent, std::size_t recvExtent) const;
+  // The members of this communicator by the process that holds them (they never change).
+  struct ProcessLayout {
+    std::vector<int> processes;             // that hold members, ascending
+    std::vector<std::vector<int>> members;  // per entry of `processes`, in the communicator's order
+    std::size_t here = 0;                   // this process' entry
+  };
+  const ProcessLayout& layout() const;
+  // Leaves `mine` in this process' meeting of the call. The last member to arrive gets the
+  // meeting back, does the work of every member held here and then calls close(); the others
+  // get nullptr once it has.
+  HeldLocations::Meeting* arrive(const HeldLocations::MeetingPart& mine, const HeldLocations::MeetingKey& key) const;
+  void close(HeldLocations::Meeting& meeting, const HeldLocations::MeetingKey& key) const;
+  HeldLocations::MeetingKey nextMeeting() const { return {group_, context_, size_, meetings_++}; }
+  int meetingTag() const { return (group_ % 2000) * HeldLocations::kContexts + context_; }
+  // Between the processes that hold members, on the meetings' communicator: a binomial tree.
+  void reduceAcrossProcesses(void* buffer, int count, MPI_Datatype type, MPI_Op op) const;
+  void bcastAcrossProcesses(void* buffer, int count, MPI_Datatype type, std::size_t rootEntry) const;
+  void meetForAlltoall(const HeldLocations::MeetingPart& mine) const;
   int internalChannel() const { return kUserChannels + group_ % 2000; }
 
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -168,7 +188,9 @@ class LocationComm {
   int group_ = 0;
   int context_ = 0;
   mutable int dups_ = 0;
-  mutable long alltoalls_ = 0;
+  mutable long meetings_ = 0;
+  mutable std::shared_ptr<const ProcessLayout> layout_;
+  mutable std::size_t place_ = 0;  // this member's among the layout's members here
   bool yieldCore_ = false;
 };
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 
+#include "analysis/replay/message_pieces.h"
 #include "analysis/replay/yielding_wait.h"
 
 namespace waitscope::replay {
@@ -38,15 +38,13 @@ PutExchange::PutExchange(const std::vector<std::vector<std::byte>>& outgoing, MP
                    &win);
     MPI_Info_free(&info);
     MPI_Win_fence(MPI_MODE_NOPRECEDE, win);
-    constexpr std::size_t kPiece = std::size_t{1} << 30;  // MPI counts are int
     for (std::size_t r = 0; r < n; ++r) {
       if (r == me) continue;
       const std::vector<std::byte>& out = outgoing[r];
-      for (std::size_t at = 0; at < out.size(); at += kPiece) {
-        const int count = static_cast<int>(std::min(kPiece, out.size() - at));
-        MPI_Put(out.data() + at, count, MPI_BYTE, static_cast<int>(r), static_cast<MPI_Aint>(myPlaces[r] + at),
-                count, MPI_BYTE, win);
-      }
+      forEachPiece(out.size(), [&](std::size_t offset, int bytes) {
+        MPI_Put(out.data() + offset, bytes, MPI_BYTE, static_cast<int>(r), static_cast<MPI_Aint>(myPlaces[r] + offset),
+                bytes, MPI_BYTE, win);
+      });
     }
     // Wait for the slowest sender without spinning on a shared core, then close the epoch.
     callAndWait(yieldCore, MPI_Ibarrier, comm);
@@ -61,50 +59,26 @@ PutExchange::PutExchange(const std::vector<std::vector<std::byte>>& outgoing, co
     *this = PutExchange(outgoing, comm.mpi(), comm.yieldCore());
     return;
   }
+  // One all-to-all of the counts, one of the bytes, which meets in memory within a process
+  // (LocationComm::alltoallvBytes).
+  static_assert(sizeof(std::size_t) == sizeof(std::uint64_t));
   const auto n = static_cast<std::size_t>(comm.size());
-  const auto me = static_cast<std::size_t>(comm.rank());
-  std::vector<std::uint64_t> sendCounts(n), recvCounts(n);
-  for (std::size_t r = 0; r < n; ++r) sendCounts[r] = outgoing[r].size();
+  std::vector<std::size_t> sendCounts(n), sendDispls(n), recvCounts(n);
+  std::size_t sent = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    sendDispls[r] = sent;
+    sendCounts[r] = outgoing[r].size();
+    sent += sendCounts[r];
+  }
+  std::vector<std::byte> flat;
+  flat.reserve(sent);
+  for (const std::vector<std::byte>& out : outgoing) flat.insert(flat.end(), out.begin(), out.end());
   comm.alltoall(sendCounts.data(), 1, MPI_UINT64_T, recvCounts.data(), 1, MPI_UINT64_T);
   offsets_.assign(n + 1, 0);
   for (std::size_t r = 0; r < n; ++r) offsets_[r + 1] = offsets_[r] + recvCounts[r];
   bytes_.resize(offsets_[n]);
-  // One all-to-all, which meets in memory within a process (LocationComm::alltoallv), where
-  // every location's bytes in and out fit MPI's int counts; else a message per pair, in pieces.
-  std::size_t sent = 0;
-  for (std::size_t r = 0; r < n; ++r) sent += outgoing[r].size();
-  std::uint64_t largest = std::max<std::uint64_t>(offsets_[n], sent);
-  comm.allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX);
-  if (largest <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
-    std::vector<std::byte> flat;
-    flat.reserve(sent);
-    std::vector<int> counts(n), displs(n), inCounts(n), inDispls(n);
-    for (std::size_t r = 0; r < n; ++r) {
-      displs[r] = static_cast<int>(flat.size());
-      counts[r] = static_cast<int>(outgoing[r].size());
-      flat.insert(flat.end(), outgoing[r].begin(), outgoing[r].end());
-      inCounts[r] = static_cast<int>(recvCounts[r]);
-      inDispls[r] = static_cast<int>(offsets_[r]);
-    }
-    comm.alltoallv(flat.data(), counts.data(), displs.data(), MPI_BYTE, bytes_.data(), inCounts.data(),
-                   inDispls.data(), MPI_BYTE);
-    return;
-  }
-  constexpr std::size_t kPiece = std::size_t{1} << 30;  // MPI counts are int
-  constexpr int kChannel = 3001;
-  std::vector<MPI_Request> requests;
-  for (std::size_t r = 0; r < n; ++r) {
-    if (r == me) continue;
-    for (std::size_t at = 0; at < recvCounts[r]; at += kPiece)
-      requests.push_back(comm.irecv(bytes_.data() + offsets_[r] + at,
-                                    static_cast<int>(std::min(kPiece, recvCounts[r] - at)), MPI_BYTE,
-                                    static_cast<int>(r), kChannel));
-    for (std::size_t at = 0; at < outgoing[r].size(); at += kPiece)
-      requests.push_back(comm.isend(outgoing[r].data() + at, static_cast<int>(std::min(kPiece, outgoing[r].size() - at)),
-                                    MPI_BYTE, static_cast<int>(r), kChannel));
-  }
-  std::copy(outgoing[me].begin(), outgoing[me].end(), bytes_.begin() + static_cast<std::ptrdiff_t>(offsets_[me]));
-  comm.waitAll(requests);
+  comm.alltoallvBytes(flat.data(), sendCounts.data(), sendDispls.data(), bytes_.data(), recvCounts.data(),
+                      offsets_.data());
 }
 
 }  // namespace waitscope::replay

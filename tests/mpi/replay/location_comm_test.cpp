@@ -1,7 +1,10 @@
 // replay::LocationComm between held locations (M < N): an all-to-all's blocks arrive whole and
 // in place, between the locations of one process and across processes, for uneven and empty
 // blocks, on the world and on a communicator whose members are out of world order, call after
-// call, on two communicators of the same name in turn, and with a type whose elements have gaps. Run at 1 to 3 processes holding 7 locations.
+// call, on two communicators of the same name in turn, and with a type whose elements have
+// gaps; all-reductions and broadcasts give every member the result, from every root; the
+// all-to-all of bytes with 64-bit counts works held and with a location per process. Run at 1
+// to 3 processes holding 7 locations.
 #include "analysis/replay/location_comm.h"
 
 #include <gtest/gtest.h>
@@ -151,6 +154,165 @@ TEST(LocationCommHeld, AlltoallWithAGappedType) {
       EXPECT_EQ(got[static_cast<std::size_t>(location)][static_cast<std::size_t>(2 * from)], value(from, location, 0, 9));
       EXPECT_EQ(got[static_cast<std::size_t>(location)][static_cast<std::size_t>(2 * from + 1)], -1) << "the gap";
     }
+}
+
+std::shared_ptr<std::vector<trace::Rank>> everyLocation() {
+  auto everyone = std::make_shared<std::vector<trace::Rank>>();
+  for (trace::Rank r = 0; r < kLocations; ++r) everyone->push_back(r);
+  return everyone;
+}
+
+std::shared_ptr<std::vector<trace::Rank>> oddLocationsLastFirst() {
+  auto odd = std::make_shared<std::vector<trace::Rank>>();
+  for (trace::Rank r = kLocations - 1; r >= 1; --r)
+    if (r % 2 == 1) odd->push_back(r);
+  return odd;
+}
+
+// The member number of `location` in `members`, or -1.
+int memberNumber(const std::vector<trace::Rank>& members, int location) {
+  for (std::size_t m = 0; m < members.size(); ++m)
+    if (members[m] == static_cast<trace::Rank>(location)) return static_cast<int>(m);
+  return -1;
+}
+
+// Sums and maxima with their location, in place and not, call after call, on the world and on
+// the odd locations out of order.
+TEST(LocationCommHeld, AllreduceGivesEveryMemberTheResult) {
+  for (const auto& members : {everyLocation(), oddLocationsLastFirst()}) {
+    const int n = static_cast<int>(members->size());
+    std::vector<std::vector<long long>> sums(kLocations);
+    std::vector<std::vector<double>> maxima(kLocations);
+    std::vector<std::vector<int>> where(kLocations);
+    onEveryLocation([&](int location, const HeldLocations& held) {
+      const int m = memberNumber(*members, location);
+      if (m < 0) return;
+      const LocationComm comm(held, members, m, members->size() == kLocations ? 0 : 1);
+      for (int call = 0; call < 3; ++call) {
+        std::vector<long long> own{location + 1LL, call * 100LL + location, -location * 1LL};
+        std::vector<long long> sum(3, -7);
+        if (call % 2 == 0) comm.allreduce(own.data(), sum.data(), 3, MPI_LONG_LONG, MPI_SUM);
+        else {
+          sum = own;
+          comm.allreduce(MPI_IN_PLACE, sum.data(), 3, MPI_LONG_LONG, MPI_SUM);
+        }
+        sums[static_cast<std::size_t>(location)].insert(sums[static_cast<std::size_t>(location)].end(), sum.begin(),
+                                                        sum.end());
+        // MPI_DOUBLE_INT has a gap after the int: the result is copied element by element.
+        struct { double value; int rank; } mine{static_cast<double>((location * 5 + call) % kLocations), m}, best{};
+        comm.allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MAXLOC);
+        maxima[static_cast<std::size_t>(location)].push_back(best.value);
+        where[static_cast<std::size_t>(location)].push_back(best.rank);
+      }
+    });
+    for (int location = 0; location < kLocations; ++location) {
+      if (memberNumber(*members, location) < 0 || sums[static_cast<std::size_t>(location)].empty()) continue;
+      for (int call = 0; call < 3; ++call) {
+        long long first = 0, second = 0, third = 0;
+        double top = -1;
+        int topMember = -1;
+        for (int k = 0; k < n; ++k) {
+          const int other = static_cast<int>((*members)[static_cast<std::size_t>(k)]);
+          first += other + 1;
+          second += call * 100LL + other;
+          third -= other;
+          const double v = (other * 5 + call) % kLocations;
+          if (v > top || (v == top && k < topMember)) top = v, topMember = k;
+        }
+        const auto at = static_cast<std::size_t>(3 * call);
+        EXPECT_EQ(sums[static_cast<std::size_t>(location)][at], first) << "location " << location << " call " << call;
+        EXPECT_EQ(sums[static_cast<std::size_t>(location)][at + 1], second);
+        EXPECT_EQ(sums[static_cast<std::size_t>(location)][at + 2], third);
+        EXPECT_EQ(maxima[static_cast<std::size_t>(location)][static_cast<std::size_t>(call)], top);
+        EXPECT_EQ(where[static_cast<std::size_t>(location)][static_cast<std::size_t>(call)], topMember);
+      }
+    }
+  }
+}
+
+// From every root in turn, on the world and on the odd locations out of order; a type with
+// gaps leaves the receivers' gaps alone.
+TEST(LocationCommHeld, BcastFromEveryRoot) {
+  MPI_Datatype gapped = MPI_DATATYPE_NULL;
+  MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &gapped);
+  MPI_Type_commit(&gapped);
+  for (const auto& members : {everyLocation(), oddLocationsLastFirst()}) {
+    const int n = static_cast<int>(members->size());
+    std::vector<std::vector<int>> got(kLocations);
+    onEveryLocation([&](int location, const HeldLocations& held) {
+      const int m = memberNumber(*members, location);
+      if (m < 0) return;
+      const LocationComm comm(held, members, m, members->size() == kLocations ? 0 : 1);
+      for (int root = 0; root < n; ++root) {
+        std::vector<int> buffer(4, -1);
+        if (m == root) buffer = {value(root, 0, 0, 1), -2, value(root, 1, 0, 1), -2};
+        comm.bcast(buffer.data(), 2, gapped, root);
+        got[static_cast<std::size_t>(location)].insert(got[static_cast<std::size_t>(location)].end(), buffer.begin(),
+                                                       buffer.end());
+      }
+    });
+    for (int location = 0; location < kLocations; ++location) {
+      const int m = memberNumber(*members, location);
+      const std::vector<int>& all = got[static_cast<std::size_t>(location)];
+      if (m < 0 || all.empty()) continue;
+      ASSERT_EQ(all.size(), static_cast<std::size_t>(4 * n));
+      for (int root = 0; root < n; ++root) {
+        const auto at = static_cast<std::size_t>(4 * root);
+        EXPECT_EQ(all[at], value(root, 0, 0, 1)) << "member " << m << " from root " << root;
+        EXPECT_EQ(all[at + 2], value(root, 1, 0, 1)) << "member " << m << " from root " << root;
+        EXPECT_EQ(all[at + 1], m == root ? -2 : -1) << "a gap written, member " << m << " root " << root;
+      }
+    }
+  }
+  MPI_Type_free(&gapped);
+}
+
+// Bytes with 64-bit counts and displacements, uneven and empty blocks, received in reverse
+// order: `count` bytes from member i to member j, each byte naming both.
+std::vector<std::byte> bytesAllToAll(const LocationComm& comm) {
+  const auto n = static_cast<std::size_t>(comm.size());
+  const int me = comm.rank();
+  std::vector<std::size_t> sendCounts(n), sendDispls(n), recvCounts(n), recvDispls(n);
+  std::vector<std::byte> out;
+  for (std::size_t r = 0; r < n; ++r) {
+    sendDispls[r] = out.size();
+    sendCounts[r] = static_cast<std::size_t>(count(me, static_cast<int>(r), 7)) * 3;
+    for (std::size_t k = 0; k < sendCounts[r]; ++k) out.push_back(static_cast<std::byte>(me * 16 + static_cast<int>(r)));
+    recvCounts[r] = static_cast<std::size_t>(count(static_cast<int>(r), me, 7)) * 3;
+  }
+  std::size_t in = 0;
+  for (std::size_t r = n; r-- > 0;) {
+    recvDispls[r] = in;
+    in += recvCounts[r];
+  }
+  std::vector<std::byte> got(in, std::byte{0xff});
+  comm.alltoallvBytes(out.data(), sendCounts.data(), sendDispls.data(), got.data(), recvCounts.data(),
+                      recvDispls.data());
+  return got;
+}
+
+void expectBytes(const std::vector<std::byte>& got, int n, int me) {
+  std::size_t at = 0;
+  for (int from = n - 1; from >= 0; --from)
+    for (int k = 0; k < count(from, me, 7) * 3; ++k, ++at)
+      EXPECT_EQ(static_cast<int>(got.at(at)), from * 16 + me) << "member " << me << " from " << from << " byte " << k;
+  EXPECT_EQ(at, got.size());
+}
+
+TEST(LocationCommHeld, AlltoallvBytes) {
+  std::vector<std::vector<std::byte>> got(kLocations);
+  onEveryLocation([&](int location, const HeldLocations& held) {
+    const LocationComm world(held, everyLocation(), location, 0);
+    got[static_cast<std::size_t>(location)] = bytesAllToAll(world);
+  });
+  const HeldLocations held(MPI_COMM_WORLD, kLocations, false);
+  for (int location = held.first(); location < static_cast<int>(held.first()) + held.held(); ++location)
+    expectBytes(got[static_cast<std::size_t>(location)], kLocations, location);
+}
+
+TEST(LocationCommOnePerProcess, AlltoallvBytes) {
+  const LocationComm world(MPI_COMM_WORLD, false);
+  expectBytes(bytesAllToAll(world), world.size(), world.rank());
 }
 
 }  // namespace
