@@ -40,47 +40,59 @@ struct Scheduler {
   std::size_t running = 0;
   const std::function<void(std::size_t)>* body = nullptr;
   bool progressed = false;
-  // The main stack as the sanitizer knows it, learnt when the first fiber starts.
+  // Whether the switch being made left the main context: the sanitizer tells the arriving side
+  // the bounds of the stack it came from, and the main stack's are only known that way.
+  bool fromMain = false;
   const void* mainBottom = nullptr;
   std::size_t mainSize = 0;
 };
 
 thread_local Scheduler* current = nullptr;
 
-// From the main context into fiber i, until it yields or returns.
-void enter(Scheduler& s, std::size_t i) {
-  s.running = i;
+// On the arriving side of a switch; `fake` is what its own switch away saved.
+void arrived([[maybe_unused]] Scheduler& s, [[maybe_unused]] void* fake) {
 #ifdef WAITSCOPE_FIBERS_ASAN
-  void* fake = nullptr;
-  __sanitizer_start_switch_fiber(&fake, s.fibers[i].stack, kStackBytes);
-#endif
-  swapcontext(&s.main, &s.fibers[i].context);
-#ifdef WAITSCOPE_FIBERS_ASAN
-  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+  const void* bottom = nullptr;
+  std::size_t size = 0;
+  __sanitizer_finish_switch_fiber(fake, &bottom, &size);
+  if (s.fromMain) {
+    s.mainBottom = bottom;
+    s.mainSize = size;
+  }
 #endif
 }
 
-// From the running fiber back to the main context; `finished`: never to be resumed.
-void leave(Scheduler& s, bool finished) {
-  Fiber& f = s.fibers[s.running];
+// From the running context `from` (main's or a fiber's) to fiber `to`, or to main when `to`
+// is the fiber count; returns when something switches back. `finished`: `from` is a fiber that
+// returned, never to be resumed. Fibers switch to each other directly, so a round of k fibers
+// costs k + 1 switches, not 2k (each swapcontext is a system call, for the signal mask).
+void switchTo(Scheduler& s, ucontext_t& from, std::size_t to, bool fromMain, [[maybe_unused]] bool finished) {
+  const bool toMain = to == s.fibers.size();
+  s.fromMain = fromMain;
+  if (!toMain) s.running = to;
+  ucontext_t& target = toMain ? s.main : s.fibers[to].context;
 #ifdef WAITSCOPE_FIBERS_ASAN
   void* fake = nullptr;
-  __sanitizer_start_switch_fiber(finished ? nullptr : &fake, s.mainBottom, s.mainSize);
+  __sanitizer_start_switch_fiber(finished ? nullptr : &fake, toMain ? s.mainBottom : s.fibers[to].stack,
+                                 toMain ? s.mainSize : kStackBytes);
 #else
-  (void)finished;
+  void* fake = nullptr;
 #endif
-  swapcontext(&f.context, &s.main);
-#ifdef WAITSCOPE_FIBERS_ASAN
-  __sanitizer_finish_switch_fiber(fake, &s.mainBottom, &s.mainSize);
-#endif
+  swapcontext(&from, &target);
+  arrived(s, fake);
+}
+
+// The fiber to run after fiber i in this round: the next one not done, else main (the count).
+std::size_t nextAfter(const Scheduler& s, std::size_t i) {
+  std::size_t j = i + 1;
+  while (j < s.fibers.size() && s.fibers[j].done) ++j;
+  return j;
 }
 
 void start() {
   Scheduler& s = *current;
   const std::size_t i = s.running;
-#ifdef WAITSCOPE_FIBERS_ASAN
-  __sanitizer_finish_switch_fiber(nullptr, &s.mainBottom, &s.mainSize);
-#endif
+  arrived(s, nullptr);
   try {
     (*s.body)(i);
   } catch (...) {
@@ -88,7 +100,7 @@ void start() {
   }
   s.fibers[i].done = true;
   s.progressed = true;
-  leave(s, true);
+  switchTo(s, s.fibers[i].context, nextAfter(s, i), false, true);
 }
 
 }  // namespace
@@ -116,15 +128,13 @@ void Fibers::run(std::size_t count, const std::function<void(std::size_t)>& body
   }
   current = &s;
   long pause = 20'000;
-  for (;;) {
-    bool open = false;
+  for (std::size_t first = 0;; first = 0) {
     s.progressed = false;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (s.fibers[i].done) continue;
-      enter(s, i);
-      open = open || !s.fibers[i].done;
-    }
-    if (!open) break;
+    while (first < count && s.fibers[first].done) ++first;
+    if (first == count) break;
+    // One round: each fiber not done runs until it waits or returns, then the next; the last
+    // comes back here.
+    switchTo(s, s.main, first, true, false);
     if (yieldCore && !s.progressed) {
       const timespec wait{0, pause};
       nanosleep(&wait, nullptr);
@@ -142,7 +152,10 @@ void Fibers::run(std::size_t count, const std::function<void(std::size_t)>& body
 bool Fibers::inFiber() { return current != nullptr; }
 
 void Fibers::yield() {
-  if (current) leave(*current, false);
+  if (!current) return;
+  Scheduler& s = *current;
+  const std::size_t i = s.running;
+  switchTo(s, s.fibers[i].context, nextAfter(s, i), false, false);
 }
 
 void Fibers::progressed() {

@@ -6,8 +6,9 @@
 // fiber of its own (replay/fibers.h), and the operations between locations become
 // point-to-point messages, to another process or to the same one, whose waits let the
 // process' other locations run; all-to-alls, all-reductions and broadcasts meet in memory
-// first and send one message per pair of processes and step. Every operation blocks (nonblocking underneath: waits yield,
-// replay/yielding_wait.h) but the point-to-point ones, which return MPI requests.
+// first and send one message per pair of processes and step. Every operation blocks
+// (nonblocking underneath: waits yield, replay/yielding_wait.h) but the point-to-point ones,
+// which return MPI requests.
 #include <mpi.h>
 
 #include <cstddef>
