@@ -70,6 +70,8 @@ HeldLocations::HeldLocations(MPI_Comm processes, int locations, bool yieldCore)
                              " fall to one; run the analysis with more processes (mpiexec -n M, M >= " +
                              std::to_string((locations + perProcess - 1) / perProcess) + ")");
   }
+  // MPI guarantees tags up to 32767 at least.
+  meetingGroups_ = (found ? *tagUpperBound / kContexts : 32767 / kContexts) + 1;
   towards_.resize(static_cast<std::size_t>(most));
   for (MPI_Comm& comm : towards_) MPI_Comm_dup(processes, &comm);
   MPI_Comm_dup(processes, &meetingComm_);

@@ -75,8 +75,12 @@ class HeldLocations {
   using MeetingKey = std::tuple<int, int, int, long>;
   Meeting& meeting(const MeetingKey& key, std::size_t members) const;
   void leave(const MeetingKey& key) const;
-  // Where the processes' messages of the meetings travel, tagged by group and context.
+  // Where the processes' messages of the meetings travel, tagged by group and context. Member
+  // lists of different groups must not share a tag: a process completes the meetings of
+  // communicators with different members in whichever order its locations reach them, which
+  // another process need not share, and MPI would match their messages in that order.
   MPI_Comm meetings() const { return meetingComm_; }
+  int meetingTag(int group, int context) const { return (group % meetingGroups_) * kContexts + context; }
 
  private:
   MPI_Comm processes_;
@@ -86,6 +90,7 @@ class HeldLocations {
   std::vector<trace::Rank> first_;  // per process, and the end
   std::vector<MPI_Comm> towards_;   // per location index
   MPI_Comm meetingComm_ = MPI_COMM_NULL;
+  int meetingGroups_ = 1;  // the groups that have tags of their own (MPI_TAG_UB / kContexts: 2^26 or more)
   // The fibers of one thread share it: no lock.
   mutable std::map<MeetingKey, Meeting> meetings_;
 };
@@ -173,7 +178,7 @@ class LocationComm {
   HeldLocations::Meeting* arrive(const HeldLocations::MeetingPart& mine, const HeldLocations::MeetingKey& key) const;
   void close(HeldLocations::Meeting& meeting, const HeldLocations::MeetingKey& key) const;
   HeldLocations::MeetingKey nextMeeting() const { return {group_, context_, size_, meetings_++}; }
-  int meetingTag() const { return (group_ % 2000) * HeldLocations::kContexts + context_; }
+  int meetingTag() const { return held_->meetingTag(group_, context_); }
   // Between the processes that hold members, on the meetings' communicator: a binomial tree.
   void reduceAcrossProcesses(void* buffer, int count, MPI_Datatype type, MPI_Op op) const;
   void bcastAcrossProcesses(void* buffer, int count, MPI_Datatype type, std::size_t rootEntry) const;

@@ -315,5 +315,40 @@ TEST(LocationCommOnePerProcess, AlltoallvBytes) {
   expectBytes(bytesAllToAll(world), world.size(), world.rank());
 }
 
+// Two communicators with different members whose group numbers lie 2000 apart, each held by
+// the same two processes, which reach them in opposite orders: location 0 (first process)
+// and location 5 (last) yield a while first. Their meetings' messages must not meet each other's.
+TEST(LocationCommHeld, MeetingsOfDifferentMembersInDifferentOrders) {
+  const auto a = std::make_shared<std::vector<trace::Rank>>(std::vector<trace::Rank>{0, 6});
+  const auto b = std::make_shared<std::vector<trace::Rank>>(std::vector<trace::Rank>{1, 5});
+  std::vector<long long> got(kLocations, -1);
+  onEveryLocation([&](int location, const HeldLocations& held) {
+    if (location == 0 || location == 5)
+      for (int turn = 0; turn < 20; ++turn) Fibers::yield();
+    for (const auto& [members, group] : {std::pair{a, 1}, std::pair{b, 2001}}) {
+      const int m = memberNumber(*members, location);
+      if (m < 0) continue;
+      const LocationComm comm(held, members, m, group);
+      long long mine = 1LL << (10 * group / 2000 + location), sum = 0;
+      comm.allreduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM);
+      got[static_cast<std::size_t>(location)] = sum;
+    }
+  });
+  const auto expected = [](int group, const std::vector<trace::Rank>& members) {
+    long long sum = 0;
+    for (const trace::Rank r : members) sum += 1LL << (10 * group / 2000 + static_cast<int>(r));
+    return sum;
+  };
+  const HeldLocations held(MPI_COMM_WORLD, kLocations, false);
+  for (int location = held.first(); location < static_cast<int>(held.first()) + held.held(); ++location) {
+    if (memberNumber(*a, location) >= 0) {
+      EXPECT_EQ(got[static_cast<std::size_t>(location)], expected(1, *a)) << "location " << location;
+    }
+    if (memberNumber(*b, location) >= 0) {
+      EXPECT_EQ(got[static_cast<std::size_t>(location)], expected(2001, *b)) << "location " << location;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace waitscope::replay
