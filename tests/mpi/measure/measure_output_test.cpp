@@ -224,9 +224,11 @@ TEST_F(RecordingOutput, ACompletionThatDoesNotFitKeepsWhatTheRunLeft) {
   const std::string runLog = (*dir / "complete-run.log").string();
   const std::string complete = test::tool("waitscope-run") + " --complete " + out;
   // The aborted run as waitscope-run starts it (3 s for the other ranks' handlers to flush);
-  // what it said and the listing before the disk fills are kept for a failure's message.
+  // what it said and the listing before the disk fills are kept for a failure's message. The
+  // run itself must fit: on a loaded machine its ranks' flushes took more than 1 MB and failed
+  // for lack of space before `dd` filled the disk on purpose.
   const auto r = withTmpfs(
-      mount, "size=1m",
+      mount, "size=16m",
       "WAITSCOPE_TRACE_DIR=" + out + " OMPI_MCA_odls_base_sigkill_timeout=3 " + kRootEnv + " timeout 120 " +
           std::string(WAITSCOPE_MPIEXEC) + " -n 2 " + WAITSCOPE_PROBE + " --calls 200 --abort >" + runLog +
           " 2>&1; ls -AR " + out + " >> " + runLog + "; cat " + out + "/traces.failed >> " + runLog +
