@@ -71,12 +71,10 @@ void switchTo(Scheduler& s, ucontext_t& from, std::size_t to, bool fromMain, [[m
   s.fromMain = fromMain;
   if (!toMain) s.running = to;
   ucontext_t& target = toMain ? s.main : s.fibers[to].context;
-#ifdef WAITSCOPE_FIBERS_ASAN
   void* fake = nullptr;
+#ifdef WAITSCOPE_FIBERS_ASAN
   __sanitizer_start_switch_fiber(finished ? nullptr : &fake, toMain ? s.mainBottom : s.fibers[to].stack,
                                  toMain ? s.mainSize : kStackBytes);
-#else
-  void* fake = nullptr;
 #endif
   swapcontext(&from, &target);
   arrived(s, fake);
