@@ -225,8 +225,8 @@ TEST_F(RecordingOutput, ACompletionThatDoesNotFitKeepsWhatTheRunLeft) {
   const std::string complete = test::tool("waitscope-run") + " --complete " + out;
   // The aborted run as waitscope-run starts it (3 s for the other ranks' handlers to flush);
   // what it said and the listing before the disk fills are kept for a failure's message. The
-  // run itself must fit: on a loaded machine its ranks' flushes took more than 1 MB and failed
-  // for lack of space before `dd` filled the disk on purpose.
+  // run itself must fit: the probe's polling loops record an event per call, so its trace grows
+  // with the time it waits (41,530 events, 705 KB, on one rank of a loaded machine).
   const auto r = withTmpfs(
       mount, "size=16m",
       "WAITSCOPE_TRACE_DIR=" + out + " OMPI_MCA_odls_base_sigkill_timeout=3 " + kRootEnv + " timeout 120 " +
