@@ -167,8 +167,12 @@ TEST_F(InterComm, ConstructedWaitsAreThere) {
     EXPECT_EQ(at("mpi_barrier_wait", rank, "MPI_Barrier", interBarrier), 0.0) << rank;  // not analyzed
     EXPECT_EQ(trace->value("mpi_barrier_wait", rank, "main/MPI_Barrier", interBarrier), 0.0) << rank;
   }
-  for (int rank = 0; rank < kRanks - 1; ++rank)
-    EXPECT_GT(at("mpi_barrier_wait", rank, "MPI_Barrier", mergedBarrier), 0.0) << rank;
+  // Every rank but the last to enter waits at the merged barrier. barrier_work(r * d) makes the
+  // last rank that one, but d is 10 ms, which a loaded machine can outweigh (rank 2 once entered
+  // after rank 3 under stress-ng): count the ranks, whichever came last.
+  int waiting = 0;
+  for (int rank = 0; rank < kRanks; ++rank) waiting += at("mpi_barrier_wait", rank, "MPI_Barrier", mergedBarrier) > 0.0;
+  EXPECT_GE(waiting, kRanks - 1);
   EXPECT_GT(at("mpi_latesender", kRanks - 1, "MPI_Recv", idupRecv), 0.0);
 }
 
