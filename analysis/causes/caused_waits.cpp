@@ -11,17 +11,45 @@ std::uint32_t PathLists::intern(const std::vector<CallPathId>& paths) {
   std::uint64_t hash = 0xcbf29ce484222325ULL ^ paths.size();  // FNV-1a over the ids
   for (const CallPathId p : paths) hash = (hash ^ p) * 0x100000001b3ULL;
   const auto length = static_cast<std::uint32_t>(paths.size());
-  for (auto [it, end] = byHash_.equal_range(hash); it != end; ++it) {
-    const Kept& kept = it->second;
-    if (kept.length != length) continue;
-    std::size_t k = 0;
-    while (k < length && pool_[kept.first + k] == paths[k]) ++k;
-    if (k == length) return kept.first;
+  if (!slots_.empty()) {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = slotOf(hash); slots_[i].length != kFreeSlot; i = (i + 1) & mask) {
+      const Kept& kept = slots_[i];
+      if (kept.hash != hash || kept.length != length) continue;
+      std::size_t k = 0;
+      while (k < length && pool_[kept.first + k] == paths[k]) ++k;
+      if (k == length) return kept.first;
+    }
   }
   const auto first = static_cast<std::uint32_t>(pool_.size());
   for (const CallPathId p : paths) pool_.push_back(p);
-  if (byHash_.size() < kMaxDistinct) byHash_.emplace(hash, Kept{first, length});
+  if (kept_ < kMaxDistinct) {
+    if (2 * (kept_ + 1) > slots_.size()) grow();
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = slotOf(hash);
+    while (slots_[i].length != kFreeSlot) i = (i + 1) & mask;
+    slots_[i] = {hash, first, length};
+    ++kept_;
+  }
   return first;
+}
+
+// The high bits of the hash times the golden ratio: FNV-1a's low bits depend only on the low
+// bits of the ids.
+std::size_t PathLists::slotOf(std::uint64_t hash) const {
+  return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ULL) >> 32) & (slots_.size() - 1);
+}
+
+void PathLists::grow() {
+  std::vector<Kept> old(slots_.empty() ? std::size_t{64} : 2 * slots_.size(), Kept{0, 0, kFreeSlot});
+  old.swap(slots_);
+  const std::size_t mask = slots_.size() - 1;
+  for (const Kept& kept : old) {
+    if (kept.length == kFreeSlot) continue;
+    std::size_t i = slotOf(kept.hash);
+    while (slots_[i].length != kFreeSlot) i = (i + 1) & mask;
+    slots_[i] = kept;
+  }
 }
 
 void CausedWaits::prepare(Rank waiter, const WaitHeader& h, const std::vector<double>& theirTime, SearchHints& hints) {
