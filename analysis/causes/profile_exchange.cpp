@@ -59,11 +59,8 @@ void ProfileExchange::run() {
   const auto n = static_cast<std::size_t>(ctx_.worldSize);
   theirTime_.assign(ctx_.trace.callTree.size(), 0.0);
   nextOfCause_.assign(causeBegin_.begin(), causeBegin_.end() - 1);
-  waiterHints_.assign(n, {});
-  causeHints_.assign(n, {});
-  keysSent_.assign(n, 0);
-  keysFrom_.assign(n, 0);
-  localPathOf_.assign(n, {});
+  causeSlot_.assign(n, kNoSlot);
+  waiterSlot_.assign(n, kNoSlot);
   sendCount_.assign(n, 0);
   recvCount_.assign(n, 0);
   sdispl_.assign(n + 1, 0);
@@ -108,8 +105,9 @@ bool ProfileExchange::prepareRound() {
     const std::size_t first = out_.size();
     sdispl_[c] = static_cast<int>(first);
     std::uint32_t& next = nextOfCause_[c];
-    if (next < causeBegin_[c + 1] && !keysSent_[c]) {
-      keysSent_[c] = 1;
+    if (next < causeBegin_[c + 1] && causeSlot_[c] == kNoSlot) {
+      causeSlot_[c] = static_cast<std::uint32_t>(causeHints_.size());
+      causeHints_.emplace_back();
       const auto paths = static_cast<std::uint32_t>(keys_.keys().size());
       char* at = grow(out_, sizeof paths + paths * sizeof(std::uint64_t));
       at = put(at, paths);
@@ -118,7 +116,7 @@ bool ProfileExchange::prepareRound() {
     for (; next < causeBegin_[c + 1] && out_.size() - first < share; ++next) {
       const std::uint32_t id = byCause_[next];
       const Wait& w = waits_[id];
-      SearchHints& hints = waiterHints_[c];
+      SearchHints& hints = causeHints_[causeSlot_[c]];
       profile_.profile(syncs_.previousSync(w.cause, w.start, hints), w.start, hints);
       char* at = grow(out_, kHeaderBytes + profile_.profiled().size() * kEntryBytes);
       at = put(at, id);
@@ -145,12 +143,15 @@ void ProfileExchange::receiveProfiles() {
   for (std::size_t p = 0; p < n; ++p) {
     const char* at = in_.data() + rdispl_[p];
     const char* const end = in_.data() + rdispl_[p + 1];
-    std::vector<CallPathId>& local = localPathOf_[p];
-    if (at < end && !keysFrom_[p]) {
-      keysFrom_[p] = 1;
+    if (at == end) continue;
+    if (waiterSlot_[p] == kNoSlot) {
+      waiterSlot_[p] = static_cast<std::uint32_t>(waiters_.size());
+      std::vector<CallPathId>& local = waiters_.emplace_back().localPathOf;
       local.resize(take<std::uint32_t>(at));
       for (CallPathId& path : local) path = keys_.localPathOfKey(take<std::uint64_t>(at));
     }
+    Waiter& waiter = waiters_[waiterSlot_[p]];
+    const std::vector<CallPathId>& local = waiter.localPathOf;
     while (at < end) {
       WaitHeader h;
       h.waitId = take<std::uint32_t>(at);
@@ -168,7 +169,7 @@ void ProfileExchange::receiveProfiles() {
           theirTime_[mine] += time;
         }
       }
-      caused_.prepare(static_cast<Rank>(p), h, theirTime_, causeHints_[p]);
+      caused_.prepare(static_cast<Rank>(p), h, theirTime_, waiter.hints);
       for (const CallPathId path : theirTouched_) theirTime_[path] = 0.0;
       theirTouched_.clear();
     }

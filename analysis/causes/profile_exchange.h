@@ -55,9 +55,18 @@ class ProfileExchange {
   std::vector<std::uint32_t> nextOfCause_;  // the next entry of byCause_ to send, per cause
   std::vector<std::size_t> grantOf_;        // per cause, the bytes it takes from this rank in a round
   int waitersLeft_ = 0;                     // as a cause: the ranks with wait states still to send it
-  std::vector<SearchHints> waiterHints_, causeHints_;
-  std::vector<char> keysSent_, keysFrom_;
-  std::vector<std::vector<trace::CallPathId>> localPathOf_;  // per waiter, its path ids -> this rank's
+  // The search state of the peers this rank waited for and of those that waited for it, in slots
+  // made as they first exchange (the keys go with the first bytes): a rank has few of them, and a
+  // process holding many locations of a large world would otherwise keep every pair.
+  static constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
+  struct Waiter {
+    SearchHints hints;
+    std::vector<trace::CallPathId> localPathOf;  // its path ids -> this rank's
+  };
+  std::vector<std::uint32_t> causeSlot_;   // per peer: its slot in causeHints_ once this rank sent it keys
+  std::vector<std::uint32_t> waiterSlot_;  // per peer: its slot in waiters_ once its keys came
+  std::vector<SearchHints> causeHints_;    // as waiter, per cause
+  std::vector<Waiter> waiters_;            // as cause, per waiter
   std::vector<char> out_, in_;
   std::vector<int> sendCount_, recvCount_, sdispl_, rdispl_, sendInfo_, recvInfo_;
   std::vector<double> theirTime_;  // per local call path, for the wait state being prepared

@@ -25,7 +25,7 @@ SyncIndex::SyncIndex(const replay::ReplayContext& ctx, const std::vector<Wait>& 
   for (const replay::Call& call : ctx.calls.initCalls()) globalSyncs_.times.push_back(call.enter);
   for (const replay::Call& call : ctx.calls.finalizeCalls()) globalSyncs_.times.push_back(call.enter);
   sortTimes(globalSyncs_.times);
-  perPeer_.assign(static_cast<std::size_t>(ctx.worldSize), {});
+  peerSlot_.assign(static_cast<std::size_t>(ctx.worldSize), kNoSlot);
   traceStart_ = ev.events.empty() ? 0.0 : ev.events.front().time;
   const std::vector<std::uint32_t>& nonRegion = ctx.calls.nonRegionEvents();
   for (std::size_t k = 0; k < nonRegion.size(); ++k) {
@@ -53,7 +53,7 @@ SyncIndex::SyncIndex(const replay::ReplayContext& ctx, const std::vector<Wait>& 
       case EventKind::MpiIrecv: {
         const auto& m = ev.message(e);
         const Rank peer = ctx.worldRankOf(m.comm, m.peer);
-        if (peer < perPeer_.size()) perPeer_[peer].times.push_back(at);
+        if (peer < peerSlot_.size()) peerTimes(peer).times.push_back(at);
         break;
       }
       case EventKind::MpiCollectiveEnd:
@@ -74,7 +74,7 @@ SyncIndex::SyncIndex(const replay::ReplayContext& ctx, const std::vector<Wait>& 
         const trace::GroupId g = ev.rmaRecord(e).group;
         if (g < defs.groups.size() && defs.groups[g].type != trace::GroupType::CommSelf)
           for (const Rank r : defs.groups[g].members)
-            if (r < perPeer_.size()) perPeer_[r].times.push_back(at);
+            if (r < peerSlot_.size()) peerTimes(r).times.push_back(at);
         break;
       }
       default:
@@ -94,6 +94,15 @@ SyncIndex::SyncIndex(const replay::ReplayContext& ctx, const std::vector<Wait>& 
   }
 }
 
+SyncIndex::Times& SyncIndex::peerTimes(Rank peer) {
+  std::uint32_t& slot = peerSlot_[peer];
+  if (slot == kNoSlot) {
+    slot = static_cast<std::uint32_t>(perPeer_.size());
+    perPeer_.emplace_back();
+  }
+  return perPeer_[slot];
+}
+
 // The latest of the synchronization times with `peer` (messages, groups, communicators containing
 // it, MPI_Init/Finalize) before t: the latest before t of each list.
 double SyncIndex::previousSync(Rank peer, double t, SearchHints& hints) {
@@ -104,7 +113,7 @@ double SyncIndex::previousSync(Rank peer, double t, SearchHints& hints) {
     if (list.hint > 0) best = std::max(best, times[list.hint - 1]);
   };
   latestBefore(globalSyncs_);
-  latestBefore(perPeer_[peer]);
+  if (peer < peerSlot_.size() && peerSlot_[peer] != kNoSlot) latestBefore(perPeer_[peerSlot_[peer]]);
   for (auto& [comm, list] : perComm_)
     if (list.members[peer]) latestBefore(list.syncs);
   // Synchronized where that call's own wait state ended (after a barrier wait,

@@ -4,6 +4,7 @@
 // post/start/complete/wait whose group names it, MPI_Init/Finalize, or the start of the trace).
 // A wait state's synchronization interval starts there on both sides.
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -33,14 +34,21 @@ class SyncIndex {
     std::vector<double> times;
     std::size_t hint = 0;
   };
+  static constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
   struct CommTimes {
     Times syncs;
     std::vector<char> members;  // per world rank
   };
 
+  // The times of the peers this location synchronized with in pairs, by slot: a location has few
+  // such peers, and a process holding many locations of a large world would otherwise keep a list
+  // for every pair.
+  Times& peerTimes(trace::Rank peer);
+
   const std::vector<Wait>& waits_;
   double traceStart_ = 0.0;
   Times globalSyncs_;
+  std::vector<std::uint32_t> peerSlot_;  // per world rank: its slot in perPeer_, or kNoSlot
   std::vector<Times> perPeer_;
   std::map<trace::CommId, CommTimes> perComm_;
 };

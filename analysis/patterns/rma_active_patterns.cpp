@@ -197,7 +197,6 @@ class ActiveReplay {
   std::uint64_t run() {
     if (defs_.windows.empty()) return 0;  // every rank sees the same definitions
     reduceOverlaps();
-    outboxes_.resize(static_cast<std::size_t>(ctx_.worldSize));
     walk(Pass::Note);
     exchangeNotes();
     walk(Pass::Evaluate);
@@ -310,11 +309,14 @@ class ActiveReplay {
 
   // ---- the exchange ----
   void exchangeNotes() {
-    std::vector<std::vector<std::byte>> out(outboxes_.size());
-    for (std::size_t r = 0; r < out.size(); ++r) {
-      append(out[r], outboxes_[r].posts);
-      append(out[r], outboxes_[r].completes);
-      append(out[r], outboxes_[r].fences);
+    // Nothing at all to the ranks without notes (the receivers skip empty strings): an empty
+    // vector per rank is all this costs per rank of the world.
+    std::vector<std::vector<std::byte>> out(static_cast<std::size_t>(ctx_.worldSize));
+    for (const auto& [r, box] : outboxes_) {
+      if (r >= out.size()) continue;  // window members are world ranks (commRanks checks)
+      append(out[r], box.posts);
+      append(out[r], box.completes);
+      append(out[r], box.fences);
     }
     outboxes_ = {};
     const replay::PutExchange in(out, ctx_.comms.world());
@@ -608,7 +610,10 @@ class ActiveReplay {
   std::vector<std::uint64_t> fenceOrdinal_;  // per window: fences walked so far, over all lifetimes
   std::vector<std::array<std::vector<Overlap>, kKinds>> overlaps_;  // per window and kind, in trace order
   std::vector<std::array<std::size_t, kKinds>> overlapCursor_;
-  std::vector<Outbox> outboxes_;  // per world rank, filled by the first walk
+  // Per world rank that has notes, filled by the first walk: a location writes to the few
+  // partners of its windows, and with many ranks per analysis process an entry for every rank of
+  // the world, in every location, took more memory than the events.
+  std::map<Rank, Outbox> outboxes_;
   NoteQueues<PostNote> posts_;
   NoteQueues<CompleteNote> completes_;
   std::vector<FenceNote> fenceNotes_;  // by window, closing fence and origin
