@@ -91,27 +91,27 @@ report::Report reportFor(const trace::Trace& trace) {
   r.metrics.push_back({"mpi_latesender", "Late Sender", "", report::MetricUnit::Seconds, 0});
   r.metrics.push_back({"mpi_wait_nxn", "Wait at NxN", "", report::MetricUnit::Seconds, 0});
   r.metrics.push_back({"mpi_rma_wait_at_fence", "Wait at Fence", "", report::MetricUnit::Seconds, 0});
-  for (const trace::Region& reg : trace.defs.regions)
+  for (const trace::Region& reg : trace.defs->regions)
     r.regions.push_back({reg.name, reg.file, reg.beginLine, reg.endLine, reg.name.rfind("MPI_", 0) == 0 ? "mpi" : "compiler"});
   for (const trace::CallPath& p : trace.callTree.paths()) {
     report::CallPath c;
     c.parent = p.parent == trace::kNone ? report::kNoId : p.parent;
     c.region = p.region;
     if (p.callSite != trace::kNone) {
-      c.callSiteFile = trace.defs.sourceLocations[p.callSite].file;
-      c.callSiteLine = trace.defs.sourceLocations[p.callSite].line;
+      c.callSiteFile = trace.defs->sourceLocations[p.callSite].file;
+      c.callSiteLine = trace.defs->sourceLocations[p.callSite].line;
     }
     r.callPaths.push_back(c);
   }
   r.systemNodes.push_back({"machine", "machine", report::kNoId});
   for (std::uint32_t n = 0; n < 4; ++n) r.systemNodes.push_back({"node" + std::to_string(n), "node", 0});
-  const std::size_t ranks = trace.defs.worldLocations.size();
+  const std::size_t ranks = trace.defs->worldLocations.size();
   for (std::size_t l = 0; l < ranks; ++l)
     r.locations.push_back({"MPI Rank " + std::to_string(l), static_cast<std::uint32_t>(l),
                            1 + static_cast<std::uint32_t>(l * 4 / ranks)});
   double begin = 1e300, end = -1e300;
   for (const trace::LocationEvents& ev : trace.locations) {
-    const std::uint32_t loc = trace.defs.worldRankOfLocation(ev.location);
+    const std::uint32_t loc = trace.defs->worldRankOfLocation(ev.location);
     std::vector<std::pair<double, trace::CallPathId>> stack;
     std::uint64_t calls = 0;
     for (const trace::Event& e : ev.events) {
@@ -122,7 +122,7 @@ report::Report reportFor(const trace::Trace& trace) {
       } else if (e.kind == trace::EventKind::Leave && !stack.empty()) {
         const auto [enter, path] = stack.back();
         stack.pop_back();
-        const std::string& name = trace.defs.regions[trace.callTree[path].region].name;
+        const std::string& name = trace.defs->regions[trace.callTree[path].region].name;
         const std::uint32_t metric = name == "MPI_Recv" ? 1 : name == "MPI_Allreduce" ? 2 : name == "MPI_Win_fence" ? 3 : 0;
         if (metric != 0 && calls++ % 4 == 0) r.instances.push_back({metric, loc, path, enter, e.time, (loc + 1) % static_cast<std::uint32_t>(ranks)});
       }

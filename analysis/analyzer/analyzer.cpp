@@ -178,10 +178,10 @@ LocalResult analyzePhases(trace::Trace& local, const LocationComm& world, const 
     if (options.progress) options.progress(name, percent);
   };
   const int me = world.rank(), size = world.size();
-  if (static_cast<std::size_t>(size) != local.defs.worldLocations.size()) {
+  if (static_cast<std::size_t>(size) != local.defs->worldLocations.size()) {
     std::ostringstream out;
-    out << "the trace has " << local.defs.worldLocations.size() << " MPI locations but the analysis runs on " << size
-        << " ranks; run it with mpiexec -n " << local.defs.worldLocations.size();
+    out << "the trace has " << local.defs->worldLocations.size() << " MPI locations but the analysis runs on " << size
+        << " ranks; run it with mpiexec -n " << local.defs->worldLocations.size();
     throw AnalysisError(out.str());
   }
   if (local.locations.size() != 1) throw AnalysisError("internal error: one location per analysis rank expected");
@@ -198,7 +198,7 @@ LocalResult analyzePhases(trace::Trace& local, const LocationComm& world, const 
   // a trace without violations (the usual one) the correction's exchange and its memory. The
   // search runs in its usual order, so the results are the same bit for bit.
   bool searched = false;
-  if (options.timeCorrection && local.defs.windows.empty()) {
+  if (options.timeCorrection && local.defs->windows.empty()) {
     searchMessagesAndCollectives(f, local, me, size, comms, result, [](std::string_view, int) {});
     const unsigned long long mine = result.clockViolations.p2p + result.clockViolations.collective;
     unsigned long long all = 0;

@@ -177,7 +177,7 @@ report::Report gatherOnRoot(const trace::Trace& local, const LocalResult& result
   toGlobal.assign(static_cast<std::size_t>(size), {});
   if (me == 0) {
 
-    const auto& defs = local.defs;
+    const trace::Definitions& defs = *local.defs;
     // Metrics: the table, in enum order (its parents come first).
     for (const auto& def : metrics::metricTable()) {
       report::Metric m;

@@ -27,14 +27,14 @@ struct ReplayContext {
   // communicators, this rank itself; for an inter-communicator, rank `rank` of the
   // group this rank is not in. kNone if out of range.
   trace::Rank worldRankOf(trace::CommId comm, trace::Rank rank) const {
-    if (trace.defs.isInterComm(comm)) return trace.defs.peerWorldRank(comm, rank, worldRank);
+    if (trace.defs->isInterComm(comm)) return trace.defs->peerWorldRank(comm, rank, worldRank);
     const LocationComm* c = comms.get(comm);
     if (c && c->size() == 1 && rank == 0) return worldRank;
-    return trace.defs.worldRank(comm, rank);
+    return trace.defs->worldRank(comm, rank);
   }
   // Name of the region a call path ends in ("MPI_Win_start").
   const std::string& regionName(trace::CallPathId path) const {
-    return trace.defs.regions[trace.callTree[path].region].name;
+    return trace.defs->regions[trace.callTree[path].region].name;
   }
 };
 

@@ -56,7 +56,7 @@ void shiftBy(std::vector<trace::Event>& events, const ShiftCurve& curve) {
 }  // namespace
 
 void applyClockCorrections(trace::Trace& trace, const std::vector<trace::LocationClockCorrection>& corrections) {
-  const std::vector<trace::Rank> rankOf = trace.defs.processRanks();
+  const std::vector<trace::Rank> rankOf = trace.defs->processRanks();
   const auto rankOfLocation = [&](trace::LocationId l) { return l < rankOf.size() ? rankOf[l] : trace::kNone; };
   std::vector<ShiftCurve> curves(corrections.size());
   for (std::size_t i = 0; i < trace.locations.size(); ++i) {

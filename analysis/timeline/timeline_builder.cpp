@@ -85,9 +85,9 @@ std::vector<std::uint32_t> mapCallPaths(const trace::Trace& trace, const std::ma
     }
     std::string file;
     std::uint32_t line = 0;
-    if (p.callSite != trace::kNone && p.callSite < trace.defs.sourceLocations.size()) {
-      file = trace.defs.sourceLocations[p.callSite].file;
-      line = trace.defs.sourceLocations[p.callSite].line;
+    if (p.callSite != trace::kNone && p.callSite < trace.defs->sourceLocations.size()) {
+      file = trace.defs->sourceLocations[p.callSite].file;
+      line = trace.defs->sourceLocations[p.callSite].line;
     }
     const auto it = keys.find(ReportPathKey{parent, p.region, file, line});
     if (it != keys.end()) map[i] = it->second;
@@ -624,7 +624,7 @@ TimelineIndex buildTimelineIndex(const std::string& tracePath, const report::Rep
   const trace::Trace definitions = trace::readTrace(tracePath, options);
   options.definitionsOnly = false;
   IndexBuilder builder(report);
-  for (trace::Rank r = 0; r < definitions.defs.worldLocations.size(); ++r) {
+  for (trace::Rank r = 0; r < definitions.defs->worldLocations.size(); ++r) {
     trace::Trace one = trace::readTraceRanks(tracePath, {r}, options);
     if (corrections) applyClockCorrections(one, *corrections);
     addLoaded(builder, one);

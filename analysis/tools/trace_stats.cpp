@@ -25,7 +25,7 @@ void printStatsText(const trace::Trace& trace, std::ostream& out) {
   out << "locations:  " << trace.locations.size() << '\n';
   out << "events:     " << trace.eventCount() << '\n';
   out << "duration:   " << std::fixed << std::setprecision(6)
-      << static_cast<double>(trace.defs.clock.traceLength) / static_cast<double>(trace.defs.clock.ticksPerSecond)
+      << static_cast<double>(trace.defs->clock.traceLength) / static_cast<double>(trace.defs->clock.ticksPerSecond)
       << " s\n";
   out << "call paths: " << trace.callTree.size() << '\n';
   for (std::size_t k = 0; k < kEventKindCount; ++k)

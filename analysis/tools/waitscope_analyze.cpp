@@ -91,7 +91,7 @@ std::string precheck(const Options& o, int size, int& locations) {
       return o.trace + ": the trace is incomplete (" + defs.incomplete +
              "): its events stop where the run ended, so it cannot be replayed; record a run that reaches "
              "MPI_Finalize";
-    const std::size_t n = defs.defs.worldLocations.size();
+    const std::size_t n = defs.defs->worldLocations.size();
     locations = static_cast<int>(n);
     if (n < static_cast<std::size_t>(size))
       return o.trace + ": the trace has " + std::to_string(n) + " MPI ranks but waitscope-analyze runs on " +
@@ -167,10 +167,9 @@ int run(int argc, char** argv) {
       traces.push_back(trace::readTraceForRank(o.trace, MPI_COMM_WORLD, ro));
     } else {
       held.emplace(MPI_COMM_WORLD, locations, yieldCore);
-      for (int i = 0; i < held->held(); ++i) {
-        traces.push_back(trace::readTraceRanks(o.trace, {held->first() + static_cast<trace::Rank>(i)}, ro));
-        ro.warn = [](const std::string&) {};  // the first location's warnings speak for all
-      }
+      std::vector<trace::Rank> ranks;
+      for (int i = 0; i < held->held(); ++i) ranks.push_back(held->first() + static_cast<trace::Rank>(i));
+      traces = trace::readTraceRanksEach(o.trace, ranks, ro);  // the first location's warnings speak for all
     }
   } catch (const std::bad_alloc&) {
     readError = replay::outOfMemoryMessage("read", replay::memoryState(), 0);

@@ -655,8 +655,11 @@ std::uintmax_t fileSizeOr(const fs::path& p, std::uintmax_t fallback) {
 
 namespace {
 
-Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* worldRanks, const ReadOptions& options,
-                       const std::function<void(OTF2_Reader*)>& configureCollectives) {
+// The trace of the given ranks (all MPI ranks without a list), or with `eachRank` a trace per rank
+// in their order, from one reader: the definitions are read once and shared between them.
+std::vector<Trace> readTracesChecked(const std::string& anchorPath, const std::vector<Rank>* worldRanks,
+                                     const ReadOptions& options,
+                                     const std::function<void(OTF2_Reader*)>& configureCollectives, bool eachRank) {
   Otf2ErrorCapture capture;
   clearOtf2Error();
   const fs::path anchor(anchorPath);
@@ -674,12 +677,24 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
   const fs::path globalDefs = fs::path(anchor).replace_extension(".def");
   const fs::path locationDir = fs::path(anchor).replace_extension("");
 
-  Trace trace;
+  Trace trace;              // the first rank's, and the definitions' and the warnings' of all
+  std::vector<Trace> others;  // with eachRank, the other ranks' in their order
   trace.anchorPath = anchorPath;
-  auto warn = [&](const std::string& line) {
-    trace.warnings.push_back(line);
-    (options.warn ? options.warn : defaultWarn)(line);
+  auto all = [&] {
+    std::vector<Trace> out;
+    out.reserve(1 + others.size());
+    out.push_back(std::move(trace));
+    for (Trace& other : others) out.push_back(std::move(other));
+    return out;
   };
+  // Each trace keeps its warnings; those of the first are shown (the others' definitions
+  // warnings are the same, and their ranks speak through the first, as ranks but 0 do in a
+  // parallel read).
+  auto warnIn = [&](Trace& to, const std::string& line) {
+    to.warnings.push_back(line);
+    if (&to == &trace) (options.warn ? options.warn : defaultWarn)(line);
+  };
+  auto warn = [&](const std::string& line) { warnIn(trace, line); };
 
   ReaderPtr reader(OTF2_Reader_Open(anchorPath.c_str()));
   if (!reader)
@@ -702,7 +717,7 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
     throw TraceError(globalDefs.string() + ": " + notAFile(type));
 
   DefinitionContext defs;
-  defs.defs = &trace.defs;
+  defs.defs = &*trace.defs;
   {
     OTF2_GlobalDefReader* defReader = OTF2_Reader_GetGlobalDefReader(reader.get());
     if (!defReader) throw TraceError(globalDefs.string() + ": cannot open global definitions (" + lastOtf2Error() + ")");
@@ -717,23 +732,23 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
     OTF2_Reader_CloseGlobalDefReader(reader.get(), defReader);
   }
   resolveDefinitions(defs, warn);
-  if (trace.defs.locations.empty())
+  if (trace.defs->locations.empty())
     throw TraceError(globalDefs.string() + ": the archive defines no locations; it holds no events to analyze");
-  if (trace.defs.worldLocations.empty())
+  if (trace.defs->worldLocations.empty())
     throw TraceError(globalDefs.string() + ": the archive defines no MPI rank (CPU thread of a process) to analyze");
 
-  if (options.definitionsOnly) return trace;
+  if (options.definitionsOnly) return all();
 
   std::vector<Rank> ranks;
   if (worldRanks) {
     ranks = *worldRanks;
   } else {
-    for (Rank r = 0; r < trace.defs.worldLocations.size(); ++r) ranks.push_back(r);
+    for (Rank r = 0; r < trace.defs->worldLocations.size(); ++r) ranks.push_back(r);
   }
   for (Rank r : ranks)
-    if (r >= trace.defs.worldLocations.size())
+    if (r >= trace.defs->worldLocations.size())
       throw TraceError(anchorPath + ": rank " + std::to_string(r) + " requested, but the trace has only " +
-                       std::to_string(trace.defs.worldLocations.size()) + " MPI ranks");
+                       std::to_string(trace.defs->worldLocations.size()) + " MPI ranks");
 
   // What to read: the ranks' own locations, then the other locations of their processes.
   struct Wanted {
@@ -742,21 +757,40 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
     bool mpiRank;     // the rank's own location (replayed), or one of its threads or streams
   };
   std::vector<Wanted> wanted;
-  for (Rank r : ranks) wanted.push_back({trace.defs.worldLocations[r], r, true});
+  for (Rank r : ranks) wanted.push_back({trace.defs->worldLocations[r], r, true});
   {
     std::vector<std::size_t> first;
-    const std::vector<LocationId> others = trace.defs.otherLocationsByRank(&first);
+    const std::vector<LocationId> threads = trace.defs->otherLocationsByRank(&first);
     for (Rank r : ranks)
-      for (std::size_t k = first[r]; k < first[r + 1]; ++k) wanted.push_back({others[k], r, false});
+      for (std::size_t k = first[r]; k < first[r + 1]; ++k) wanted.push_back({threads[k], r, false});
   }
+  // The trace each rank's locations go into.
+  std::vector<std::size_t> traceOfRank;
+  if (eachRank) {
+    traceOfRank.assign(trace.defs->worldLocations.size(), 0);
+    others.reserve(ranks.size() - std::min<std::size_t>(ranks.size(), 1));
+    for (std::size_t k = 0; k < ranks.size(); ++k) {
+      traceOfRank[ranks[k]] = k;
+      if (k == 0) continue;
+      Trace& other = others.emplace_back();
+      other.anchorPath = trace.anchorPath;
+      other.defs.shareWith(trace.defs);
+      other.warnings = trace.warnings;
+      other.incomplete = trace.incomplete;
+    }
+  }
+  auto traceOf = [&](const Wanted& w) -> Trace& {
+    const std::size_t k = eachRank ? traceOfRank[w.rank] : 0;
+    return k == 0 ? trace : others[k - 1];
+  };
   auto describe = [&](const Wanted& w) {
     return w.mpiRank ? "rank " + std::to_string(w.rank)
-                     : "rank " + std::to_string(w.rank) + " location \"" + trace.defs.locations[w.id].name + "\"";
+                     : "rank " + std::to_string(w.rank) + " location \"" + trace.defs->locations[w.id].name + "\"";
   };
 
   // Check the files ourselves: OTF2's own messages for missing files are cryptic.
   for (const Wanted& w : wanted) {
-    const Location& loc = trace.defs.locations[w.id];
+    const Location& loc = trace.defs->locations[w.id];
     for (const char* ext : {".evt", ".def"}) {
       const fs::path file = locationDir / (std::to_string(loc.otf2Id) + ext);
       const auto type = fs::status(file, ec);
@@ -775,7 +809,7 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
     OTF2_DefReaderCallbacks* localCallbacks = OTF2_DefReaderCallbacks_New();
     OTF2_DefReaderCallbacks_SetClockOffsetCallback(localCallbacks, onClockOffset);
     for (const Wanted& w : wanted) {
-      Location& loc = trace.defs.locations[w.id];
+      Location& loc = trace.defs->locations[w.id];
       OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader.get(), loc.otf2Id);
       if (!local) continue;
       loc.clockOffsets.clear();
@@ -796,12 +830,13 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
   if (OTF2_Reader_OpenEvtFiles(reader.get()) != OTF2_SUCCESS)
     throw TraceError(locationDir.string() + ": cannot open the event files (" + lastOtf2Error() + ")");
   OTF2_EvtReaderCallbacks* callbacks = makeEventCallbacks();
-  std::uint64_t foreignEvents = 0;
+  std::vector<std::uint64_t> foreignEvents(1 + others.size(), 0);
   for (const Wanted& w : wanted) {
+    Trace& into = traceOf(w);
     const LocationId id = w.id;
-    const Location& loc = trace.defs.locations[id];
+    const Location& loc = trace.defs->locations[id];
     const fs::path file = locationDir / (std::to_string(loc.otf2Id) + ".evt");
-    LocationEvents& out = (w.mpiRank ? trace.locations : trace.threadLocations).emplace_back();
+    LocationEvents& out = (w.mpiRank ? into.locations : into.threadLocations).emplace_back();
     out.location = id;
     // Reserve what the definitions announce, bounded by the file size (an event takes
     // at least two bytes), so that a corrupted count cannot exhaust memory.
@@ -810,12 +845,12 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
 
     LocationContext ctx;
     ctx.defs = &defs;
-    ctx.clock = &trace.defs.clock;
-    ctx.callTree = &trace.callTree;
+    ctx.clock = &trace.defs->clock;
+    ctx.callTree = &into.callTree;
     ctx.out = &out;
     ctx.mpiOnly = w.mpiRank;
     if (w.mpiRank) {
-      ctx.otherParadigm = &trace.otherParadigmRecords.emplace_back();
+      ctx.otherParadigm = &into.otherParadigmRecords.emplace_back();
       ctx.otherParadigm->location = id;
     }
     OTF2_EvtReader* evtReader = OTF2_Reader_GetEvtReader(reader.get(), loc.otf2Id);
@@ -842,12 +877,12 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
       throw TraceError(file.string() + ": " + problem);
     }
     if (!ctx.stack.empty())
-      warn(describe(w) + ": " + std::to_string(ctx.stack.size()) +
+      warnIn(into, describe(w) + ": " + std::to_string(ctx.stack.size()) +
            " regions are still open at the end of the trace (the program did not finish; the trace is incomplete)");
     if (w.mpiRank) {  // the counts are about the replayed locations
       const std::uint64_t stored = out.events.size() + ctx.programMarkers + ctx.otherParadigmRecords;
-      trace.ignoredEvents += read - std::min(read, out.events.size());
-      foreignEvents += read - std::min(read, stored);
+      into.ignoredEvents += read - std::min(read, out.events.size());
+      foreignEvents[eachRank ? traceOfRank[w.rank] : 0] += read - std::min(read, stored);
     }
     // Give back a reservation that was much too large (records the model does not
     // keep), but do not copy the whole array to save the few ProgramBegin/End slots.
@@ -855,19 +890,20 @@ Trace readTraceChecked(const std::string& anchorPath, const std::vector<Rank>* w
   }
   OTF2_EvtReaderCallbacks_Delete(callbacks);
   OTF2_Reader_CloseEvtFiles(reader.get());
-  if (foreignEvents > 0)
-    warn("ignored " + std::to_string(foreignEvents) +
-         " events of record kinds the analysis does not use (metrics, threads, I/O, ...)");
-  return trace;
+  for (std::size_t k = 0; k < foreignEvents.size(); ++k)
+    if (foreignEvents[k] > 0)
+      warnIn(k == 0 ? trace : others[k - 1],
+             "ignored " + std::to_string(foreignEvents[k]) +
+                 " events of record kinds the analysis does not use (metrics, threads, I/O, ...)");
+  return all();
 }
 
-}  // namespace
-
-Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worldRanks, const ReadOptions& options,
-                    const std::function<void(OTF2_Reader*)>& configureCollectives) {
+std::vector<Trace> readTraces(const std::string& anchorPath, const std::vector<Rank>* worldRanks,
+                              const ReadOptions& options, const std::function<void(OTF2_Reader*)>& configureCollectives,
+                              bool eachRank) {
   clearOtf2OutOfMemory();
   try {
-    return readTraceChecked(anchorPath, worldRanks, options, configureCollectives);
+    return readTracesChecked(anchorPath, worldRanks, options, configureCollectives, eachRank);
   } catch (const TraceError&) {
     // OTF2 out of memory fails with a message about the file; say what it was.
     if (otf2RanOutOfMemory()) throw std::bad_alloc();
@@ -875,8 +911,22 @@ Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worl
   }
 }
 
+}  // namespace
+
+Trace readTraceWith(const std::string& anchorPath, const std::vector<Rank>* worldRanks, const ReadOptions& options,
+                    const std::function<void(OTF2_Reader*)>& configureCollectives) {
+  return std::move(readTraces(anchorPath, worldRanks, options, configureCollectives, false).front());
+}
+
 Trace readTrace(const std::string& anchorPath, const ReadOptions& options) {
   return readTraceWith(anchorPath, nullptr, options, [](OTF2_Reader* r) { OTF2_Reader_SetSerialCollectiveCallbacks(r); });
+}
+
+std::vector<Trace> readTraceRanksEach(const std::string& anchorPath, const std::vector<Rank>& worldRanks,
+                                      const ReadOptions& options) {
+  if (worldRanks.empty()) return {};
+  return readTraces(anchorPath, &worldRanks, options,
+                    [](OTF2_Reader* r) { OTF2_Reader_SetSerialCollectiveCallbacks(r); }, true);
 }
 
 Trace readTraceRanks(const std::string& anchorPath, const std::vector<Rank>& worldRanks, const ReadOptions& options) {

@@ -24,4 +24,10 @@ Trace readTrace(const std::string& anchorPath, const ReadOptions& options = {});
 Trace readTraceRanks(const std::string& anchorPath, const std::vector<Rank>& worldRanks,
                      const ReadOptions& options = {});
 
+// The same ranks, a trace for each (in their order) as readTraceRanks(anchorPath, {rank}) gives it,
+// from one read whose definitions they share. Warnings print as the first rank's read would print
+// them; each trace keeps its own.
+std::vector<Trace> readTraceRanksEach(const std::string& anchorPath, const std::vector<Rank>& worldRanks,
+                                      const ReadOptions& options = {});
+
 }  // namespace waitscope::trace

@@ -9,12 +9,13 @@
 #include "analysis/trace/call_tree.h"
 #include "analysis/trace/definitions.h"
 #include "analysis/trace/events.h"
+#include "analysis/trace/shared_definitions.h"
 
 namespace waitscope::trace {
 
 struct Trace {
   std::string anchorPath;
-  Definitions defs;
+  SharedDefinitions defs;  // shared only with the other ranks of one read (readTraceRanksEach)
   CallTree callTree;
   std::vector<LocationEvents> locations;  // loaded locations, in world-rank order
   // The other locations of the loaded ranks' processes (OpenMP and POSIX threads, accelerator

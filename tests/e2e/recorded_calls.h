@@ -24,7 +24,7 @@ struct RecordedCall {
 inline std::string callPathString(const trace::Trace& t, trace::CallPathId id) {
   std::vector<std::string> names;
   for (trace::CallPathId c = id; c != trace::kNone && names.size() <= t.callTree.size(); c = t.callTree[c].parent)
-    names.push_back(t.defs.regions[t.callTree[c].region].name);
+    names.push_back(t.defs->regions[t.callTree[c].region].name);
   std::string out;
   for (auto it = names.rbegin(); it != names.rend(); ++it) out += (out.empty() ? "" : "/") + *it;
   return out;
@@ -32,7 +32,7 @@ inline std::string callPathString(const trace::Trace& t, trace::CallPathId id) {
 
 inline std::uint32_t callSiteLine(const trace::Trace& t, trace::CallPathId id) {
   const trace::SourceLocationId site = t.callTree[id].callSite;
-  return site < t.defs.sourceLocations.size() ? t.defs.sourceLocations[site].line : 0;
+  return site < t.defs->sourceLocations.size() ? t.defs->sourceLocations[site].line : 0;
 }
 
 // Appends the calls of `loc` to `calls` and calls onRecord(event, index of the innermost open
@@ -44,7 +44,7 @@ void walkCalls(const trace::Trace& t, const trace::LocationEvents& loc, std::vec
   for (const trace::Event& e : loc.events) {
     if (e.kind == trace::EventKind::Enter) {
       RecordedCall c;
-      c.region = t.defs.regions[t.callTree[e.ref].region].name;
+      c.region = t.defs->regions[t.callTree[e.ref].region].name;
       c.path = callPathString(t, e.ref);
       c.line = callSiteLine(t, e.ref);
       c.enter = e.time;

@@ -70,8 +70,8 @@ Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
     } else if (e.kind == EventKind::RmaPut || e.kind == EventKind::RmaGet || e.kind == EventKind::RmaAtomic) {
       const trace::RmaRecord& r = loc.rmaRecord(e);
       if (Epoch* epoch = openEpoch(out.access, r.win)) {
-        const trace::CommId comm = r.win < t.defs.windows.size() ? t.defs.windows[r.win].comm : trace::kNone;
-        epoch->lastTransfer[static_cast<int>(t.defs.worldRank(comm, r.remote))] = call;
+        const trace::CommId comm = r.win < t.defs->windows.size() ? t.defs->windows[r.win].comm : trace::kNone;
+        epoch->lastTransfer[static_cast<int>(t.defs->worldRank(comm, r.remote))] = call;
       }
     }
   });

@@ -51,8 +51,9 @@ struct Rank {
 
 // World rank of a message's peer: on an inter-communicator a rank of the other group.
 int peerOf(const trace::Trace& t, const trace::MessageRecord& m, int me) {
-  return static_cast<int>(t.defs.isInterComm(m.comm) ? t.defs.peerWorldRank(m.comm, m.peer, static_cast<trace::Rank>(me))
-                                                     : t.defs.worldRank(m.comm, m.peer));
+  const trace::Definitions& defs = *t.defs;
+  return static_cast<int>(defs.isInterComm(m.comm) ? defs.peerWorldRank(m.comm, m.peer, static_cast<trace::Rank>(me))
+                                                   : defs.worldRank(m.comm, m.peer));
 }
 
 // The calls and communication records of one location.
@@ -104,8 +105,8 @@ Rank collect(const trace::Trace& t, const trace::LocationEvents& loc, int me) {
       }
       case EventKind::MpiCollectiveEnd: {
         const trace::CollectiveRecord& c = loc.collective(e);
-        if (t.defs.isInterComm(c.object)) break;  // not analyzed (docs/recording.md)
-        const int root = c.root == trace::kNone ? -1 : static_cast<int>(t.defs.worldRank(c.object, c.root));
+        if (t.defs->isInterComm(c.object)) break;  // not analyzed (docs/recording.md)
+        const int root = c.root == trace::kNone ? -1 : static_cast<int>(t.defs->worldRank(c.object, c.root));
         out.collectives[c.object].push_back({call, c.op, root, c.sent > 0});
         break;
       }

@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; failures == 0 && i < got.events.size(); ++i)
         if (got.events[i].time != expected.events[i].time || got.events[i].kind != expected.events[i].kind) ++failures;
     }
-    if (static_cast<int>(all.defs.worldLocations.size()) != size) ++failures;
+    if (static_cast<int>(all.defs->worldLocations.size()) != size) ++failures;
     if (failures) std::fprintf(stderr, "rank %d: parallel read differs from serial read\n", rank);
   } catch (const TraceError& e) {
     std::fprintf(stderr, "rank %d: %s\n", rank, e.what());

@@ -88,7 +88,7 @@ class ArchiveWriter {
 
   OTF2_TimeStamp ticks(double seconds) const {
     // Rounded and signed, so that events before the global offset survive a round trip.
-    const auto& clock = trace_.defs.clock;
+    const auto& clock = trace_.defs->clock;
     const auto delta = std::llround(seconds * static_cast<double>(clock.ticksPerSecond));
     return clock.globalOffset + static_cast<std::uint64_t>(delta);
   }
@@ -98,7 +98,7 @@ class ArchiveWriter {
     check(OTF2_Archive_OpenEvtFiles(archive_), "cannot open the event files");
     for (const auto* locations : {&trace_.locations, &trace_.threadLocations})
       for (const LocationEvents& location : *locations) {
-        const std::uint64_t otf2Id = trace_.defs.locations.at(location.location).otf2Id;
+        const std::uint64_t otf2Id = trace_.defs->locations.at(location.location).otf2Id;
         OTF2_EvtWriter* writer = OTF2_Archive_GetEvtWriter(archive_, otf2Id);
         if (writer == nullptr)
           fail("cannot open the event writer of location " + std::to_string(otf2Id), OTF2_ERROR_INVALID);
@@ -229,7 +229,7 @@ class ArchiveWriter {
     check(OTF2_Archive_OpenDefFiles(archive_), "cannot open the local definition files");
     for (const auto* locations : {&trace_.locations, &trace_.threadLocations})
       for (const LocationEvents& location : *locations) {
-        const Location& def = trace_.defs.locations.at(location.location);
+        const Location& def = trace_.defs->locations.at(location.location);
         OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(archive_, def.otf2Id);
         if (writer == nullptr) fail("cannot open a local definition writer", OTF2_ERROR_INVALID);
         for (const ClockOffsetPoint& p : def.clockOffsets)
@@ -282,7 +282,7 @@ class ArchiveWriter {
   }
 
   void writeSystemTree() {
-    const auto& nodes = trace_.defs.systemTree;
+    const auto& nodes = trace_.defs->systemTree;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const auto id = static_cast<OTF2_SystemTreeNodeRef>(i);
       check(OTF2_GlobalDefWriter_WriteSystemTreeNode(defs_, id, string(nodes[i].name), string(nodes[i].className),
@@ -321,7 +321,7 @@ class ArchiveWriter {
   }
 
   void writeRegions() {
-    const auto& regions = trace_.defs.regions;
+    const auto& regions = trace_.defs->regions;
     for (std::size_t i = 0; i < regions.size(); ++i) {
       const Region& r = regions[i];
       check(OTF2_GlobalDefWriter_WriteRegion(
@@ -334,7 +334,7 @@ class ArchiveWriter {
   }
 
   void writeSourceLocations() {
-    const auto& locations = trace_.defs.sourceLocations;
+    const auto& locations = trace_.defs->sourceLocations;
     for (std::size_t i = 0; i < locations.size(); ++i) {
       check(OTF2_GlobalDefWriter_WriteSourceCodeLocation(defs_, static_cast<OTF2_SourceCodeLocationRef>(i),
                                                          string(locations[i].file), locations[i].line),

@@ -96,13 +96,13 @@ RankBuilder& TraceBuilder::rank(Rank worldRank) {
 GroupId TraceBuilder::defineGroup(const std::vector<Rank>& worldRanks) {
   std::unordered_set<Rank> seen;
   for (Rank r : worldRanks) {
-    if (r >= ranks_.size() && r >= trace_.defs.locations.size())
+    if (r >= ranks_.size() && r >= trace_.defs->locations.size())
       throw std::invalid_argument("TraceBuilder: group member " + std::to_string(r) + " is no world rank");
     if (!seen.insert(r).second)
       throw std::invalid_argument("TraceBuilder: group member " + std::to_string(r) + " appears twice");
   }
-  auto [it, inserted] = groupIds_.try_emplace(worldRanks, static_cast<GroupId>(trace_.defs.groups.size()));
-  if (inserted) trace_.defs.groups.push_back({"", GroupType::CommGroup, Paradigm::Mpi, worldRanks});
+  auto [it, inserted] = groupIds_.try_emplace(worldRanks, static_cast<GroupId>(trace_.defs->groups.size()));
+  if (inserted) trace_.defs->groups.push_back({"", GroupType::CommGroup, Paradigm::Mpi, worldRanks});
   return it->second;
 }
 
@@ -110,8 +110,8 @@ CommId TraceBuilder::defineComm(const std::string& name, const std::vector<Rank>
   if (worldRanks.empty()) throw std::invalid_argument("TraceBuilder: communicator " + name + " has no members");
   if (parent != kNone) comm(parent);
   const GroupId group = defineGroup(worldRanks);
-  trace_.defs.comms.push_back({name, group, parent});
-  return static_cast<CommId>(trace_.defs.comms.size() - 1);
+  trace_.defs->comms.push_back({name, group, parent});
+  return static_cast<CommId>(trace_.defs->comms.size() - 1);
 }
 
 CommId TraceBuilder::defineInterComm(const std::string& name, const std::vector<Rank>& groupA,
@@ -128,22 +128,22 @@ CommId TraceBuilder::defineInterComm(const std::string& name, const std::vector<
   const GroupId b = defineGroup(groupB);
   Communicator c{name, a, parent};
   c.remoteGroup = b;
-  trace_.defs.comms.push_back(std::move(c));
-  return static_cast<CommId>(trace_.defs.comms.size() - 1);
+  trace_.defs->comms.push_back(std::move(c));
+  return static_cast<CommId>(trace_.defs->comms.size() - 1);
 }
 
 const Communicator& TraceBuilder::comm(CommId id) const {
-  if (id >= trace_.defs.comms.size())
+  if (id >= trace_.defs->comms.size())
     throw std::invalid_argument("TraceBuilder: unknown communicator " + std::to_string(id));
-  return trace_.defs.comms[id];
+  return trace_.defs->comms[id];
 }
 
 WinId TraceBuilder::defineWindow(CommId commId, WindowKind kind) {
   comm(commId);
-  trace_.defs.windows.push_back(
+  trace_.defs->windows.push_back(
       {kind == WindowKind::Allocate ? "MPI_Win_allocate window" : "MPI_Win_create window", commId});
   windowKinds_.push_back(kind);
-  return static_cast<WinId>(trace_.defs.windows.size() - 1);
+  return static_cast<WinId>(trace_.defs->windows.size() - 1);
 }
 
 namespace {
@@ -164,8 +164,8 @@ std::vector<Rank> commMembers(const Definitions& d, CommId id, Rank caller) {
 WinId TraceBuilder::createWindow(CommId commId, const std::vector<double>& enter, const std::vector<double>& leave,
                                  WindowKind kind) {
   const WinId win = defineWindow(commId, kind);
-  const auto& members = trace_.defs.groups[comm(commId).group].members;
-  if (trace_.defs.groups[comm(commId).group].type == GroupType::CommSelf)
+  const auto& members = trace_.defs->groups[comm(commId).group].members;
+  if (trace_.defs->groups[comm(commId).group].type == GroupType::CommSelf)
     throw std::invalid_argument("TraceBuilder: createWindow needs a communicator of known members, not MPI_COMM_SELF");
   if (enter.size() != members.size() || leave.size() != members.size())
     throw std::invalid_argument("TraceBuilder: createWindow needs one enter and one leave time per member (" +
@@ -175,9 +175,9 @@ WinId TraceBuilder::createWindow(CommId commId, const std::vector<double>& enter
 }
 
 void TraceBuilder::freeWindow(WinId win, const std::vector<double>& enter, const std::vector<double>& leave) {
-  if (win >= trace_.defs.windows.size())
+  if (win >= trace_.defs->windows.size())
     throw std::invalid_argument("TraceBuilder: unknown window " + std::to_string(win));
-  const auto& group = trace_.defs.groups[comm(trace_.defs.windows[win].comm).group];
+  const auto& group = trace_.defs->groups[comm(trace_.defs->windows[win].comm).group];
   if (enter.size() != group.members.size() || leave.size() != group.members.size())
     throw std::invalid_argument("TraceBuilder: freeWindow needs one enter and one leave time per member (" +
                                 std::to_string(group.members.size()) + ")");
@@ -198,8 +198,8 @@ RankBuilder& TraceBuilder::addThread(Rank worldRank, const std::string& name, Lo
 
 RegionId TraceBuilder::paradigmRegion(const std::string& name, Paradigm paradigm) {
   const RegionId id = region(name);
-  trace_.defs.regions[id].paradigm = paradigm;
-  trace_.defs.regions[id].role = RegionRole::Code;
+  trace_.defs->regions[id].paradigm = paradigm;
+  trace_.defs->regions[id].role = RegionRole::Code;
   return id;
 }
 
@@ -220,7 +220,7 @@ WinId TraceBuilder::defineParadigmWindow(Paradigm paradigm, const std::vector<Lo
 
 RegionId TraceBuilder::region(const std::string& name) {
   if (name.empty()) throw std::invalid_argument("TraceBuilder: a region needs a name");
-  auto [it, inserted] = regionIds_.try_emplace(name, static_cast<RegionId>(trace_.defs.regions.size()));
+  auto [it, inserted] = regionIds_.try_emplace(name, static_cast<RegionId>(trace_.defs->regions.size()));
   if (inserted) {
     Region r;
     r.name = name;
@@ -233,7 +233,7 @@ RegionId TraceBuilder::region(const std::string& name) {
       r.role = RegionRole::Function;
       r.paradigm = Paradigm::Compiler;
     }
-    trace_.defs.regions.push_back(std::move(r));
+    trace_.defs->regions.push_back(std::move(r));
   }
   return it->second;
 }
@@ -241,7 +241,7 @@ RegionId TraceBuilder::region(const std::string& name) {
 RegionId TraceBuilder::defineRegion(const std::string& name, const std::string& file, std::uint32_t beginLine,
                                     std::uint32_t endLine) {
   const RegionId id = region(name);
-  Region& r = trace_.defs.regions[id];
+  Region& r = trace_.defs->regions[id];
   r.file = file;
   r.beginLine = beginLine;
   r.endLine = endLine;
@@ -249,30 +249,30 @@ RegionId TraceBuilder::defineRegion(const std::string& name, const std::string& 
 }
 
 SourceLocationId TraceBuilder::sourceLocation(const SourceLocation& location) {
-  auto [it, inserted] = sourceLocationIds_.try_emplace({location.file, location.line},
-                                                       static_cast<SourceLocationId>(trace_.defs.sourceLocations.size()));
-  if (inserted) trace_.defs.sourceLocations.push_back(location);
+  const auto next = static_cast<SourceLocationId>(trace_.defs->sourceLocations.size());
+  auto [it, inserted] = sourceLocationIds_.try_emplace({location.file, location.line}, next);
+  if (inserted) trace_.defs->sourceLocations.push_back(location);
   return it->second;
 }
 
 const Trace& TraceBuilder::trace() {
   // Times are kept as the archive will hold them: whole clock ticks.
-  const auto ticksPerSecond = static_cast<double>(trace_.defs.clock.ticksPerSecond);
+  const auto ticksPerSecond = static_cast<double>(trace_.defs->clock.ticksPerSecond);
   double last = 0.0;
   for (std::size_t r = 0; r < ranks_.size(); ++r) {
     for (Event& e : trace_.locations[r].events)
       e.time = static_cast<double>(std::llround(e.time * ticksPerSecond)) / ticksPerSecond;
-    trace_.defs.locations[r].eventCount = trace_.locations[r].events.size();
+    trace_.defs->locations[r].eventCount = trace_.locations[r].events.size();
     last = std::max(last, ranks_[r]->lastTime());
   }
   for (std::size_t t = 0; t < threads_.size(); ++t) {
     LocationEvents& thread = trace_.threadLocations[t];
     for (Event& e : thread.events)
       e.time = static_cast<double>(std::llround(e.time * ticksPerSecond)) / ticksPerSecond;
-    trace_.defs.locations[thread.location].eventCount = thread.events.size();
+    trace_.defs->locations[thread.location].eventCount = thread.events.size();
     last = std::max(last, threads_[t]->lastTime());
   }
-  trace_.defs.clock.traceLength = trace_.defs.clock.ticks(last) - trace_.defs.clock.globalOffset;
+  trace_.defs->clock.traceLength = trace_.defs->clock.ticks(last) - trace_.defs->clock.globalOffset;
   return trace_;
 }
 
@@ -331,9 +331,9 @@ RankBuilder& RankBuilder::enter(double time, const std::string& region, const So
 RankBuilder& RankBuilder::leave(double time, const std::string& region) {
   if (stack_.empty()) invalid(rank_, "leave of " + region + " at t=" + formatTime(time) + " without an enter");
   const RegionId open = builder_.trace_.callTree[stack_.back()].region;
-  if (builder_.trace_.defs.regions[open].name != region)
+  if (builder_.trace_.defs->regions[open].name != region)
     invalid(rank_, "leave of " + region + " at t=" + formatTime(time) + ", but the innermost open region is " +
-                       builder_.trace_.defs.regions[open].name);
+                       builder_.trace_.defs->regions[open].name);
   advance(time, ("leave of " + region).c_str());
   events().addRegion(EventKind::Leave, time, stack_.back());
   stack_.pop_back();
@@ -353,13 +353,13 @@ void RankBuilder::addRma(EventKind kind, double time, const RmaRecord& record) {
 }
 
 CommId RankBuilder::checkComm(CommId comm, const char* call) const {
-  if (comm >= builder_.trace_.defs.comms.size())
+  if (comm >= builder_.trace_.defs->comms.size())
     invalid(rank_, std::string(call) + ": unknown communicator " + std::to_string(comm));
   return comm;
 }
 
 Rank RankBuilder::checkCommRank(CommId comm, Rank rank, const char* call) const {
-  const auto& d = builder_.trace_.defs;
+  const Definitions& d = *builder_.trace_.defs;
   const std::size_t size = commMembers(d, checkComm(comm, call), rank_).size();
   if (rank >= size)
     invalid(rank_, std::string(call) + ": rank " + std::to_string(rank) + " is not in communicator " +
@@ -368,7 +368,7 @@ Rank RankBuilder::checkCommRank(CommId comm, Rank rank, const char* call) const 
 }
 
 Rank RankBuilder::checkWindowRank(WinId win, Rank rank, const char* call) const {
-  const auto& windows = builder_.trace_.defs.windows;
+  const auto& windows = builder_.trace_.defs->windows;
   if (win >= windows.size()) invalid(rank_, std::string(call) + ": unknown window " + std::to_string(win));
   return rank == kNone ? rank : checkCommRank(windows[win].comm, rank, call);
 }
@@ -382,8 +382,8 @@ RankBuilder& RankBuilder::init(double enter, double leave) {
 }
 
 RankBuilder& RankBuilder::clockOffset(double localTime, double offset) {
-  const ClockProperties& clock = builder_.trace_.defs.clock;
-  builder_.trace_.defs.locations[rank_].clockOffsets.push_back(
+  const ClockProperties& clock = builder_.trace_.defs->clock;
+  builder_.trace_.defs->locations[rank_].clockOffsets.push_back(
       {clock.ticks(localTime), std::llround(offset * static_cast<double>(clock.ticksPerSecond))});
   return *this;
 }
@@ -671,7 +671,7 @@ RankBuilder& RankBuilder::groupSync(double enter, double leave, const std::strin
   checkWindowRank(win, kNone, mpiFunction.c_str());
   if (epochs.contains(win)) invalid(rank_, mpiFunction + ": an epoch of this kind is already open on window " +
                                                std::to_string(win));
-  const auto& d = builder_.trace_.defs;
+  const Definitions& d = *builder_.trace_.defs;
   const auto members = commMembers(d, d.windows[win].comm, rank_);
   std::vector<Rank> worldRanks;
   for (Rank r : ranks) worldRanks.push_back(members[checkWindowRank(win, r, mpiFunction.c_str())]);

@@ -52,7 +52,7 @@ double wallTime(const trace::Trace& full) {
     first = std::min(first, loc.events.front().time);
     lastEvent = std::max(lastEvent, loc.events.back().time);
     for (const trace::Event& e : loc.events)
-      if (e.kind == trace::EventKind::Leave && full.defs.regions[full.callTree[e.ref].region].name == "MPI_Finalize")
+      if (e.kind == trace::EventKind::Leave && full.defs->regions[full.callTree[e.ref].region].name == "MPI_Finalize")
         end = std::max(end, e.time);
   }
   return (end > -std::numeric_limits<double>::infinity() ? end : lastEvent) - first;

@@ -64,7 +64,7 @@ std::vector<Counts> checkPartialTrace(const test::CommandResult& recorded, const
   EXPECT_TRUE(!t.warnings.empty() && t.warnings.front().find("the trace is incomplete") != std::string::npos)
       << (t.warnings.empty() ? std::string("no warning") : t.warnings.front());
   std::uint64_t announced = 0;
-  for (const auto& loc : t.defs.locations) announced += loc.eventCount;
+  for (const auto& loc : t.defs->locations) announced += loc.eventCount;
   EXPECT_EQ(announced, t.eventCount() + t.ignoredEvents);
   std::vector<Counts> out(t.locations.size());
   EXPECT_EQ(out.size(), static_cast<std::size_t>(kRanks));
@@ -72,7 +72,7 @@ std::vector<Counts> checkPartialTrace(const test::CommandResult& recorded, const
     for (const trace::Event& e : t.locations[r].events) {
       if (e.kind == trace::EventKind::Enter) {
         ++out[r].allEnters;
-        ++out[r].enters[t.defs.regions[t.callTree[e.ref].region].name];
+        ++out[r].enters[t.defs->regions[t.callTree[e.ref].region].name];
       } else if (e.kind == trace::EventKind::Leave) {
         ++out[r].leaves;
       }
@@ -88,10 +88,10 @@ std::vector<Counts> checkPartialTrace(const test::CommandResult& recorded, const
   }
   // The communicators and the window defined before the end are in the definitions.
   std::map<std::string, int> comms;
-  for (const auto& comm : t.defs.comms) ++comms[comm.name];
+  for (const auto& comm : t.defs->comms) ++comms[comm.name];
   EXPECT_EQ(comms["MPI_Comm_split"], 2);
   EXPECT_EQ(comms["MPI_Comm_dup"], 1);
-  EXPECT_EQ(t.defs.windows.size(), 1u);
+  EXPECT_EQ(t.defs->windows.size(), 1u);
   return out;
 }
 
@@ -191,7 +191,7 @@ TEST_F(AbortedRun, RankKilledWithSigkill) {
     }
     int rank = 0;
     for (const trace::Event& e : loc.events)
-      rank += e.kind == trace::EventKind::Enter && t.defs.regions[t.callTree[e.ref].region].name == "MPI_Comm_rank";
+      rank += e.kind == trace::EventKind::Enter && t.defs->regions[t.callTree[e.ref].region].name == "MPI_Comm_rank";
     EXPECT_EQ(rank, kCalls + 2);
   }
   EXPECT_EQ(empty, 1);

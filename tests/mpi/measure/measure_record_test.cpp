@@ -73,7 +73,7 @@ std::vector<RankCounts> countEvents(const trace::Trace& t) {
   for (std::size_t r = 0; r < t.locations.size(); ++r) {
     for (const trace::Event& e : t.locations[r].events) {
       ++out[r].kinds[e.kind];
-      if (e.kind == trace::EventKind::Enter) ++out[r].enters[t.defs.regions[t.callTree[e.ref].region].name];
+      if (e.kind == trace::EventKind::Enter) ++out[r].enters[t.defs->regions[t.callTree[e.ref].region].name];
     }
   }
   return out;
@@ -88,7 +88,7 @@ trace::Trace checkedTrace(const Recording& r) {
   // The definitions announce exactly the events that are in the files (OTF2's own BUFFER_FLUSH
   // records, which the reader skips, included).
   std::uint64_t announced = 0;
-  for (const auto& loc : t.defs.locations) announced += loc.eventCount;
+  for (const auto& loc : t.defs->locations) announced += loc.eventCount;
   EXPECT_EQ(announced, t.eventCount() + t.ignoredEvents);
   return t;
 }
@@ -112,8 +112,8 @@ TEST_F(Record, FenceCountsAndRmaRecords) {
     EXPECT_EQ(c.kind(K::RmaWinCreate), 1);
     EXPECT_EQ(c.kind(K::RmaWinDestroy), 1);
   }
-  ASSERT_EQ(t.defs.windows.size(), 1u);
-  EXPECT_EQ(t.defs.comms[t.defs.windows[0].comm].name, "MPI_COMM_WORLD");
+  ASSERT_EQ(t.defs->windows.size(), 1u);
+  EXPECT_EQ(t.defs->comms[t.defs->windows[0].comm].name, "MPI_COMM_WORLD");
   // Each put targets (r+1)%4 with 4 bytes, and its completion uses the same matching id.
   for (std::size_t r = 0; r < 4; ++r) {
     const auto& loc = t.locations[r];
@@ -143,10 +143,10 @@ TEST_F(Record, FenceCallSitesPointAtTheSourceLines) {
   int checked = 0;
   for (trace::CallPathId p = 0; p < t.callTree.size(); ++p) {
     const auto& path = t.callTree[p];
-    const std::string& name = t.defs.regions[path.region].name;
+    const std::string& name = t.defs->regions[path.region].name;
     if (name.rfind("MPI_", 0) != 0) continue;
     ASSERT_NE(path.callSite, trace::kNone) << name;
-    const auto& site = t.defs.sourceLocations[path.callSite];
+    const auto& site = t.defs->sourceLocations[path.callSite];
     EXPECT_NE(site.file.find("tests/apps/fence.c"), std::string::npos) << site.file;
     ASSERT_GE(site.line, 1u);
     ASSERT_LE(site.line, lines.size());
@@ -168,7 +168,7 @@ TEST_F(Record, ClockOffsetsToRankZeroAtInitAndFinalize) {
     const trace::Trace t = checkedTrace(r);
     ASSERT_EQ(t.locations.size(), 3U);
     for (std::size_t rank = 0; rank < t.locations.size(); ++rank) {
-      const trace::Location& loc = t.defs.locations[t.locations[rank].location];
+      const trace::Location& loc = t.defs->locations[t.locations[rank].location];
       ASSERT_EQ(loc.clockOffsets.size(), 2U) << "rank " << rank;
       EXPECT_LT(loc.clockOffsets[0].time, loc.clockOffsets[1].time);
       for (const trace::ClockOffsetPoint& p : loc.clockOffsets) {
@@ -208,7 +208,7 @@ TEST_F(Record, GatsCounts) {
   const auto& loc = t.locations[1];
   for (const trace::Event& e : loc.events)
     if (e.kind == K::RmaGroupSync) {
-      const auto& members = t.defs.groups[loc.rmaRecord(e).group].members;
+      const auto& members = t.defs->groups[loc.rmaRecord(e).group].members;
       ASSERT_EQ(members.size(), 1u);
       EXPECT_EQ(members[0], 0u);
     }
@@ -351,18 +351,18 @@ TEST_F(Record, ProbeCommunicatorsRequestsAndUserRegions) {
   EXPECT_EQ(analyzed.exitCode, 0) << analyzed.err;
   // split (two communicators of 2 ranks) + dup, plus world and self
   std::map<std::string, int> comms;
-  for (const auto& comm : t.defs.comms) ++comms[comm.name];
+  for (const auto& comm : t.defs->comms) ++comms[comm.name];
   EXPECT_EQ(comms["MPI_Comm_split"], 2);
   EXPECT_EQ(comms["MPI_Comm_dup"], 1);
-  ASSERT_EQ(t.defs.windows.size(), 1u);
-  EXPECT_EQ(t.defs.comms[t.defs.windows[0].comm].name, "MPI_Comm_dup");
-  for (const auto& comm : t.defs.comms) {
+  ASSERT_EQ(t.defs->windows.size(), 1u);
+  EXPECT_EQ(t.defs->comms[t.defs->windows[0].comm].name, "MPI_Comm_dup");
+  for (const auto& comm : t.defs->comms) {
     if (comm.name == "MPI_Comm_split") {
-      EXPECT_EQ(t.defs.groups[comm.group].members.size(), 2u);
+      EXPECT_EQ(t.defs->groups[comm.group].members.size(), 2u);
     }
   }
   // the user region has its source line
-  for (const auto& region : t.defs.regions) {
+  for (const auto& region : t.defs->regions) {
     if (region.name == "compute") {
       EXPECT_NE(region.file.find("probe.c"), std::string::npos);
     }

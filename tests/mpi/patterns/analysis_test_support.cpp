@@ -43,7 +43,7 @@ trace::Trace localView(const trace::Trace& full, trace::Rank rank) {
   if (rank >= full.locations.size()) throw std::invalid_argument("localView: no such rank");
   t.locations.push_back(full.locations[rank]);
   // The threads and streams of its process (hybrid traces), as the parallel reader loads them.
-  const std::vector<trace::Rank> processRank = full.defs.processRanks();
+  const std::vector<trace::Rank> processRank = full.defs->processRanks();
   for (const trace::LocationEvents& other : full.threadLocations)
     if (other.location < processRank.size() && processRank[other.location] == rank) t.threadLocations.push_back(other);
   return t;

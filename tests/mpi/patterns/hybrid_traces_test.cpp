@@ -64,7 +64,7 @@ std::vector<double> collectiveWaits(const trace::Trace& full, const std::string&
   std::vector<std::vector<double>> enters(full.locations.size());
   for (std::size_t r = 0; r < full.locations.size(); ++r)
     for (const trace::Event& e : full.locations[r].events)
-      if (e.kind == EventKind::Enter && full.defs.regions[full.callTree[e.ref].region].name == region)
+      if (e.kind == EventKind::Enter && full.defs->regions[full.callTree[e.ref].region].name == region)
         enters[r].push_back(e.time);
   std::vector<double> waits(full.locations.size(), 0.0);
   for (std::size_t k = 0; k < enters[0].size(); ++k) {
@@ -82,13 +82,13 @@ std::size_t transfersOn(const trace::LocationEvents& location) {
 
 // The report lists each thread and stream after the processes, by rank, as the reader loads them.
 void expectThreadLocations(const report::Report& rep, const trace::Trace& full) {
-  const std::size_t processes = full.defs.worldLocations.size();
+  const std::size_t processes = full.defs->worldLocations.size();
   ASSERT_EQ(rep.processCount(), processes);
   ASSERT_EQ(rep.locations.size(), processes + full.threadLocations.size());
-  const std::vector<trace::Rank> processRank = full.defs.processRanks();
+  const std::vector<trace::Rank> processRank = full.defs->processRanks();
   for (std::size_t k = 0; k < full.threadLocations.size(); ++k) {
     const auto l = static_cast<std::uint32_t>(processes + k);
-    const trace::Location& def = full.defs.locations[full.threadLocations[k].location];
+    const trace::Location& def = full.defs->locations[full.threadLocations[k].location];
     const report::Location& got = rep.locations[l];
     EXPECT_EQ(got.rank, processRank[full.threadLocations[k].location]);
     EXPECT_TRUE(got.name.ends_with(" / " + def.name)) << got.name;

@@ -629,7 +629,7 @@ TEST(RmaActiveValidation, WindowOnAnUndefinedCommunicator) {
   for (Rank r = 0; r < n; ++r) s.rank(r).fence(2.0, 2.1, s.win);
   s.close();
   trace::Trace full = s.b.trace();
-  full.defs.windows[s.win].comm = 4711;
+  full.defs->windows[s.win].comm = 4711;
   const std::string error = [&] {
     try {
       analyzeTrace(full);
@@ -665,7 +665,7 @@ TEST(RmaActiveValidation, DirectlyWindowOnAnUndefinedCommunicator) {
   for (Rank r = 0; r < n; ++r) s.rank(r).fence(2.0, 2.1, s.win);
   s.close();
   trace::Trace full = s.b.trace();
-  full.defs.windows[s.win].comm = 4711;
+  full.defs->windows[s.win].comm = 4711;
   for (const auto& [rank, error] : validateDirectly(full))
     EXPECT_EQ(error, "rank " + std::to_string(rank) +
                          ": MPI_Win_create on window 0 at 1.000000000 s: the window is on communicator 4711, which "
@@ -678,7 +678,7 @@ TEST(RmaActiveValidation, DirectlyWindowCommunicatorWithAnUnknownRank) {
   for (Rank r = 0; r < n; ++r) s.rank(r).fence(2.0, 2.1, s.win);
   s.close();
   trace::Trace full = s.b.trace();
-  auto& group = full.defs.groups[full.defs.comms[full.defs.windows[s.win].comm].group];
+  auto& group = full.defs->groups[full.defs->comms[full.defs->windows[s.win].comm].group];
   group.members.back() = 99;
   for (const auto& [rank, error] : validateDirectly(full)) {
     EXPECT_NE(error.find("rank " + std::to_string(rank) + ": MPI_Win_create on window 0 at 1.000000000 s"),

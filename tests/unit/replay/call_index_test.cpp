@@ -16,7 +16,7 @@ using waitscope::trace::TraceBuilder;
 namespace {
 
 std::string regionOf(const waitscope::trace::Trace& t, const Call& call) {
-  return t.defs.regions[t.callTree[call.path].region].name;
+  return t.defs->regions[t.callTree[call.path].region].name;
 }
 
 }  // namespace
@@ -118,7 +118,7 @@ TEST(CallIndex, CallsFollowTheEventsAfterTheirTimesMove) {
   EXPECT_EQ(index.finalizeCalls()[0].enter, 10.0);
   EXPECT_EQ(index.finalizeCalls()[0].leave, 12.0);
   std::uint32_t main = 0;
-  while (t.defs.regions[t.callTree[main].region].name != "main") ++main;
+  while (t.defs->regions[t.callTree[main].region].name != "main") ++main;
   EXPECT_EQ(index.regionTimes().visits[main], 1.0);
   // main 0-14 s minus MPI_Init (0.2 s), MPI_Send (1 s) and MPI_Finalize (2 s).
   EXPECT_NEAR(index.regionTimes().exclusive[main], 14.0 - 0.2 - 1.0 - 2.0, 1e-12);
@@ -143,7 +143,7 @@ TEST(CallIndex, SumsVisitsExclusiveTimeAndStretchesPerCallPath) {
 
   auto pathOf = [&](const std::string& region) {
     for (std::uint32_t p = 0; p < t.callTree.size(); ++p)
-      if (t.defs.regions[t.callTree[p].region].name == region) return p;
+      if (t.defs->regions[t.callTree[p].region].name == region) return p;
     ADD_FAILURE() << "no call path for " << region;
     return 0u;
   };

@@ -9,20 +9,20 @@ report::Report reportSkeleton(const trace::Trace& trace) {
   r.metrics.push_back({"time", "Time", "", report::MetricUnit::Seconds, report::kNoId});
   r.metrics.push_back({"mpi_rma_sync_late_post", "Late Post", "", report::MetricUnit::Seconds, 0});
   r.metrics.push_back({"mpi_latesender", "Late Sender", "", report::MetricUnit::Seconds, 0});
-  for (const trace::Region& reg : trace.defs.regions)
+  for (const trace::Region& reg : trace.defs->regions)
     r.regions.push_back({reg.name, reg.file, reg.beginLine, reg.endLine, reg.name.starts_with("MPI_") ? "mpi" : "compiler"});
   for (const trace::CallPath& p : trace.callTree.paths()) {
     report::CallPath c;
     c.parent = p.parent == trace::kNone ? report::kNoId : p.parent;
     c.region = p.region;
     if (p.callSite != trace::kNone) {
-      c.callSiteFile = trace.defs.sourceLocations[p.callSite].file;
-      c.callSiteLine = trace.defs.sourceLocations[p.callSite].line;
+      c.callSiteFile = trace.defs->sourceLocations[p.callSite].file;
+      c.callSiteLine = trace.defs->sourceLocations[p.callSite].line;
     }
     r.callPaths.push_back(c);
   }
   r.systemNodes.push_back({"node0", "node", report::kNoId});
-  for (std::size_t rank = 0; rank < trace.defs.worldLocations.size(); ++rank)
+  for (std::size_t rank = 0; rank < trace.defs->worldLocations.size(); ++rank)
     r.locations.push_back({"MPI Rank " + std::to_string(rank), static_cast<std::uint32_t>(rank), 0});
   return r;
 }

@@ -29,7 +29,7 @@ waitscope::test::ChildOutcome readInChild(const std::string& anchor) {
     try {
       const Trace t = readTrace(anchor, quiet);
       std::string regions;
-      for (const CallPath& p : t.callTree.paths()) regions += " " + t.defs.regions.at(p.region).name;
+      for (const CallPath& p : t.callTree.paths()) regions += " " + t.defs->regions.at(p.region).name;
       return "loaded" + regions;
     } catch (const TraceError& e) {
       return std::string(e.what());

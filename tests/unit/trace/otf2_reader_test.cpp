@@ -122,18 +122,94 @@ TEST(Otf2Reader, BuildsCallPathsAndSecondsFromTheClock) {
   }
   EXPECT_EQ(depth, 0);
   // The whole run spans the clock's trace length (ns resolution in this trace).
-  EXPECT_GE(trace.defs.clock.seconds(trace.defs.clock.globalOffset + trace.defs.clock.traceLength), last);
+  EXPECT_GE(trace.defs->clock.seconds(trace.defs->clock.globalOffset + trace.defs->clock.traceLength), last);
   EXPECT_GT(last, 1.0);
   const CallPath& root = trace.callTree[r0.events.front().ref];
-  EXPECT_EQ(trace.defs.regions[root.region].name, "main");
+  EXPECT_EQ(trace.defs->regions[root.region].name, "main");
 }
 
 TEST(Otf2Reader, ReadsOnlyTheRequestedRanks) {
   const Trace trace = readTraceRanks(sharedTrace("scorep-rma/fence"), {2});
   ASSERT_EQ(trace.locations.size(), 1u);
-  EXPECT_EQ(trace.locations[0].location, trace.defs.worldLocations[2]);
+  EXPECT_EQ(trace.locations[0].location, trace.defs->worldLocations[2]);
   const Trace full = readTrace(sharedTrace("scorep-rma/fence"));
   EXPECT_EQ(trace.locations[0].events.size(), full.locations[2].events.size());
+}
+
+// The ranks a process holds when it analyzes several (fewer processes than ranks) are read in one
+// go: each gets the trace it would get read alone, and all of them one copy of the definitions.
+void expectSameLocations(const std::vector<LocationEvents>& a, const std::vector<LocationEvents>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    EXPECT_EQ(a[k].location, b[k].location);
+    ASSERT_EQ(a[k].events.size(), b[k].events.size());
+    for (std::size_t i = 0; i < a[k].events.size(); ++i) {
+      const Event &x = a[k].events[i], &y = b[k].events[i];
+      ASSERT_TRUE(x.time == y.time && x.kind == y.kind && x.ref == y.ref) << "location " << k << " event " << i;
+    }
+    EXPECT_EQ(a[k].messages.records.size(), b[k].messages.records.size());
+    EXPECT_EQ(a[k].collectives.size(), b[k].collectives.size());
+    EXPECT_EQ(a[k].rma.size(), b[k].rma.size());
+  }
+}
+
+TEST(Otf2Reader, RanksReadTogetherShareTheirDefinitionsAndNothingElse) {
+  // 4 MPI ranks; and 2 ranks with an OpenMP thread and a CUDA stream each (other locations,
+  // records of other paradigms, warnings).
+  for (const std::string name : {"scorep-rma/fence", "casita_2_cuda_simple"}) {
+    SCOPED_TRACE(name);
+    const std::string anchor = sharedTrace(name);
+    ReadOptions quiet;
+    quiet.warn = [](const std::string&) {};
+    const std::size_t ranks = readTrace(anchor, [] {
+                                ReadOptions o;
+                                o.definitionsOnly = true;
+                                return o;
+                              }())
+                                  .defs->worldLocations.size();
+    ASSERT_GE(ranks, 2u);
+    std::vector<Rank> wanted;
+    for (Rank r = static_cast<Rank>(ranks); r-- > 0;) wanted.push_back(r);  // in any order
+    std::vector<std::string> shown;
+    ReadOptions collect;
+    collect.warn = [&](const std::string& line) { shown.push_back(line); };
+    const std::vector<Trace> each = readTraceRanksEach(anchor, wanted, collect);
+    ASSERT_EQ(each.size(), ranks);
+    for (std::size_t k = 0; k < each.size(); ++k) {
+      SCOPED_TRACE("rank " + std::to_string(wanted[k]));
+      const Trace alone = readTraceRanks(anchor, {wanted[k]}, quiet);
+      EXPECT_TRUE(each[k].defs.sharedWith(each[0].defs));
+      EXPECT_EQ(each[k].locations.front().location, each[k].defs->worldLocations[wanted[k]]);
+      expectSameLocations(each[k].locations, alone.locations);
+      expectSameLocations(each[k].threadLocations, alone.threadLocations);
+      expectSameLocations(each[k].otherParadigmRecords, alone.otherParadigmRecords);
+      ASSERT_EQ(each[k].callTree.size(), alone.callTree.size());
+      for (CallPathId p = 0; p < alone.callTree.size(); ++p) {
+        EXPECT_EQ(each[k].callTree[p].parent, alone.callTree[p].parent);
+        EXPECT_EQ(each[k].callTree[p].region, alone.callTree[p].region);
+        EXPECT_EQ(each[k].callTree[p].callSite, alone.callTree[p].callSite);
+      }
+      EXPECT_EQ(each[k].ignoredEvents, alone.ignoredEvents);
+      EXPECT_EQ(each[k].warnings, alone.warnings);
+      EXPECT_EQ(each[k].defs->regions.size(), alone.defs->regions.size());
+      const LocationId own = alone.locations.front().location;
+      EXPECT_EQ(each[k].defs->locations[own].clockOffsets.size(), alone.defs->locations[own].clockOffsets.size());
+    }
+    // Only the first rank's warnings are shown, as its own read would show them.
+    EXPECT_EQ(shown, each.front().warnings);
+  }
+}
+
+TEST(Otf2Reader, ACopiedTraceHasDefinitionsOfItsOwn) {
+  const std::vector<Trace> each = readTraceRanksEach(sharedTrace("scorep-rma/fence"), {0, 1});
+  ASSERT_EQ(each.size(), 2u);
+  ASSERT_TRUE(each[1].defs.sharedWith(each[0].defs));
+  Trace copy = each[1];
+  EXPECT_FALSE(copy.defs.sharedWith(each[1].defs));
+  EXPECT_EQ(copy.defs->regions.size(), each[1].defs->regions.size());
+  copy.defs->regions.clear();
+  EXPECT_FALSE(each[0].defs->regions.empty());
+  EXPECT_TRUE(readTraceRanksEach(sharedTrace("scorep-rma/fence"), {}).empty());
 }
 
 TEST(Otf2Reader, DefinitionsOnlySkipsEvents) {
@@ -141,8 +217,8 @@ TEST(Otf2Reader, DefinitionsOnlySkipsEvents) {
   options.definitionsOnly = true;
   const Trace trace = readTrace(sharedTrace("scorep-rma/misc"), options);
   EXPECT_TRUE(trace.locations.empty());
-  EXPECT_EQ(trace.defs.worldLocations.size(), 4u);
-  EXPECT_FALSE(trace.defs.regions.empty());
+  EXPECT_EQ(trace.defs->worldLocations.size(), 4u);
+  EXPECT_FALSE(trace.defs->regions.empty());
 }
 
 }  // namespace

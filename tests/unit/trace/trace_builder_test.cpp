@@ -254,9 +254,9 @@ std::string describePath(const Trace& t, CallPathId path) {
   std::string text;
   for (CallPathId p = path; p != kNone; p = t.callTree[p].parent) {
     const CallPath& cp = t.callTree[p];
-    std::string step = t.defs.regions[cp.region].name;
+    std::string step = t.defs->regions[cp.region].name;
     if (cp.callSite != kNone) {
-      const SourceLocation& site = t.defs.sourceLocations[cp.callSite];
+      const SourceLocation& site = t.defs->sourceLocations[cp.callSite];
       step += "@" + site.file + ":" + std::to_string(site.line);
     }
     text = text.empty() ? step : step + "/" + text;
@@ -271,10 +271,10 @@ TEST(TraceBuilder, RoundTripsThroughTheReader) {
   const Trace& built = b.trace();
   const std::string anchor = b.write(dir.path().string());
   const Trace read = readTrace(anchor, ReadOptions{[](const std::string&) {}, false});
-  EXPECT_EQ(read.defs.clock.ticksPerSecond, built.defs.clock.ticksPerSecond);
+  EXPECT_EQ(read.defs->clock.ticksPerSecond, built.defs->clock.ticksPerSecond);
   ASSERT_EQ(read.locations.size(), built.locations.size());
-  EXPECT_EQ(read.defs.comms.size(), built.defs.comms.size());
-  EXPECT_EQ(read.defs.windows.size(), built.defs.windows.size());
+  EXPECT_EQ(read.defs->comms.size(), built.defs->comms.size());
+  EXPECT_EQ(read.defs->windows.size(), built.defs->windows.size());
   EXPECT_EQ(read.countByKind(), built.countByKind());
 
   for (std::size_t l = 0; l < built.locations.size(); ++l) {
@@ -296,7 +296,7 @@ TEST(TraceBuilder, RoundTripsThroughTheReader) {
           if (e.comm == kNone) {
             EXPECT_EQ(a.comm, kNone);
           } else {
-            EXPECT_EQ(read.defs.comms.at(a.comm).name, built.defs.comms.at(e.comm).name);
+            EXPECT_EQ(read.defs->comms.at(a.comm).name, built.defs->comms.at(e.comm).name);
           }
           EXPECT_EQ(a.tag, e.tag);
           EXPECT_EQ(a.bytes, e.bytes);
@@ -318,7 +318,7 @@ TEST(TraceBuilder, RoundTripsThroughTheReader) {
           EXPECT_EQ(a.win, e.win);
           EXPECT_EQ(a.remote, e.remote);
           if (e.group != kNone) {
-            EXPECT_EQ(read.defs.groups.at(a.group).members, built.defs.groups.at(e.group).members);
+            EXPECT_EQ(read.defs->groups.at(a.group).members, built.defs->groups.at(e.group).members);
           }
           EXPECT_EQ(a.syncLevel, e.syncLevel);
           EXPECT_EQ(a.lockType, e.lockType);
@@ -352,21 +352,21 @@ TEST(TraceBuilder, InterCommunicatorsRoundTripThroughTheReader) {
 
   std::vector<std::string> warnings;
   const Trace read = readTrace(anchor, ReadOptions{[&](const std::string& w) { warnings.push_back(w); }, false});
-  ASSERT_EQ(read.defs.comms.size(), b.trace().defs.comms.size());
-  const Communicator& c = read.defs.comms[inter];
+  ASSERT_EQ(read.defs->comms.size(), b.trace().defs->comms.size());
+  const Communicator& c = read.defs->comms[inter];
   EXPECT_EQ(c.name, "MPI_Intercomm_create");
   ASSERT_NE(c.remoteGroup, kNone);
-  EXPECT_EQ(read.defs.groups[c.group].members, (std::vector<std::uint32_t>{0, 1}));
-  EXPECT_EQ(read.defs.groups[c.remoteGroup].members, (std::vector<std::uint32_t>{3, 2}));
+  EXPECT_EQ(read.defs->groups[c.group].members, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(read.defs->groups[c.remoteGroup].members, (std::vector<std::uint32_t>{3, 2}));
   EXPECT_EQ(c.parent, 0u);
-  EXPECT_TRUE(read.defs.isInterComm(inter));
-  EXPECT_FALSE(read.defs.isInterComm(0));
-  EXPECT_EQ(read.defs.peerWorldRank(inter, 1, 0), 2u);
-  EXPECT_EQ(read.defs.peerWorldRank(inter, 0, 2), 0u);
-  EXPECT_EQ(read.defs.peerWorldRank(inter, 2, 0), kNone);
-  EXPECT_EQ(read.defs.peerCount(inter, 3), 2u);
-  EXPECT_EQ(read.defs.peerCount(0, 3), 4u);
-  EXPECT_EQ(read.defs.peerWorldRank(0, 3, 1), 3u);
+  EXPECT_TRUE(read.defs->isInterComm(inter));
+  EXPECT_FALSE(read.defs->isInterComm(0));
+  EXPECT_EQ(read.defs->peerWorldRank(inter, 1, 0), 2u);
+  EXPECT_EQ(read.defs->peerWorldRank(inter, 0, 2), 0u);
+  EXPECT_EQ(read.defs->peerWorldRank(inter, 2, 0), kNone);
+  EXPECT_EQ(read.defs->peerCount(inter, 3), 2u);
+  EXPECT_EQ(read.defs->peerCount(0, 3), 4u);
+  EXPECT_EQ(read.defs->peerWorldRank(0, 3, 1), 3u);
   const MessageRecord& sent = read.locations[0].message(read.locations[0].events[1]);
   EXPECT_EQ(sent.peer, 1u);
   EXPECT_EQ(sent.comm, inter);
@@ -393,7 +393,7 @@ TEST(TraceBuilder, SendAndReceiveLikeScoreP) {
   EXPECT_EQ(message.peer, 0u);
   EXPECT_EQ(message.bytes, 1024u);
   EXPECT_EQ(message.comm, b.world());
-  EXPECT_EQ(t.defs.regions[t.callTree[t.locations[0].events[0].ref].region].role, RegionRole::Point2Point);
+  EXPECT_EQ(t.defs->regions[t.callTree[t.locations[0].events[0].ref].region].role, RegionRole::Point2Point);
 }
 
 TEST(TraceBuilder, FenceLikeScoreP) {
@@ -432,15 +432,15 @@ TEST(TraceBuilder, GeneralActiveTargetLikeScoreP) {
   EXPECT_EQ(kinds(target), (std::vector<K>{K::Enter, K::RmaGroupSync, K::Leave, K::Enter, K::RmaGroupSync, K::Leave}));
   const auto& post = target.rmaRecord(target.events[1]);
   EXPECT_EQ(post.syncLevel, kSyncProcess);
-  EXPECT_EQ(t.defs.groups[post.group].members, (std::vector<std::uint32_t>{1, 2}));
-  EXPECT_EQ(t.defs.groups[post.group].type, GroupType::CommGroup);
+  EXPECT_EQ(t.defs->groups[post.group].members, (std::vector<std::uint32_t>{1, 2}));
+  EXPECT_EQ(t.defs->groups[post.group].type, GroupType::CommGroup);
   EXPECT_EQ(target.events[4].time, 1.2);  // no completions: stamped with ENTER
   EXPECT_EQ(target.rmaRecord(target.events[4]).syncLevel, kSyncProcess | kSyncMemory);
   EXPECT_EQ(kinds(origin), (std::vector<K>{K::Enter, K::RmaGroupSync, K::Leave, K::Enter, K::RmaPut, K::Leave,
                                            K::Enter, K::RmaOpCompleteNonBlocking, K::RmaGroupSync, K::Leave}));
   EXPECT_EQ(origin.events[1].time, 0.5);  // start's group sync stamped with ENTER
   EXPECT_EQ(origin.events[8].time, 1.6);  // after the completion
-  EXPECT_EQ(t.defs.groups[origin.rmaRecord(origin.events[1]).group].members, (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(t.defs->groups[origin.rmaRecord(origin.events[1]).group].members, (std::vector<std::uint32_t>{0}));
 }
 
 TEST(TraceBuilder, LocksLikeScoreP) {
@@ -475,7 +475,7 @@ TEST(TraceBuilder, CollectivesLikeScoreP) {
   EXPECT_EQ(end.op, CollectiveOp::Bcast);
   EXPECT_EQ(end.root, 0u);
   EXPECT_EQ(end.object, b.world());
-  EXPECT_EQ(t.defs.regions[t.callTree[t.locations[1].events[0].ref].region].role, RegionRole::CollOne2All);
+  EXPECT_EQ(t.defs->regions[t.callTree[t.locations[1].events[0].ref].region].role, RegionRole::CollOne2All);
 }
 
 TEST(TraceBuilder, InternsCallPathsAndCallSites) {
@@ -488,7 +488,7 @@ TEST(TraceBuilder, InternsCallPathsAndCallSites) {
   EXPECT_EQ(e[1].ref, e[3].ref);
   EXPECT_NE(e[1].ref, e[5].ref);
   EXPECT_EQ(describePath(t, e[5].ref), "main/foo@a.c:9");
-  EXPECT_EQ(t.defs.sourceLocations.size(), 2u);
+  EXPECT_EQ(t.defs->sourceLocations.size(), 2u);
 }
 
 // ---- input validation ----
