@@ -197,7 +197,9 @@ void LocationComm::allreduce(const void* send, void* recv, int count, MPI_Dataty
   const HeldLocations::MeetingKey key = nextMeeting();
   const void* in = send == MPI_IN_PLACE ? recv : send;
   HeldLocations::Meeting* meeting =
-      arrive({.send = static_cast<const std::byte*>(in), .recv = static_cast<std::byte*>(recv)}, key);
+      arrive({.send = static_cast<const std::byte*>(in), .recv = static_cast<std::byte*>(recv), .sent = {},
+              .received = {}},
+             key);
   if (!meeting) return;
   // The members' contributions, then the processes': every operation the analysis reduces
   // with is exact and commutative (MAX, MIN, MAXLOC, integer SUM and BOR), so the order of
@@ -216,7 +218,7 @@ void LocationComm::allreduce(const void* send, void* recv, int count, MPI_Dataty
 void LocationComm::bcast(void* buffer, int count, MPI_Datatype type, int root) const {
   if (!held_) return callAndWait(yieldCore_, MPI_Ibcast, buffer, count, type, root, comm_);
   const HeldLocations::MeetingKey key = nextMeeting();
-  HeldLocations::Meeting* meeting = arrive({.recv = static_cast<std::byte*>(buffer)}, key);
+  HeldLocations::Meeting* meeting = arrive({.recv = static_cast<std::byte*>(buffer), .sent = {}, .received = {}}, key);
   if (!meeting) return;
   const ProcessLayout& processes = layout();
   const int rootProcess = held_->processOf(member(root));
@@ -318,6 +320,12 @@ void LocationComm::alltoall(const void* send, int sendCount, MPI_Datatype sendTy
                             MPI_Datatype recvType) const {
   if (!held_)
     return callAndWait(yieldCore_, MPI_Ialltoall, send, sendCount, sendType, recv, recvCount, recvType, comm_);
+  if (contiguous(sendType) && contiguous(recvType)) {
+    HeldLocations::MeetingPart part{static_cast<const std::byte*>(send), static_cast<std::byte*>(recv), {}, {}};
+    part.sent.extent = static_cast<std::size_t>(sendCount) * extentOf(sendType);
+    part.received.extent = static_cast<std::size_t>(recvCount) * extentOf(recvType);
+    return meetForAlltoall(part);
+  }
   std::vector<int> sendCounts(static_cast<std::size_t>(size_), sendCount), recvCounts(sendCounts.size(), recvCount);
   std::vector<int> sendDispls(sendCounts.size()), recvDispls(sendCounts.size());
   for (int r = 0; r < size_; ++r) {
@@ -334,17 +342,10 @@ void LocationComm::alltoallv(const void* send, const int* sendCounts, const int*
     return callAndWait(yieldCore_, MPI_Ialltoallv, send, sendCounts, sendDispls, sendType, recv, recvCounts,
                        recvDispls, recvType, comm_);
   if (contiguous(sendType) && contiguous(recvType)) {
-    const std::size_t sendExtent = extentOf(sendType), recvExtent = extentOf(recvType);
-    const auto n = static_cast<std::size_t>(size_);
-    std::vector<std::size_t> bytes(4 * n);
-    for (std::size_t k = 0; k < n; ++k) {
-      bytes[k] = static_cast<std::size_t>(sendCounts[k]) * sendExtent;
-      bytes[n + k] = static_cast<std::size_t>(sendDispls[k]) * sendExtent;
-      bytes[2 * n + k] = static_cast<std::size_t>(recvCounts[k]) * recvExtent;
-      bytes[3 * n + k] = static_cast<std::size_t>(recvDispls[k]) * recvExtent;
-    }
-    return meetForAlltoall({static_cast<const std::byte*>(send), static_cast<std::byte*>(recv), bytes.data(),
-                            bytes.data() + n, bytes.data() + 2 * n, bytes.data() + 3 * n});
+    HeldLocations::MeetingPart part{static_cast<const std::byte*>(send), static_cast<std::byte*>(recv), {}, {}};
+    part.sent = {.counts = sendCounts, .displs = sendDispls, .extent = extentOf(sendType)};
+    part.received = {.counts = recvCounts, .displs = recvDispls, .extent = extentOf(recvType)};
+    return meetForAlltoall(part);
   }
   // Its own block too: a copy of count times the extent would write the gaps.
   const int ch = internalChannel();
@@ -367,7 +368,12 @@ void LocationComm::alltoallv(const void* send, const int* sendCounts, const int*
 void LocationComm::alltoallvBytes(const std::byte* send, const std::size_t* sendCounts, const std::size_t* sendDispls,
                                   std::byte* recv, const std::size_t* recvCounts,
                                   const std::size_t* recvDispls) const {
-  if (held_) return meetForAlltoall({send, recv, sendCounts, sendDispls, recvCounts, recvDispls});
+  if (held_) {
+    HeldLocations::MeetingPart part{send, recv, {}, {}};
+    part.sent = {.bytes = sendCounts, .byteDispls = sendDispls};
+    part.received = {.bytes = recvCounts, .byteDispls = recvDispls};
+    return meetForAlltoall(part);
+  }
   const int tag = internalChannel();
   std::vector<MPI_Request> requests;
   for (int r = 0; r < size_; ++r) {
@@ -472,11 +478,11 @@ void LocationComm::meetForAlltoall(const HeldLocations::MeetingPart& mine) const
   const std::vector<HeldLocations::MeetingPart>& parts = meeting->parts;
   const auto sendBlock = [&](std::size_t i, int j) {
     const auto k = static_cast<std::size_t>(j);
-    return std::span<const std::byte>(parts[i].send + parts[i].sendDispls[k], parts[i].sendCounts[k]);
+    return std::span<const std::byte>(parts[i].send + parts[i].sent.displ(k), parts[i].sent.size(k));
   };
   const auto recvBlock = [&](std::size_t i, int j) {
     const auto k = static_cast<std::size_t>(j);
-    return std::span<std::byte>(parts[i].recv + parts[i].recvDispls[k], parts[i].recvCounts[k]);
+    return std::span<std::byte>(parts[i].recv + parts[i].received.displ(k), parts[i].received.size(k));
   };
   const ProcessLayout& processes = layout();
   const std::vector<int>& here = processes.members[processes.here];

@@ -56,14 +56,31 @@ class HeldLocations {
   // every member and exchanges with the other processes that hold members, one message per
   // pair of processes and step (a message per pair of locations would be tens of thousands of
   // requests per all-to-all, which Open MPI walks on every test).
+  // Where an all-to-all buffer holds the block of each member of the communicator, in bytes: by
+  // 64-bit byte counts and displacements, by MPI's int counts of elements of `extent` bytes, or,
+  // without arrays, `extent` bytes each with member k's at k * extent. The callers' arrays are
+  // read where they are: converting them took four arrays over every rank of the world per
+  // location and call, which a process holding many locations of a large world paid for each.
+  struct Blocks {
+    const std::size_t* bytes = nullptr;
+    const std::size_t* byteDispls = nullptr;
+    const int* counts = nullptr;
+    const int* displs = nullptr;
+    std::size_t extent = 0;
+
+    std::size_t size(std::size_t k) const {
+      if (bytes) return bytes[k];
+      return counts ? static_cast<std::size_t>(counts[k]) * extent : extent;
+    }
+    std::size_t displ(std::size_t k) const {
+      if (bytes) return byteDispls[k];
+      return counts ? static_cast<std::size_t>(displs[k]) * extent : k * extent;
+    }
+  };
   struct MeetingPart {
     const std::byte* send = nullptr;
     std::byte* recv = nullptr;
-    // All-to-alls: bytes per member of the communicator, and where they start.
-    const std::size_t* sendCounts = nullptr;
-    const std::size_t* sendDispls = nullptr;
-    const std::size_t* recvCounts = nullptr;
-    const std::size_t* recvDispls = nullptr;
+    Blocks sent, received;  // all-to-alls
   };
   struct Meeting {
     std::vector<MeetingPart> parts;  // per member held here, in the communicator's order
