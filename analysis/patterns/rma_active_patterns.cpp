@@ -283,7 +283,7 @@ class ActiveReplay {
       const CommRanks ranks = commRanks(defs_, defs_.windows[id].comm, ctx_.worldRank, ctx_.worldSize);
       const replay::LocationComm* comm = ctx_.comms.get(defs_.windows[id].comm);
       if (!comm || !ranks.problem.empty()) continue;
-      const int rank = static_cast<int>(ranks.commRankOfWorld.at(ctx_.worldRank));
+      const int rank = static_cast<int>(ranks.commRankOf(ctx_.worldRank));
       for (DoubleInt& d : list) d.rank = rank;
       std::vector<DoubleInt> reduced(list.size());
       for (std::size_t from = 0; from < list.size(); from += 2 * kBatch) {
@@ -354,7 +354,7 @@ class ActiveReplay {
     w = Window{};
     w.id = id;
     w.ranks = commRanks(defs_, defs_.windows[id].comm, ctx_.worldRank, ctx_.worldSize);
-    w.rank = static_cast<int>(w.ranks.commRankOfWorld.at(ctx_.worldRank));
+    w.rank = static_cast<int>(w.ranks.commRankOf(ctx_.worldRank));
     w.size = static_cast<int>(w.ranks.members.size());
     w.maxLoc = MaxLocCoder(w.size);
     if (pass_ == Pass::Evaluate) collectiveWait(Metric::MpiRmaWaitAtCreate, w, overlapOf(w, kCreate, call), call);
