@@ -486,8 +486,11 @@ void LocationComm::meetForAlltoall(const HeldLocations::MeetingPart& mine) const
   };
   const ProcessLayout& processes = layout();
   const std::vector<int>& here = processes.members[processes.here];
-  for (std::size_t i = 0; i < here.size(); ++i)
-    for (std::size_t j = 0; j < here.size(); ++j) {
+  // The loops read one member's arrays at a time (a process may hold thousands of members, each
+  // with arrays over every rank: going across the members for each index missed the cache at
+  // every step).
+  for (std::size_t j = 0; j < here.size(); ++j)
+    for (std::size_t i = 0; i < here.size(); ++i) {
       const std::span<const std::byte> from = sendBlock(j, here[i]);
       if (!from.empty()) std::memmove(recvBlock(i, here[j]).data(), from.data(), from.size());
     }
@@ -517,14 +520,21 @@ void LocationComm::meetForAlltoall(const HeldLocations::MeetingPart& mine) const
     });
   }
   waitAll(requests);
+  // Sender by sender, each in receiver order; taken receiver by receiver, with a cursor per
+  // sender into its part of the message.
+  std::vector<std::size_t> cursor;
   for (std::size_t e = 0; e < processes.processes.size(); ++e) {
     if (e == processes.here) continue;
-    const std::byte* from = incoming[e].data();
-    for (const int j : processes.members[e])
-      for (std::size_t i = 0; i < here.size(); ++i) {
-        const std::span<std::byte> to = recvBlock(i, j);
-        if (!to.empty()) std::memcpy(to.data(), from, to.size());
-        from += to.size();
+    const std::vector<int>& there = processes.members[e];
+    cursor.assign(there.size() + 1, 0);
+    for (std::size_t i = 0; i < here.size(); ++i)
+      for (std::size_t j = 0; j < there.size(); ++j) cursor[j + 1] += recvBlock(i, there[j]).size();
+    for (std::size_t j = 0; j < there.size(); ++j) cursor[j + 1] += cursor[j];
+    for (std::size_t i = 0; i < here.size(); ++i)
+      for (std::size_t j = 0; j < there.size(); ++j) {
+        const std::span<std::byte> to = recvBlock(i, there[j]);
+        if (!to.empty()) std::memcpy(to.data(), incoming[e].data() + cursor[j], to.size());
+        cursor[j] += to.size();
       }
   }
   close(*meeting, key);
