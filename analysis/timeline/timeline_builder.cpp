@@ -617,17 +617,33 @@ TimelineIndex buildTimelineIndex(const trace::Trace& trace, const report::Report
 }
 
 TimelineIndex buildTimelineIndex(const std::string& tracePath, const report::Report& report,
-                                 const std::vector<trace::LocationClockCorrection>* corrections) {
+                                 const std::vector<trace::LocationClockCorrection>* corrections,
+                                 std::size_t ranksPerRead) {
   trace::ReadOptions options;
   options.warn = [](const std::string&) {};  // the analyzer has shown the trace's warnings already
   options.definitionsOnly = true;
   const trace::Trace definitions = trace::readTrace(tracePath, options);
   options.definitionsOnly = false;
+  const trace::Definitions& defs = *definitions.defs;
+  const auto eventsOf = [&](trace::Rank r) {
+    const trace::LocationId l = defs.worldLocations[r];
+    return l < defs.locations.size() ? defs.locations[l].eventCount : 0;
+  };
   IndexBuilder builder(report);
-  for (trace::Rank r = 0; r < definitions.defs->worldLocations.size(); ++r) {
-    trace::Trace one = trace::readTraceRanks(tracePath, {r}, options);
-    if (corrections) applyClockCorrections(one, *corrections);
-    addLoaded(builder, one);
+  const auto ranks = static_cast<trace::Rank>(defs.worldLocations.size());
+  std::vector<trace::Rank> block;
+  for (trace::Rank first = 0; first < ranks; first += static_cast<trace::Rank>(block.size())) {
+    block.assign(1, first);
+    std::uint64_t events = eventsOf(first);
+    for (trace::Rank r = first + 1; r < ranks && block.size() < ranksPerRead; ++r) {
+      if (events + eventsOf(r) > kEventsPerRead) break;
+      events += eventsOf(r);
+      block.push_back(r);
+    }
+    for (trace::Trace& one : trace::readTraceRanksEach(tracePath, block, options)) {
+      if (corrections) applyClockCorrections(one, *corrections);
+      addLoaded(builder, one);
+    }
   }
   return builder.finish();
 }

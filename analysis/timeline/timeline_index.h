@@ -5,6 +5,7 @@
 // by time. Built once (from the trace, location by location) and kept as a
 // file beside the report (timeline_index_file.h); a slice query then costs
 // what it returns, not what the trace holds.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -90,9 +91,14 @@ void buildListLevels(TimelineIndex& index);
 TimelineIndex buildTimelineIndex(const trace::Trace& trace, const report::Report& report,
                                  const std::vector<trace::LocationClockCorrection>* corrections = nullptr);
 
-// Builds the index reading the OTF2 trace one location at a time, so the
-// trace's events never need to fit in memory at once. Throws trace::TraceError.
+// Builds the index reading the OTF2 trace a block of ranks at a time (at most `ranksPerRead`,
+// fewer where their locations announce more than kEventsPerRead events; one rank at least), so
+// the trace's events never need to fit in memory at once, and the definitions, which grow with
+// the ranks, are parsed once per block rather than once per rank. Throws trace::TraceError.
+constexpr std::size_t kRanksPerRead = 64;
+constexpr std::uint64_t kEventsPerRead = std::uint64_t{4} << 20;  // 64 MB of events
 TimelineIndex buildTimelineIndex(const std::string& tracePath, const report::Report& report,
-                                 const std::vector<trace::LocationClockCorrection>* corrections = nullptr);
+                                 const std::vector<trace::LocationClockCorrection>* corrections = nullptr,
+                                 std::size_t ranksPerRead = kRanksPerRead);
 
 }  // namespace waitscope::timeline

@@ -88,6 +88,14 @@ TEST_F(timeline_index_file, BuiltFromTheFileLikeFromMemoryThenLoadedUnchanged) {
     EXPECT_EQ(sliceBytes(second.index, 0, 8, width), sliceBytes(first.index, 0, 8, width)) << width;
 }
 
+// Read a block of ranks at a time, the blocks split anywhere: the same index.
+TEST_F(timeline_index_file, BuiltFromTheFileInBlocksOfRanksLikeFromMemory) {
+  const std::string inMemory = sliceBytes(buildTimelineIndex(builder_.trace(), report_), 0, 8, 800);
+  for (const std::size_t ranksPerRead : {std::size_t{1}, std::size_t{2}, kRanksPerRead})
+    EXPECT_EQ(sliceBytes(buildTimelineIndex(tracePath_, report_, nullptr, ranksPerRead), 0, 8, 800), inMemory)
+        << ranksPerRead << " ranks per read";
+}
+
 TEST_F(timeline_index_file, StaleWhenTheReportChanges) {
   open();
   report_.instances.push_back({1, 0, test::callPathOf(report_, "main/MPI_Win_wait"), 4.25, 5.0, 1});
